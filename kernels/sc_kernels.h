@@ -1,0 +1,71 @@
+/* sc_kernels.h — the C ABI between libsc's host code and its CUDA kernels.
+ *
+ * Host code in lib/ (plain C, built with gcc) calls these; they are defined
+ * in kernels/*.cu (built with nvcc).  All pointers named d_* are device
+ * pointers.  Every function is asynchronous on the given stream and returns
+ * a cudaError_t as int (0 = success); the launch itself is checked.
+ * Scratch: device memory of at least the *_scratch(n) bytes, 256-aligned,
+ * owned by the caller; it may be reused once the stream has passed the call.
+ * Element counts are 64-bit: any n that fits in device memory works, with
+ * no padding rule; tails are handled in the kernels.
+ */
+#ifndef SC_KERNELS_H
+#define SC_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sc.h"
+#include "sc_hd.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct CUstream_st *scg_stream;   /* == cudaStream_t */
+
+/* Compaction.  out_kind selects what is written for each kept element. */
+enum { SCG_OUT_VALUES = 0, SCG_OUT_IDX32 = 1, SCG_OUT_IDX64 = 2 };
+/* algo: the plain three phases (count, prefix, move) or the fused single
+ * pass (per-tile count, decoupled look-back, move while on chip). */
+enum { SCG_ALGO_FUSED = 0, SCG_ALGO_THREE_PHASE = 1 };
+
+size_t scg_compact_scratch(uint64_t n);
+/* Writes the kept elements (or their positions first_index + i) to d_out in
+ * input order and the number kept to *d_count. */
+int scg_compact(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
+                int out_kind, uint64_t first_index, void *d_out,
+                uint64_t *d_count, void *d_scratch, int algo, scg_stream s);
+
+/* Stable split: selected to d_sel[0 .. k), rejected to d_rej[0 .. n-k),
+ * each in input order; k to *d_selected. */
+size_t scg_split_scratch(uint64_t n);
+int scg_split(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
+              uint32_t *d_sel, uint32_t *d_rej, uint64_t *d_selected,
+              void *d_scratch, scg_stream s);
+
+/* Prefix scan.  op: SC_OP_SUM / MAX / MIN / XOR.  The accumulator starts at
+ * *d_carry_in (read on the device, so chunks can be queued back to back) and
+ * its final value goes to *d_carry_out (may not alias d_carry_in).  Sum is
+ * mod 2^32 unless wide; wide writes uint64 outputs (sum in 64 bits). */
+size_t scg_scan_scratch(uint64_t n);
+int scg_scan(const uint32_t *d_in, uint64_t n, int op, int inclusive,
+             int wide, const uint64_t *d_carry_in, void *d_out,
+             uint64_t *d_carry_out, void *d_scratch, scg_stream s);
+
+/* Stable LSD radix sort of d_keys on bits [lo_bit, hi_bit), ascending or
+ * descending; d_alt has room for n keys.  *result_is_alt (host) is set to
+ * 1 when the sorted keys ended in d_alt, else 0.  May synchronize the stream
+ * (to skip passes whose digit is the same for every key). */
+size_t scg_sort_scratch(uint64_t n);
+int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n, unsigned lo_bit,
+             unsigned hi_bit, int descending, int *result_is_alt,
+             void *d_scratch, scg_stream s);
+
+/* d_out[k] = sc_gen_plan_element(plan, first_index + k). */
+int scg_gen(const sc_gen_plan *plan, uint64_t first_index, uint32_t *d_out,
+            uint64_t n, scg_stream s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SC_KERNELS_H */

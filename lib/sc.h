@@ -1,0 +1,226 @@
+/* sc.h — libsc: stream compaction, split, prefix sum and radix sort of
+ * uint32 data on the GPU or the CPU, on arrays and on streams.
+ *
+ * Three layers, each usable alone:
+ *   arrays   sc_compact(), sc_split(), sc_scan(), sc_sort(), sc_gen() on host
+ *            arrays; the sc_dev_*() variants take device pointers;
+ *   streams  sc_reader / sc_writer turn files, pipes and formats into chunks;
+ *   jobs     sc_job: one operation over streams, chunk by chunk (sc_run()).
+ *
+ * Every function returns an sc_status; sc_strerror() names it, and
+ * sc_ctx_message() gives the last detailed message (file, offset).
+ */
+#ifndef SC_H
+#define SC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SC_VERSION_MAJOR 0
+#define SC_VERSION_MINOR 1
+#define SC_VERSION_PATCH 0
+#define SC_VERSION_STRING "0.1.0"
+#define SC_VERSION_NUMBER \
+    (SC_VERSION_MAJOR * 10000 + SC_VERSION_MINOR * 100 + SC_VERSION_PATCH)
+
+/* The version of the library actually linked, as "MAJOR.MINOR.PATCH". */
+const char *sc_version(void);
+int sc_version_number(void);
+
+typedef enum sc_status {
+    SC_OK = 0,
+    SC_ERR_USAGE,     /* an argument out of range or malformed */
+    SC_ERR_NOMEM,     /* host memory exhausted */
+    SC_ERR_IO,        /* read or write failed (errno in the message) */
+    SC_ERR_OPEN,      /* an input could not be opened */
+    SC_ERR_PARTIAL,   /* input length not a multiple of 4 bytes */
+    SC_ERR_GZIP,      /* corrupt or truncated gzip data */
+    SC_ERR_TEXT,      /* malformed text input */
+    SC_ERR_RANGE,     /* a number or index above what the format holds */
+    SC_ERR_NODEVICE,  /* the requested GPU does not exist or is unusable */
+    SC_ERR_DEVICE,    /* a CUDA call failed */
+    SC_ERR_UNSORTED,  /* sort --check / --merge found disorder */
+    SC_ERR_PIPE,      /* the reader of the output went away (EPIPE) */
+    SC_ERR_SAMEFILE,  /* the output is also an input */
+    SC_ERR_INTERRUPTED,
+    SC_STATUS_COUNT
+} sc_status;
+
+const char *sc_strerror(sc_status status);
+
+/* ------------------------------------------------------------------ */
+/* Context: the device, the host threads, the last error message.      */
+
+typedef enum sc_device_kind { SC_DEVICE_CPU = 0, SC_DEVICE_CUDA = 1 } sc_device_kind;
+
+typedef struct sc_ctx sc_ctx;
+
+/* spec: "auto", "cpu", "cuda", "cuda:N", or NULL for $SC_DEVICE or "auto".
+ * threads: host threads, 0 for the number of online CPUs.
+ * On error *out is NULL unless the context itself was made (then its
+ * message says why); free it with sc_ctx_free(). */
+sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads);
+void sc_ctx_free(sc_ctx *ctx);
+sc_device_kind sc_ctx_device(const sc_ctx *ctx);
+/* "cpu (16 threads)" or "cuda:0 (NVIDIA H200)". */
+const char *sc_ctx_device_name(const sc_ctx *ctx);
+unsigned sc_ctx_threads(const sc_ctx *ctx);
+/* The last error's message, e.g. "data.gz: corrupt gzip at byte 1234". */
+const char *sc_ctx_message(const sc_ctx *ctx);
+/* Why "auto" chose the CPU, or "" when it did not. */
+const char *sc_ctx_fallback_reason(const sc_ctx *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Predicates: all given conditions must hold; invert negates the whole. */
+
+#define SC_PRED_MAX_TERMS 8
+
+typedef struct sc_pred {
+    uint32_t lo, hi;                    /* lo <= x <= hi */
+    uint32_t ne[SC_PRED_MAX_TERMS];     /* x != ne[k] for every k */
+    uint32_t n_ne;
+    uint32_t mask[SC_PRED_MAX_TERMS];   /* (x & mask[k]) != 0 for every k */
+    uint32_t n_mask;
+    uint32_t empty;                     /* the bounds admit nothing */
+    uint32_t invert;
+} sc_pred;
+
+/* The default predicate: x != 0. */
+void sc_pred_default(sc_pred *p);
+/* Everything passes; narrow it with the calls below. */
+void sc_pred_all(sc_pred *p);
+typedef enum sc_cmp { SC_EQ, SC_NE, SC_LT, SC_LE, SC_GT, SC_GE } sc_cmp;
+sc_status sc_pred_add_cmp(sc_pred *p, sc_cmp cmp, uint32_t v);
+sc_status sc_pred_add_range(sc_pred *p, uint32_t lo, uint32_t hi);
+sc_status sc_pred_add_mask(sc_pred *p, uint32_t mask);
+int sc_pred_test(const sc_pred *p, uint32_t x);
+
+/* ------------------------------------------------------------------ */
+/* Generator: element i is a pure function of the parameters and i.    */
+
+typedef enum sc_dist { SC_DIST_UNIFORM, SC_DIST_STRUCTURED, SC_DIST_IOTA,
+                       SC_DIST_CONSTANT } sc_dist;
+
+typedef struct sc_gen_params {
+    sc_dist dist;
+    uint64_t seed;
+    uint32_t min, max;      /* uniform */
+    uint32_t value;         /* constant */
+    double density;         /* probability an element is kept nonzero */
+} sc_gen_params;
+
+void sc_gen_params_default(sc_gen_params *g);
+uint32_t sc_gen_element(const sc_gen_params *g, uint64_t i);
+
+/* ------------------------------------------------------------------ */
+/* Operations on host arrays (run on the context's device).            */
+
+typedef enum sc_scan_op { SC_OP_SUM, SC_OP_MAX, SC_OP_MIN, SC_OP_XOR } sc_scan_op;
+
+/* Keeps in[i] that pass; out has room for n. *kept gets the count. */
+sc_status sc_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                     const sc_pred *pred, uint32_t *out, uint64_t *kept);
+/* Positions (first_index + i) of passing elements, as uint64. */
+sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                             const sc_pred *pred, uint64_t first_index,
+                             uint64_t *out, uint64_t *kept);
+/* Stable partition: out = passing elements then the others. */
+sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                   const sc_pred *pred, uint32_t *out, uint64_t *selected);
+/* Prefix scan. out is uint32_t[n], or uint64_t[n] when wide.
+ * *carry holds the carry-in and receives the final accumulator. */
+sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
+                  int inclusive, int wide, void *out, uint64_t *carry);
+/* Stable LSD radix sort on bits [lo_bit, hi_bit), in place. */
+sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                  unsigned lo_bit, unsigned hi_bit, int descending);
+/* out[k] = element first_index + k. */
+sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
+                 uint32_t *out, uint64_t n);
+
+/* The same on device pointers (CUDA builds with a CUDA context only). */
+sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                         const sc_pred *pred, uint32_t *d_out, uint64_t *kept);
+sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                      sc_scan_op op, int inclusive, int wide, void *d_out,
+                      uint64_t *carry);
+sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
+                      unsigned lo_bit, unsigned hi_bit, int descending);
+
+/* ------------------------------------------------------------------ */
+/* Streams.                                                             */
+
+typedef enum sc_format { SC_FMT_AUTO, SC_FMT_RAW, SC_FMT_GZ, SC_FMT_TEXT } sc_format;
+
+typedef struct sc_reader sc_reader;
+typedef struct sc_writer sc_writer;
+
+/* paths: n names read in order as one stream; "-" is standard input;
+ * n == 0 reads standard input. */
+sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
+                         size_t n, sc_format fmt);
+/* Reads up to max elements. *got == 0 with SC_OK is the end. After all
+ * whole elements are delivered, a fault in the data (stray bytes, corrupt
+ * gzip, bad text) is returned as its status with *got == 0. */
+sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got);
+/* Total input bytes if known (regular files, uncompressed), else -1. */
+int64_t sc_reader_size_hint(const sc_reader *r);
+uint64_t sc_reader_bytes_read(const sc_reader *r);
+void sc_reader_close(sc_reader *r);
+
+typedef struct sc_writer_opts {
+    sc_format fmt;      /* SC_FMT_RAW, SC_FMT_GZ or SC_FMT_TEXT */
+    int level;          /* gzip level 1..9 */
+    int wide;           /* elements are uint64 */
+} sc_writer_opts;
+
+/* path NULL or "-": standard output. A file is written beside path and
+ * renamed over it by sc_writer_commit(); sc_writer_abort() removes it. */
+sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
+                         const sc_writer_opts *opts);
+sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n);
+sc_status sc_writer_commit(sc_writer *w);
+void sc_writer_abort(sc_writer *w);
+
+/* ------------------------------------------------------------------ */
+/* Jobs: an operation over streams.                                     */
+
+typedef enum sc_job_kind { SC_JOB_GEN, SC_JOB_COMPACT, SC_JOB_SPLIT,
+                           SC_JOB_SCAN, SC_JOB_SORT } sc_job_kind;
+
+typedef enum sc_compact_out { SC_OUT_VALUES, SC_OUT_INDICES32,
+                              SC_OUT_INDICES64, SC_OUT_COUNT } sc_compact_out;
+
+typedef struct sc_job {
+    sc_job_kind kind;
+    const char *const *inputs;  size_t n_inputs;
+    sc_format in_fmt;
+    const char *output;         /* NULL: standard output */
+    sc_writer_opts out;
+    size_t chunk_bytes;         /* 0: default */
+    int verbose, progress;
+    const char *prog;           /* for messages */
+
+    sc_gen_params gen;  uint64_t gen_count;                 /* GEN */
+    sc_pred pred;       sc_compact_out compact_out;         /* COMPACT, SPLIT */
+    const char *rejects;        /* SPLIT: rejects to this file */
+    int count_only;             /* COMPACT, SPLIT */
+    size_t buffer_bytes;        /* SPLIT, SORT: -S; 0 default */
+    const char *tmpdir;         /* SPLIT, SORT: -T */
+    sc_scan_op scan_op; int inclusive; int scan_total;      /* SCAN */
+    uint64_t carry_in;
+    unsigned lo_bit, hi_bit;    int reverse, unique, merge, check; /* SORT */
+} sc_job;
+
+void sc_job_init(sc_job *job, sc_job_kind kind);
+/* Runs the job; on failure sc_ctx_message() says why. */
+sc_status sc_run(sc_ctx *ctx, const sc_job *job);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SC_H */

@@ -1,0 +1,78 @@
+/* sc_hd.h — functions compiled both for the host and for CUDA kernels.
+ *
+ * The predicate and the generator live here once, so that the CPU and the
+ * GPU compute the same bits by construction, not by keeping two copies in
+ * step.  Included by C (lib/) and by CUDA (kernels/) sources alike.
+ */
+#ifndef SC_HD_H
+#define SC_HD_H
+
+#include <stdint.h>
+#include "sc.h"
+
+#ifdef __CUDACC__
+#define SC_HD __host__ __device__ __forceinline__
+#else
+#define SC_HD static inline
+#endif
+
+/* No data-dependent branch: every term is evaluated and and-ed. */
+SC_HD int sc_pred_eval(const sc_pred *p, uint32_t x)
+{
+    uint32_t ok = (uint32_t)(x - p->lo) <= (uint32_t)(p->hi - p->lo);
+    ok &= p->empty ^ 1u;
+    for (uint32_t k = 0; k < p->n_ne; k++)
+        ok &= (uint32_t)(x != p->ne[k]);
+    for (uint32_t k = 0; k < p->n_mask; k++)
+        ok &= (uint32_t)((x & p->mask[k]) != 0);
+    return (int)(ok ^ p->invert);
+}
+
+/* The generator's parameters reduced to integers, so that host and device
+ * agree exactly (no floating point at generation time). */
+typedef struct sc_gen_plan {
+    uint32_t dist;
+    uint32_t lo;            /* uniform: lowest value drawn */
+    uint64_t span;          /* uniform: values drawn, 1 .. 2^32 */
+    uint64_t key;           /* from the seed */
+    uint64_t keep_below;    /* element kept when its draw < keep_below */
+    uint32_t keep_all;      /* density 1: no draw */
+    uint32_t value;         /* constant */
+} sc_gen_plan;
+
+SC_HD uint64_t sc_mix64(uint64_t z)
+{
+    z ^= z >> 30; z *= 0xbf58476d1ce4e5b9ULL;
+    z ^= z >> 27; z *= 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return z;
+}
+
+/* Counter-based: draw k of element i depends on nothing else. */
+SC_HD uint64_t sc_draw(const sc_gen_plan *g, uint64_t i, uint64_t k)
+{
+    return sc_mix64(g->key + (2 * i + k + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+SC_HD uint32_t sc_gen_plan_element(const sc_gen_plan *g, uint64_t i)
+{
+    uint32_t kept = g->keep_all | (uint32_t)(sc_draw(g, i, 0) < g->keep_below);
+    uint32_t v;
+    switch (g->dist) {
+    case SC_DIST_UNIFORM:
+        v = g->lo + (uint32_t)(((sc_draw(g, i, 1) >> 32) * g->span) >> 32);
+        break;
+    case SC_DIST_STRUCTURED:
+        v = (i & 1) ? 0u : (uint32_t)(i + 1);
+        break;
+    case SC_DIST_IOTA:
+        v = (uint32_t)i;
+        break;
+    default:
+        v = g->value;
+        break;
+    }
+    return kept ? v : 0u;
+}
+
+#endif /* SC_HD_H */
