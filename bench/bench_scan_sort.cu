@@ -1,0 +1,229 @@
+/* bench_scan_sort.cu — scg_scan and scg_sort against CUB on 2^28 uint32.
+ *
+ * Build (the tuning hook lists the sort's tile configurations):
+ *   nvcc -O3 -std=c++17 -arch=sm_90 -DSCG_SORT_TUNE -I lib -I kernels \
+ *        bench/bench_scan_sort.cu kernels/scan.cu kernels/sort.cu
+ * Each figure is the median of 20 cudaEvent-timed runs after a warm-up;
+ * results are checked against CUB's before anything is printed.
+ */
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+#include <stdio.h>
+#include <stdlib.h>
+#include <algorithm>
+#include <functional>
+#include <vector>
+#include "sc_kernels.h"
+#include "cuda_check.cuh"
+
+#ifdef SCG_SORT_TUNE
+extern "C" int scg_sort_tune(int cfg);
+#endif
+
+static const int RUNS = 20;
+static const uint64_t N = 1ull << 28;
+
+/* `prep` runs untimed before each run (restoring a sort's input). */
+static float median_ms(const std::function<void()> &op,
+                       const std::function<void()> &prep = [] {})
+{
+    cudaEvent_t a, b;
+    SCG_CHECK_DIE(cudaEventCreate(&a));
+    SCG_CHECK_DIE(cudaEventCreate(&b));
+    std::vector<float> t;
+    for (int r = -2; r < RUNS; r++) {
+        prep();
+        SCG_CHECK_DIE(cudaEventRecord(a));
+        op();
+        SCG_CHECK_DIE(cudaEventRecord(b));
+        SCG_CHECK_DIE(cudaEventSynchronize(b));
+        float ms;
+        SCG_CHECK_DIE(cudaEventElapsedTime(&ms, a, b));
+        if (r >= 0) t.push_back(ms);
+    }
+    SCG_CHECK_DIE(cudaEventDestroy(a));
+    SCG_CHECK_DIE(cudaEventDestroy(b));
+    std::sort(t.begin(), t.end());
+    return (t[RUNS / 2 - 1] + t[RUNS / 2]) / 2;
+}
+
+__global__ void fill_kernel(uint32_t *d, uint64_t n, uint64_t seed)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        d[i] = (uint32_t)(sc_mix64(seed + i * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+__global__ void mask_kernel(uint32_t *out, const uint32_t *in, uint64_t n,
+                            uint32_t mask)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        out[i] = in[i] & mask;
+}
+
+static bool equal_dev(const uint32_t *a, const uint32_t *b, uint64_t n)
+{
+    std::vector<uint32_t> ha(n), hb(n);
+    SCG_CHECK_DIE(cudaMemcpy(ha.data(), a, n * 4, cudaMemcpyDeviceToHost));
+    SCG_CHECK_DIE(cudaMemcpy(hb.data(), b, n * 4, cudaMemcpyDeviceToHost));
+    for (uint64_t i = 0; i < n; i++)
+        if (ha[i] != hb[i]) {
+            fprintf(stderr, "mismatch at %llu: %08x vs %08x\n",
+                    (unsigned long long)i, ha[i], hb[i]);
+            return false;
+        }
+    return true;
+}
+
+static void row(const char *op, float ms, float cub_ms, const char *extra)
+{
+    if (cub_ms > 0)
+        printf("| %-34s | %8.3f | %5.2fx | %s |\n", op, ms, cub_ms / ms, extra);
+    else
+        printf("| %-34s | %8.3f |   -   | %s |\n", op, ms, extra);
+}
+
+int main(void)
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("no CUDA GPU\n");
+        return 0;
+    }
+    cudaDeviceProp prop;
+    SCG_CHECK_DIE(cudaGetDeviceProperties(&prop, 0));
+
+    uint32_t *d_in, *d_out, *d_cub, *d_keys, *d_alt;
+    uint64_t *d_carry;
+    SCG_CHECK_DIE(cudaMalloc(&d_in, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_out, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_cub, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_keys, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_alt, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_carry, 16));
+    SCG_CHECK_DIE(cudaMemset(d_carry, 0, 16));
+    fill_kernel<<<4096, 256>>>(d_in, N, 42);
+    SCG_CHECK_DIE(cudaGetLastError());
+
+    size_t cub_scan_bytes = 0, cub_sort_bytes = 0;
+    SCG_CHECK_DIE(cub::DeviceScan::ExclusiveSum(nullptr, cub_scan_bytes, d_in, d_cub, N));
+    SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(nullptr, cub_sort_bytes, d_in, d_cub, N));
+    size_t scr_bytes = std::max({ cub_scan_bytes, cub_sort_bytes,
+                                  scg_scan_scratch(N), scg_sort_scratch(N) });
+    void *d_scr;
+    SCG_CHECK_DIE(cudaMalloc(&d_scr, scr_bytes));
+
+    /* floor: device-to-device copy, 1 GiB read + 1 GiB written */
+    float copy_ms = median_ms([&] {
+        SCG_CHECK_DIE(cudaMemcpyAsync(d_out, d_in, N * 4, cudaMemcpyDeviceToDevice));
+    });
+
+    /* scan */
+    float cub_scan_ms = median_ms([&] {
+        size_t b = cub_scan_bytes;
+        SCG_CHECK_DIE(cub::DeviceScan::ExclusiveSum(d_scr, b, d_in, d_cub, N));
+    });
+    float scan_ms = median_ms([&] {
+        SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, SC_OP_SUM, 0, 0, d_carry,
+                                            d_out, d_carry + 1, d_scr, 0));
+    });
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    if (!equal_dev(d_out, d_cub, N)) {
+        fprintf(stderr, "scg_scan differs from CUB\n");
+        return 1;
+    }
+    float scan_max_ms = median_ms([&] {
+        SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, SC_OP_MAX, 1, 0, d_carry,
+                                            d_out, d_carry + 1, d_scr, 0));
+    });
+    float scan_wide_ms = median_ms([&] {
+        SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N / 2, SC_OP_SUM, 0, 1, d_carry,
+                                            d_out, d_carry + 1, d_scr, 0));
+    });
+
+    /* sort */
+    float cub_sort_ms = median_ms([&] {
+        size_t b = cub_sort_bytes;
+        SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, N));
+    });
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    auto restore = [&] {
+        SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_in, N * 4, cudaMemcpyDeviceToDevice));
+    };
+    int is_alt = 0;
+    auto our_sort = [&] {
+        SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, N, 0, 32, 0, &is_alt, d_scr, 0));
+    };
+    struct { int cfg, tile; float ms; } sorts[8];
+    int n_sorts = 0;
+#ifdef SCG_SORT_TUNE
+    for (int c = 0; scg_sort_tune(c); c++) {
+        sorts[n_sorts].cfg = c;
+        sorts[n_sorts].tile = scg_sort_tune(c);
+#else
+    {
+        sorts[n_sorts].cfg = 0;
+        sorts[n_sorts].tile = 0;
+#endif
+        sorts[n_sorts].ms = median_ms(our_sort, restore);
+        SCG_CHECK_DIE(cudaDeviceSynchronize());
+        if (!equal_dev(is_alt ? d_alt : d_keys, d_cub, N)) {
+            fprintf(stderr, "scg_sort (config %d) differs from CUB\n", n_sorts);
+            return 1;
+        }
+        n_sorts++;
+    }
+#ifdef SCG_SORT_TUNE
+    scg_sort_tune(0);
+#endif
+
+    /* the fixed cost: keys with 8 live bits, so 3 of the 4 passes are
+     * skipped after the histogram pass */
+    mask_kernel<<<4096, 256>>>(d_out, d_in, N, 0xff00u);
+    SCG_CHECK_DIE(cudaGetLastError());
+    float one_pass_ms = median_ms(our_sort, [&] {
+        SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_out, N * 4, cudaMemcpyDeviceToDevice));
+    });
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    {
+        size_t b = cub_sort_bytes;
+        SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_out, d_cub, N));
+        SCG_CHECK_DIE(cudaDeviceSynchronize());
+        if (!equal_dev(is_alt ? d_alt : d_keys, d_cub, N)) {
+            fprintf(stderr, "scg_sort (8 live bits) differs from CUB\n");
+            return 1;
+        }
+    }
+
+    double gib = N * 4.0 / (1 << 30);
+    printf("%s, 2^28 uint32 (%.0f GiB), median of %d\n\n", prop.name, gib, RUNS);
+    printf("| %-34s | %8s | %6s | %s |\n", "op", "ms", "ratio", "note");
+    printf("|%s|%s|%s|%s|\n", "------------------------------------",
+           "----------", "--------", "------------------");
+    char note[128];
+    snprintf(note, sizeof note, "%.2f TB/s read+write (floor)",
+             2 * N * 4.0 / copy_ms / 1e9);
+    row("d2d cudaMemcpy", copy_ms, 0, note);
+    snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / cub_scan_ms);
+    row("cub::DeviceScan::ExclusiveSum", cub_scan_ms, 0, note);
+    snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scan_ms);
+    row("scg_scan exclusive sum", scan_ms, cub_scan_ms, note);
+    snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scan_max_ms);
+    row("scg_scan inclusive max", scan_max_ms, 0, note);
+    snprintf(note, sizeof note, "%.0f %% of floor (2^27 in, 8 B out)",
+             100 * (copy_ms * 0.75f) / scan_wide_ms);
+    row("scg_scan exclusive sum wide", scan_wide_ms, 0, note);
+    snprintf(note, sizeof note, "%.1f Gkeys/s", N / cub_sort_ms / 1e6);
+    row("cub::DeviceRadixSort::SortKeys", cub_sort_ms, 0, note);
+    for (int i = 0; i < n_sorts; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "scg_sort%s (tile %d)",
+                 i == 0 ? " default" : "", sorts[i].tile);
+        snprintf(note, sizeof note, "%.1f Gkeys/s", N / sorts[i].ms / 1e6);
+        row(name, sorts[i].ms, cub_sort_ms, note);
+    }
+    snprintf(note, sizeof note, "%.1f Gkeys/s; 3 passes skipped", N / one_pass_ms / 1e6);
+    row("scg_sort default, 8 live bits", one_pass_ms, 0, note);
+    return 0;
+}

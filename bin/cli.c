@@ -1,0 +1,203 @@
+/* cli.c — parsing shared by every tool: numbers, sizes, common and
+ * predicate options, usage errors. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static const char common_help[] =
+"\nCommon options:\n"
+"  -o, --output FILE   write to FILE, replaced only when the run succeeds\n"
+"      --in FMT        input format: auto (default), raw, gz, text\n"
+"  -z, --gzip          gzip output (see --level)\n"
+"      --level N       gzip level 1-9 (default 6)\n"
+"  -t, --text          text output: one decimal number per line\n"
+"  -c, --chunk SIZE    bytes per chunk, a multiple of 4K (default 16M)\n"
+"  -d, --device DEV    auto (default, or $SC_DEVICE), cpu, cuda, cuda:N\n"
+"  -j, --threads N     host threads (default: online CPUs)\n"
+"  -v, --verbose       at exit: device, element counts, time per phase\n"
+"  -P, --progress      show progress on standard error\n"
+"  -h, --help          show this help and exit\n"
+"  -V, --version       show the version and exit\n"
+"\nSIZE and COUNT take a suffix K, M, G or T (powers of 1024); numbers may\n"
+"be decimal or 0x hex. Exit status: 0 success, 1 failure, 2 usage error.\n";
+
+void cli_init(cli *c, const char *prog, sc_job_kind kind, const char *usage,
+              int takes_input)
+{
+    memset(c, 0, sizeof *c);
+    c->prog = prog;
+    c->usage = usage;
+    c->takes_input = takes_input;
+    sc_job_init(&c->job, kind);
+    c->job.prog = prog;
+}
+
+void cli_usage_error(const cli *c, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", c->prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s --help' for more information.\n", c->prog);
+    exit(EXIT_USAGE);
+}
+
+/* Decimal or 0x hex, with an optional K/M/G/T suffix when allowed. */
+uint64_t cli_number(const cli *c, const char *opt, const char *arg,
+                    int suffixes, uint64_t max)
+{
+    const char *p = arg;
+    int base = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) { base = 16; p += 2; }
+    if (!*p || *p == '-' || *p == '+' || *p == ' ')
+        cli_usage_error(c, "invalid value '%s' for %s", arg, opt);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p, &end, base);
+    if (errno || end == p)
+        cli_usage_error(c, "invalid value '%s' for %s", arg, opt);
+    unsigned shift = 0;
+    if (*end && suffixes && !end[1]) {
+        const char *units = "KMGT", *u = strchr(units, *end);
+        if (!u) cli_usage_error(c, "invalid suffix in '%s' for %s", arg, opt);
+        shift = 10 * (unsigned)(u - units + 1);
+        end++;
+    }
+    if (*end) cli_usage_error(c, "invalid value '%s' for %s", arg, opt);
+    if (shift && v > (UINT64_MAX >> shift))
+        cli_usage_error(c, "value '%s' for %s is too large", arg, opt);
+    v <<= shift;
+    if (v > max)
+        cli_usage_error(c, "value '%s' for %s is out of range (at most %llu)",
+                        arg, opt, (unsigned long long)max);
+    return v;
+}
+
+uint32_t cli_u32(const cli *c, const char *opt, const char *arg)
+{
+    return (uint32_t)cli_number(c, opt, arg, 0, UINT32_MAX);
+}
+
+/* "LO:HI" */
+void cli_pair(const cli *c, const char *opt, const char *arg, uint64_t max,
+              uint64_t *lo, uint64_t *hi)
+{
+    const char *colon = strchr(arg, ':');
+    if (!colon) cli_usage_error(c, "%s needs LO:HI, not '%s'", opt, arg);
+    char left[64];
+    size_t n = (size_t)(colon - arg);
+    if (n >= sizeof left) cli_usage_error(c, "invalid value '%s' for %s", arg, opt);
+    memcpy(left, arg, n);
+    left[n] = '\0';
+    *lo = cli_number(c, opt, left, 0, max);
+    *hi = cli_number(c, opt, colon + 1, 0, max);
+}
+
+static sc_format parse_format(const cli *c, const char *arg)
+{
+    if (strcmp(arg, "auto") == 0) return SC_FMT_AUTO;
+    if (strcmp(arg, "raw") == 0) return SC_FMT_RAW;
+    if (strcmp(arg, "gz") == 0 || strcmp(arg, "gzip") == 0) return SC_FMT_GZ;
+    if (strcmp(arg, "text") == 0) return SC_FMT_TEXT;
+    cli_usage_error(c, "invalid input format '%s' (auto, raw, gz, text)", arg);
+}
+
+static void help(const cli *c)
+{
+    printf("%s%s", c->usage, common_help);
+    exit(EXIT_OK);
+}
+
+void cli_common_option(cli *c, int opt, const char *arg)
+{
+    sc_job *j = &c->job;
+    switch (opt) {
+    case 'o': j->output = arg; break;
+    case OPT_IN:
+        if (!c->takes_input) cli_usage_error(c, "unrecognized option '--in'");
+        j->in_fmt = parse_format(c, arg);
+        break;
+    case 'z': j->out.fmt = SC_FMT_GZ; break;
+    case 't': j->out.fmt = SC_FMT_TEXT; break;
+    case OPT_LEVEL:
+        j->out.level = (int)cli_number(c, "--level", arg, 0, 9);
+        if (j->out.level < 1) cli_usage_error(c, "--level must be 1 to 9");
+        break;
+    case 'c': {
+        uint64_t v = cli_number(c, "--chunk", arg, 1, (uint64_t)1 << 40);
+        if (v < 4096 || v % 4096)
+            cli_usage_error(c, "--chunk must be a multiple of 4K, at least 4K "
+                            "(got '%s')", arg);
+        j->chunk_bytes = (size_t)v;
+        break;
+    }
+    case 'd': c->device = arg; break;
+    case 'j':
+        c->threads = (unsigned)cli_number(c, "--threads", arg, 0, 4096);
+        if (c->threads == 0) cli_usage_error(c, "--threads must be at least 1");
+        break;
+    case 'v': j->verbose = 1; break;
+    case 'P': j->progress = 1; break;
+    case 'h': help(c); break;
+    case 'V':
+        printf("%s (sc) %s\n", c->prog, sc_version());
+        exit(EXIT_OK);
+    default:
+        /* getopt has printed what was wrong. */
+        fprintf(stderr, "Try '%s --help' for more information.\n", c->prog);
+        exit(EXIT_USAGE);
+    }
+}
+
+int cli_pred_option(cli *c, int opt, const char *arg)
+{
+    sc_pred *p = &c->job.pred;
+    static const struct { int opt; sc_cmp cmp; const char *name; } cmps[] = {
+        { OPT_EQ, SC_EQ, "--eq" }, { OPT_NE, SC_NE, "--ne" },
+        { OPT_LT, SC_LT, "--lt" }, { OPT_LE, SC_LE, "--le" },
+        { OPT_GT, SC_GT, "--gt" }, { OPT_GE, SC_GE, "--ge" } };
+    if (opt == 'x') { p->invert = 1; return 1; }
+    if (opt < OPT_EQ || opt > OPT_MASK) return 0;
+    if (!c->pred_given) {
+        /* The first condition replaces the default x != 0. */
+        int inv = p->invert;
+        sc_pred_all(p);
+        p->invert = (uint32_t)inv;
+    }
+    for (size_t k = 0; k < sizeof cmps / sizeof cmps[0]; k++)
+        if (cmps[k].opt == opt) {
+            c->pred_given = 1;
+            if (sc_pred_add_cmp(p, cmps[k].cmp, cli_u32(c, cmps[k].name, arg)))
+                cli_usage_error(c, "too many %s conditions (at most %d)",
+                                cmps[k].name, SC_PRED_MAX_TERMS);
+            return 1;
+        }
+    if (opt == OPT_RANGE) {
+        uint64_t lo, hi;
+        cli_pair(c, "--range", arg, UINT32_MAX, &lo, &hi);
+        if (lo > hi) cli_usage_error(c, "--range %s: LO is above HI", arg);
+        c->pred_given = 1;
+        sc_pred_add_range(p, (uint32_t)lo, (uint32_t)hi);
+        return 1;
+    }
+    if (opt == OPT_MASK) {
+        c->pred_given = 1;
+        if (sc_pred_add_mask(p, cli_u32(c, "--mask", arg)))
+            cli_usage_error(c, "too many --mask conditions (at most %d)",
+                            SC_PRED_MAX_TERMS);
+        return 1;
+    }
+    return 0;
+}
+
+void cli_operands(cli *c, int argc, char **argv)
+{
+    if (!c->takes_input && optind < argc)
+        cli_usage_error(c, "extra operand '%s'", argv[optind]);
+    c->job.inputs = (const char *const *)(argv + optind);
+    c->job.n_inputs = (size_t)(argc - optind);
+}

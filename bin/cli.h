@@ -1,0 +1,80 @@
+/* cli.h — what the five tools share: options, messages, exit status.
+ *
+ * Each tool lists its own options, hands every option it does not know
+ * to cli_common_option(), fills an sc_job and calls cli_run().
+ */
+#ifndef SC_CLI_H
+#define SC_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include "sc.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* Long-only option codes, above any short option character. */
+enum {
+    OPT_IN = 256, OPT_LEVEL,
+    OPT_EQ, OPT_NE, OPT_LT, OPT_LE, OPT_GT, OPT_GE, OPT_RANGE, OPT_MASK,
+    OPT_COUNT, OPT_INDICES, OPT_TOOL_BASE = 300
+};
+
+#define CLI_COMMON_SHORT "o:ztc:d:j:vPhV"
+#define CLI_COMMON_LONG                                                 \
+    { "output", required_argument, NULL, 'o' },                         \
+    { "in", required_argument, NULL, OPT_IN },                          \
+    { "gzip", no_argument, NULL, 'z' },                                 \
+    { "level", required_argument, NULL, OPT_LEVEL },                    \
+    { "text", no_argument, NULL, 't' },                                 \
+    { "chunk", required_argument, NULL, 'c' },                          \
+    { "device", required_argument, NULL, 'd' },                         \
+    { "threads", required_argument, NULL, 'j' },                        \
+    { "verbose", no_argument, NULL, 'v' },                              \
+    { "progress", no_argument, NULL, 'P' },                             \
+    { "help", no_argument, NULL, 'h' },                                 \
+    { "version", no_argument, NULL, 'V' }
+
+#define CLI_PRED_LONG                                                   \
+    { "eq", required_argument, NULL, OPT_EQ },                          \
+    { "ne", required_argument, NULL, OPT_NE },                          \
+    { "lt", required_argument, NULL, OPT_LT },                          \
+    { "le", required_argument, NULL, OPT_LE },                          \
+    { "gt", required_argument, NULL, OPT_GT },                          \
+    { "ge", required_argument, NULL, OPT_GE },                          \
+    { "range", required_argument, NULL, OPT_RANGE },                    \
+    { "mask", required_argument, NULL, OPT_MASK },                      \
+    { "invert", no_argument, NULL, 'x' }
+
+typedef struct cli {
+    const char *prog;
+    const char *usage;          /* the tool's own lines of --help */
+    int takes_input;            /* sc-gen reads none */
+    const char *device;
+    unsigned threads;
+    int level_given;
+    int pred_given;
+    sc_job job;
+} cli;
+
+void cli_init(cli *c, const char *prog, sc_job_kind kind, const char *usage,
+              int takes_input);
+/* Handles a common option; exits on --help, --version and bad values. */
+void cli_common_option(cli *c, int opt, const char *arg);
+/* Handles a predicate option; returns 0 if opt is none. */
+int cli_pred_option(cli *c, int opt, const char *arg);
+/* Remaining operands are the inputs. */
+void cli_operands(cli *c, int argc, char **argv);
+
+/* Messages and values. */
+void cli_usage_error(const cli *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+uint64_t cli_number(const cli *c, const char *opt, const char *arg,
+                    int suffixes, uint64_t max);
+uint32_t cli_u32(const cli *c, const char *opt, const char *arg);
+void cli_pair(const cli *c, const char *opt, const char *arg, uint64_t max,
+              uint64_t *lo, uint64_t *hi);
+
+/* Makes the context, runs the job, reports; returns the exit status. */
+int cli_run(cli *c);
+
+#endif

@@ -1,0 +1,62 @@
+/* sc-rsort — stable radix sort of the whole input. */
+#include "cli.h"
+
+static const char usage[] =
+"Usage: sc-rsort [OPTION]... [FILE]...\n"
+"Read all input, sort it ascending (stable) and write it.\n\n"
+"  -r, --reverse       descending (still stable)\n"
+"      --bits LO:HI    order by bits LO..HI-1 only (0 <= LO < HI <= 32)\n"
+"  -u, --unique        of each run of equal keys keep the first\n"
+"  -m, --merge         merge inputs that are each sorted already\n"
+"  -C, --check         write nothing; exit 1 if the input is not sorted\n"
+"  -S, --buffer-size SIZE  memory for sorting in one piece; larger inputs\n"
+"                      are sorted in runs and merged\n"
+"  -T DIR              directory for temporary files (default $TMPDIR, /tmp)\n";
+
+enum { OPT_BITS = OPT_TOOL_BASE };
+
+int main(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        CLI_COMMON_LONG,
+        { "reverse", no_argument, NULL, 'r' },
+        { "bits", required_argument, NULL, OPT_BITS },
+        { "unique", no_argument, NULL, 'u' },
+        { "merge", no_argument, NULL, 'm' },
+        { "check", no_argument, NULL, 'C' },
+        { "buffer-size", required_argument, NULL, 'S' },
+        { "temporary-directory", required_argument, NULL, 'T' },
+        { NULL, 0, NULL, 0 } };
+    cli c;
+    cli_init(&c, "sc-rsort", SC_JOB_SORT, usage, 1);
+    int opt;
+    while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "rumCS:T:", longs,
+                              NULL)) != -1) {
+        switch (opt) {
+        case 'r': c.job.reverse = 1; break;
+        case 'u': c.job.unique = 1; break;
+        case 'm': c.job.merge = 1; break;
+        case 'C': c.job.check = 1; break;
+        case 'S':
+            c.job.buffer_bytes = (size_t)cli_number(&c, "--buffer-size", optarg,
+                                                    1, (uint64_t)1 << 50);
+            if (c.job.buffer_bytes < 4096)
+                cli_usage_error(&c, "--buffer-size must be at least 4K");
+            break;
+        case 'T': c.job.tmpdir = optarg; break;
+        case OPT_BITS: {
+            uint64_t lo, hi;
+            cli_pair(&c, "--bits", optarg, 32, &lo, &hi);
+            if (lo >= hi) cli_usage_error(&c, "--bits %s: need LO < HI", optarg);
+            c.job.lo_bit = (unsigned)lo;
+            c.job.hi_bit = (unsigned)hi;
+            break;
+        }
+        default: cli_common_option(&c, opt, optarg);
+        }
+    }
+    cli_operands(&c, argc, argv);
+    if (c.job.check && c.job.merge)
+        cli_usage_error(&c, "--check and --merge exclude each other");
+    return cli_run(&c);
+}

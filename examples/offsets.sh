@@ -1,0 +1,29 @@
+#!/bin/sh
+# offsets.sh -- where each nonzero element lands in the compacted stream:
+# compact, then an exclusive prefix sum, compressed.
+#
+#     sc-gen -n 1G --density 0.5 | sc-compact | sc-scan -z > offsets.gz
+#
+# Usage: offsets.sh [COUNT]    (default 1M elements; K, M, G suffixes)
+set -eu
+
+n=${1:-1M}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sc-example.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# Small values, so that the 32-bit sums are easy to read.
+gen() { sc-gen -n "$n" --density 0.5 --min 1 --max 9 "$@"; }
+
+gen | sc-compact | sc-scan -z > "$tmp/offsets.gz"
+
+first() { tr '\n' ' ' | cut -c 1-60; }
+echo "input, first 8:      $(gen -t | head -n 8 | first)"
+echo "compacted, first 5:  $(gen | sc-compact -t | head -n 5 | first)"
+# --ge 0 selects everything: sc-compact -t then just prints the stream.
+echo "offsets, first 5:    $(sc-compact --ge 0 -t "$tmp/offsets.gz" |
+                             head -n 5 | first)"
+echo "offsets.gz:          $(wc -c < "$tmp/offsets.gz") bytes," \
+     "$(( $(gzip -dc "$tmp/offsets.gz" | wc -c) / 4 )) offsets"
+echo "total (--total):     $(gen | sc-compact | sc-scan --total)"
+echo "total (64-bit):      $(gen | sc-scan -w --total)"

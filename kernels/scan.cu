@@ -1,0 +1,363 @@
+/* scan.cu — prefix scan (sum, max, min, xor), the three phases fused into
+ * one pass over the data.
+ *
+ * Each block takes the next tile (dynamic tile ids, so a tile's predecessors
+ * are always running or done: the look-back cannot deadlock) and does:
+ *   count:  reduce its tile on chip;
+ *   prefix: publish that aggregate, then look back over the predecessors'
+ *           published values (decoupled look-back, Merrill & Garland 2016)
+ *           until one carries an inclusive prefix; publish its own;
+ *   move:   scan the tile locally, add the tile's prefix, write.
+ * So the data is read once and written once: the floor of a scan.
+ *
+ * The accumulator starts at *d_carry_in (device memory, so calls can be
+ * queued back to back with the previous call's *d_carry_out) and the last
+ * tile writes the final accumulator to *d_carry_out.
+ */
+#include <cuda_runtime.h>
+#include <cuda/atomic>
+#include "sc_kernels.h"
+#include "cuda_check.cuh"
+
+namespace {
+
+constexpr int SCAN_THREADS = 256;
+constexpr int SCAN_WARPS = SCAN_THREADS / 32;
+constexpr int SCAN_VECS = 4;                        /* uint4 per thread */
+constexpr int WARP_SPAN = 32 * SCAN_VECS * 4;       /* elements per warp */
+constexpr int SCAN_TILE = SCAN_WARPS * WARP_SPAN;   /* 4096 elements */
+
+/* Tile status flags; 0 (what memset leaves) means "nothing published". */
+constexpr uint32_t FLAG_AGG = 1, FLAG_PREFIX = 2;
+
+typedef unsigned long long u64;
+typedef cuda::atomic_ref<u64, cuda::thread_scope_device> dev_u64;
+typedef cuda::atomic_ref<uint32_t, cuda::thread_scope_device> dev_u32;
+
+template <int OP, typename T> __device__ __forceinline__ T op_apply(T a, T b)
+{
+    if constexpr (OP == SC_OP_SUM) return a + b;
+    else if constexpr (OP == SC_OP_MAX) return a > b ? a : b;
+    else if constexpr (OP == SC_OP_MIN) return a < b ? a : b;
+    else return a ^ b;
+}
+
+template <int OP, typename T> __device__ __forceinline__ T op_identity()
+{
+    return OP == SC_OP_MIN ? (T)~(T)0 : (T)0;
+}
+
+/* Padding for elements past n, as uint32 inputs.  For min this is 2^32-1,
+ * not the 64-bit identity, which is harmless: a padded tile always holds at
+ * least one real input, itself <= 2^32-1. */
+template <int OP> __device__ __forceinline__ uint32_t op_pad()
+{
+    return OP == SC_OP_MIN ? 0xffffffffu : 0u;
+}
+
+template <int OP, typename T> __device__ __forceinline__ T warp_reduce(T x)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        x = op_apply<OP, T>(x, __shfl_xor_sync(0xffffffffu, x, o));
+    return x;
+}
+
+template <int OP, typename T> __device__ __forceinline__ T warp_inclusive(T x)
+{
+    int lane = threadIdx.x & 31;
+    for (int o = 1; o < 32; o <<= 1) {
+        T y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= o) x = op_apply<OP, T>(x, y);
+    }
+    return x;
+}
+
+/* 32-bit accumulators: flag and value share one 64-bit word, so a single
+ * relaxed load sees a consistent pair and no fence is needed. */
+struct Status32 {
+    u64 *word;
+
+    __device__ void publish(uint32_t tile, uint32_t flag, uint32_t v) const
+    {
+        dev_u64(word[tile]).store(((u64)flag << 32) | v,
+                                  cuda::memory_order_relaxed);
+    }
+    __device__ uint32_t wait(uint32_t tile, uint32_t *v) const
+    {
+        u64 w;
+        do {
+            w = dev_u64(word[tile]).load(cuda::memory_order_relaxed);
+        } while ((w >> 32) == 0);
+        *v = (uint32_t)w;
+        return (uint32_t)(w >> 32);
+    }
+};
+
+/* 64-bit accumulators: the value is written first, the flag released after
+ * it.  Aggregate and inclusive prefix get separate slots because a reader
+ * that saw FLAG_AGG may read the value after the writer moved on to
+ * FLAG_PREFIX. */
+struct Status64 {
+    uint32_t *flag;
+    u64 *agg;
+    u64 *incl;
+
+    __device__ void publish(uint32_t tile, uint32_t f, u64 v) const
+    {
+        u64 *slot = f == FLAG_AGG ? agg : incl;
+        dev_u64(slot[tile]).store(v, cuda::memory_order_relaxed);
+        dev_u32(flag[tile]).store(f, cuda::memory_order_release);
+    }
+    __device__ uint32_t wait(uint32_t tile, u64 *v) const
+    {
+        uint32_t f;
+        do {
+            f = dev_u32(flag[tile]).load(cuda::memory_order_acquire);
+        } while (f == 0);
+        u64 *slot = f == FLAG_AGG ? agg : incl;
+        *v = dev_u64(slot[tile]).load(cuda::memory_order_relaxed);
+        return f;
+    }
+};
+
+template <typename T> struct StatusFor { typedef Status32 type; };
+template <> struct StatusFor<u64> { typedef Status64 type; };
+
+/* Prefix phase, run by one warp: combine the predecessors' values, 32 tiles
+ * at a time, nearest first, down to the nearest inclusive prefix.  All four
+ * ops are commutative, so the order of combination does not matter. */
+template <int OP, typename T, typename S>
+__device__ T look_back(const S &st, uint32_t tile)
+{
+    int lane = threadIdx.x & 31;
+    T excl = op_identity<OP, T>();
+    int64_t end = tile;
+    for (;;) {
+        int64_t idx = end - 1 - lane;
+        uint32_t f = FLAG_PREFIX;
+        T v = op_identity<OP, T>();
+        if (idx >= 0)
+            f = st.wait((uint32_t)idx, &v);
+        unsigned pmask = __ballot_sync(0xffffffffu, f == FLAG_PREFIX);
+        int stop = pmask ? __ffs(pmask) - 1 : 31;
+        excl = op_apply<OP, T>(excl,
+                               warp_reduce<OP, T>(lane <= stop ? v : op_identity<OP, T>()));
+        if (pmask)
+            return excl;
+        end -= 32;
+    }
+}
+
+/* Thread (warp w, lane l) holds vectors v = 0..3 at tile offset
+ * w*WARP_SPAN + v*128 + l*4: each load instruction of a warp covers 512
+ * contiguous bytes, and a warp's elements are contiguous, in the order
+ * (v, lane, component). */
+__device__ __forceinline__ uint64_t elem_base(uint64_t tile_base)
+{
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    return tile_base + (uint64_t)warp * WARP_SPAN + (uint64_t)lane * 4;
+}
+
+template <int OP>
+__device__ __forceinline__ void load_tile(const uint32_t *in, uint64_t n,
+                                          uint64_t base, bool fast,
+                                          uint32_t x[SCAN_VECS][4])
+{
+    if (fast) {
+#pragma unroll
+        for (int v = 0; v < SCAN_VECS; v++) {
+            uint4 q = __ldcs((const uint4 *)(in + base + v * 128));
+            x[v][0] = q.x; x[v][1] = q.y; x[v][2] = q.z; x[v][3] = q.w;
+        }
+        return;
+    }
+#pragma unroll
+    for (int v = 0; v < SCAN_VECS; v++)
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            uint64_t i = base + v * 128 + c;
+            x[v][c] = i < n ? in[i] : op_pad<OP>();
+        }
+}
+
+__device__ __forceinline__ void store4(uint32_t *out, const uint32_t o[4])
+{
+    __stcs((uint4 *)out, make_uint4(o[0], o[1], o[2], o[3]));
+}
+
+__device__ __forceinline__ void store4(u64 *out, const u64 o[4])
+{
+    __stcs((ulonglong2 *)out, make_ulonglong2(o[0], o[1]));
+    __stcs((ulonglong2 *)out + 1, make_ulonglong2(o[2], o[3]));
+}
+
+template <int OP, typename T>
+__global__ void __launch_bounds__(SCAN_THREADS)
+scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
+            const uint64_t *carry_in, T *out, uint64_t *carry_out,
+            typename StatusFor<T>::type st, uint32_t *tile_counter,
+            uint32_t num_tiles)
+{
+    __shared__ uint32_t s_tile;
+    __shared__ T s_warp[SCAN_WARPS];
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+
+    if (threadIdx.x == 0)
+        s_tile = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    uint32_t tile = s_tile;
+    uint64_t tile_base = (uint64_t)tile * SCAN_TILE;
+    bool fast = aligned && tile_base + SCAN_TILE <= n;
+    uint64_t base = elem_base(tile_base);
+
+    uint32_t x[SCAN_VECS][4];
+    load_tile<OP>(in, n, base, fast, x);
+
+    /* count: per-vector sums, scanned across the warp, chained over v */
+    T pre[SCAN_VECS];
+    T run = op_identity<OP, T>();
+#pragma unroll
+    for (int v = 0; v < SCAN_VECS; v++) {
+        T s = op_apply<OP, T>(op_apply<OP, T>((T)x[v][0], (T)x[v][1]),
+                              op_apply<OP, T>((T)x[v][2], (T)x[v][3]));
+        T inc = warp_inclusive<OP, T>(s);
+        T exc = __shfl_up_sync(0xffffffffu, inc, 1);
+        if (lane == 0) exc = op_identity<OP, T>();
+        pre[v] = op_apply<OP, T>(run, exc);
+        run = op_apply<OP, T>(run, __shfl_sync(0xffffffffu, inc, 31));
+    }
+    if (lane == 0)
+        s_warp[warp] = run;
+    __syncthreads();
+
+    /* prefix: warp 0 scans the warp totals and resolves the tile's prefix */
+    if (warp == 0) {
+        T w = lane < SCAN_WARPS ? s_warp[lane] : op_identity<OP, T>();
+        T winc = warp_inclusive<OP, T>(w);
+        T wexc = __shfl_up_sync(0xffffffffu, winc, 1);
+        if (lane == 0) wexc = op_identity<OP, T>();
+        T agg = __shfl_sync(0xffffffffu, winc, SCAN_WARPS - 1);
+        T prefix;
+        if (tile == 0) {
+            prefix = (T)*carry_in;
+        } else {
+            if (lane == 0) st.publish(tile, FLAG_AGG, agg);
+            prefix = look_back<OP, T>(st, tile);
+        }
+        T total = op_apply<OP, T>(prefix, agg);
+        if (lane == 0) {
+            st.publish(tile, FLAG_PREFIX, total);
+            if (tile == num_tiles - 1) *carry_out = total;
+        }
+        if (lane < SCAN_WARPS)
+            s_warp[lane] = op_apply<OP, T>(prefix, wexc);
+    }
+    __syncthreads();
+
+    /* move: local scan plus offset */
+    T wprefix = s_warp[warp];
+#pragma unroll
+    for (int v = 0; v < SCAN_VECS; v++) {
+        T acc = op_apply<OP, T>(wprefix, pre[v]);
+        T o[4];
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            T nxt = op_apply<OP, T>(acc, (T)x[v][c]);
+            o[c] = inclusive ? nxt : acc;
+            acc = nxt;
+        }
+        uint64_t i = base + v * 128;
+        if (fast) {
+            store4(out + i, o);
+        } else {
+#pragma unroll
+            for (int c = 0; c < 4; c++)
+                if (i + c < n) out[i + c] = o[c];
+        }
+    }
+}
+
+__global__ void carry_copy_kernel(const uint64_t *in, uint64_t *out, int wide)
+{
+    *out = wide ? *in : (uint32_t)*in;
+}
+
+uint64_t tiles_for(uint64_t n)
+{
+    uint64_t t = (n + SCAN_TILE - 1) / SCAN_TILE;
+    return t ? t : 1;
+}
+
+size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
+
+/* Scratch: [tile counter | flags (wide) | status words or agg + incl]. */
+template <int OP, typename T>
+int launch(const uint32_t *d_in, uint64_t n, int inclusive,
+           const uint64_t *d_carry_in, void *d_out, uint64_t *d_carry_out,
+           void *d_scratch, cudaStream_t s)
+{
+    uint64_t tiles = tiles_for(n);
+    if (tiles > 0x7fffffffu)
+        return (int)cudaErrorInvalidValue;
+    char *p = (char *)d_scratch;
+    uint32_t *counter = (uint32_t *)p;
+    typename StatusFor<T>::type st;
+    size_t clear;
+    if constexpr (sizeof(T) == 4) {
+        st.word = (u64 *)(p + 256);
+        clear = 256 + tiles * 8;
+    } else {
+        st.flag = (uint32_t *)(p + 256);
+        st.agg = (u64 *)(p + 256 + round256(tiles * 4));
+        st.incl = st.agg + tiles;
+        clear = 256 + tiles * 4;
+    }
+    SCG_CHECK(cudaMemsetAsync(d_scratch, 0, clear, s));
+    int aligned = (((uintptr_t)d_in | (uintptr_t)d_out) & 15) == 0;
+    scan_kernel<OP, T><<<(unsigned)tiles, SCAN_THREADS, 0, s>>>(
+        d_in, n, inclusive, aligned, d_carry_in, (T *)d_out, d_carry_out, st,
+        counter, (uint32_t)tiles);
+    SCG_CHECK_LAUNCH();
+    return 0;
+}
+
+template <typename T>
+int launch_op(int op, const uint32_t *d_in, uint64_t n, int inclusive,
+              const uint64_t *d_carry_in, void *d_out, uint64_t *d_carry_out,
+              void *d_scratch, cudaStream_t s)
+{
+    switch (op) {
+    case SC_OP_SUM: return launch<SC_OP_SUM, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    case SC_OP_MAX: return launch<SC_OP_MAX, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    case SC_OP_MIN: return launch<SC_OP_MIN, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    case SC_OP_XOR: return launch<SC_OP_XOR, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    }
+    return (int)cudaErrorInvalidValue;
+}
+
+} /* namespace */
+
+extern "C" size_t scg_scan_scratch(uint64_t n)
+{
+    uint64_t tiles = tiles_for(n);
+    return 256 + round256(tiles * 4) + tiles * 16;
+}
+
+extern "C" int scg_scan(const uint32_t *d_in, uint64_t n, int op,
+                        int inclusive, int wide, const uint64_t *d_carry_in,
+                        void *d_out, uint64_t *d_carry_out, void *d_scratch,
+                        scg_stream s)
+{
+    if (op < SC_OP_SUM || op > SC_OP_XOR)
+        return (int)cudaErrorInvalidValue;
+    if (n == 0) {
+        carry_copy_kernel<<<1, 1, 0, s>>>(d_carry_in, d_carry_out, wide);
+        SCG_CHECK_LAUNCH();
+        return 0;
+    }
+    if (wide)
+        return launch_op<u64>(op, d_in, n, inclusive, d_carry_in, d_out,
+                              d_carry_out, d_scratch, s);
+    return launch_op<uint32_t>(op, d_in, n, inclusive, d_carry_in, d_out,
+                               d_carry_out, d_scratch, s);
+}

@@ -1,0 +1,424 @@
+/* sort.cu — stable LSD radix sort of uint32 keys on bits [lo, hi).
+ *
+ * One upfront pass counts the digit histograms of every pass at once (the
+ * count phase of all passes: a pass's global digit counts do not depend on
+ * the order of the keys).  They are scanned into each digit's first output
+ * position (the prefix over digits), and the host learns which passes have
+ * one digit only: those would move nothing and are skipped.
+ *
+ * Each remaining pass is one kernel (onesweep style): a block takes the next
+ * tile, ranks its keys stably by digit, publishes its per-digit counts,
+ * looks back over its predecessors' counts per digit (the prefix over tiles,
+ * decoupled look-back), then moves: keys are placed in digit order in shared
+ * memory and written out so that consecutive threads write consecutive
+ * addresses within each digit's run.
+ *
+ * Descending order sorts on the complemented digit, which keeps it stable.
+ */
+#include <cuda_runtime.h>
+#include <cuda/atomic>
+#include <algorithm>
+#include <utility>
+#include "sc_kernels.h"
+#include "cuda_check.cuh"
+
+namespace {
+
+typedef unsigned long long u64;
+typedef cuda::atomic_ref<u64, cuda::thread_scope_device> dev_u64;
+
+constexpr int RADIX_BITS = 8;
+constexpr int RADIX = 1 << RADIX_BITS;
+constexpr int MAX_PASSES = (32 + RADIX_BITS - 1) / RADIX_BITS;
+
+/* Status words of the look-back: code << 56 | count.  The codes grow with
+ * the pass (2e-1: tile count, 2e: inclusive prefix, for pass e = 1, 2, ...),
+ * so one memset per sort serves all its passes: a word left from an earlier
+ * pass has a smaller code and reads as "not yet published". */
+constexpr int CODE_SHIFT = 56;
+constexpr u64 COUNT_MASK = (1ull << CODE_SHIFT) - 1;
+
+struct Digit {
+    uint32_t shift, mask, flip;
+    __device__ __forceinline__ uint32_t of(uint32_t k) const
+    {
+        return ((k >> shift) & mask) ^ flip;
+    }
+};
+
+struct Passes {
+    int count;
+    Digit d[MAX_PASSES];
+};
+
+/* ---------------- count: all histograms in one read ---------------- */
+
+constexpr int HIST_THREADS = 512;
+
+__device__ __forceinline__ void hist_add(uint32_t (*h)[RADIX],
+                                         const Passes &ps, uint32_t k)
+{
+#pragma unroll
+    for (int p = 0; p < MAX_PASSES; p++)
+        if (p < ps.count)
+            atomicAdd(&h[p][ps.d[p].of(k)], 1u);
+}
+
+__global__ void __launch_bounds__(HIST_THREADS)
+hist_kernel(const uint32_t *keys, uint64_t n, int aligned, Passes ps,
+            u64 *hist)
+{
+    __shared__ uint32_t h[MAX_PASSES][RADIX];
+    for (int i = threadIdx.x; i < MAX_PASSES * RADIX; i += HIST_THREADS)
+        (&h[0][0])[i] = 0;
+    __syncthreads();
+
+    uint64_t stride = (uint64_t)gridDim.x * HIST_THREADS;
+    uint64_t t = (uint64_t)blockIdx.x * HIST_THREADS + threadIdx.x;
+    uint64_t scalar_from = 0;
+    if (aligned) {
+        const uint4 *k4 = (const uint4 *)keys;
+        for (uint64_t i = t; i < n / 4; i += stride) {
+            uint4 q = __ldcs(k4 + i);
+            hist_add(h, ps, q.x); hist_add(h, ps, q.y);
+            hist_add(h, ps, q.z); hist_add(h, ps, q.w);
+        }
+        scalar_from = n / 4 * 4;
+    }
+    for (uint64_t i = scalar_from + t; i < n; i += stride)
+        hist_add(h, ps, keys[i]);
+    __syncthreads();
+
+    for (int i = threadIdx.x; i < ps.count * RADIX; i += HIST_THREADS) {
+        uint32_t c = (&h[0][0])[i];
+        if (c) atomicAdd(&hist[i], (u64)c);
+    }
+}
+
+/* prefix over digits: first output position of each digit, per pass; and
+ * whether the pass is trivial (one digit holds all n keys). */
+__global__ void bins_kernel(const u64 *hist, uint64_t n, u64 *bins,
+                            int *trivial)
+{
+    int p = blockIdx.x;
+    if (threadIdx.x != 0) return;
+    u64 run = 0;
+    int one_digit = 0;
+    for (int d = 0; d < RADIX; d++) {
+        u64 c = hist[p * RADIX + d];
+        one_digit |= c == n;
+        bins[p * RADIX + d] = run;
+        run += c;
+    }
+    trivial[p] = one_digit;
+}
+
+/* ---------------- one pass: rank, look back, move ---------------- */
+
+struct PassArgs {
+    const uint32_t *in;
+    uint32_t *out;
+    uint64_t n;
+    Digit dig;
+    u64 code_agg, code_prefix;
+    u64 *status;            /* [tile][RADIX] */
+    const u64 *bins;        /* [RADIX], this pass */
+    uint32_t *tile_counter;
+};
+
+__device__ __forceinline__ uint32_t lanemask_lt()
+{
+    uint32_t m;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+}
+
+/* Exclusive scan of one value per thread over threads 0 .. RADIX-1; every
+ * thread of the block must call it (it holds barriers). */
+template <int THREADS>
+__device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
+{
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    uint32_t inc = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        uint32_t y = __shfl_up_sync(0xffffffffu, inc, o);
+        if (lane >= o) inc += y;
+    }
+    if (lane == 31 && warp < RADIX / 32) s_warp[warp] = inc;
+    __syncthreads();
+    uint32_t off = 0;
+    for (int w = 0; w < warp && w < RADIX / 32; w++)
+        off += s_warp[w];
+    return off + inc - x;
+}
+
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS)
+sort_pass_kernel(PassArgs a)
+{
+    constexpr int WARPS = THREADS / 32;
+    constexpr int TILE = THREADS * ITEMS;
+    static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
+    /* Per-warp digit counters are done with before the keys are placed. */
+    __shared__ union {
+        uint32_t warp_cnt[WARPS][RADIX];
+        uint32_t keys[TILE];
+    } sm;
+    __shared__ uint32_t s_local_start[RADIX];
+    __shared__ u64 s_global[RADIX];
+    __shared__ uint32_t s_warp[RADIX / 32];
+    __shared__ uint32_t s_tile;
+
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    if (threadIdx.x == 0)
+        s_tile = atomicAdd(a.tile_counter, 1u);
+    for (int i = threadIdx.x; i < WARPS * RADIX; i += THREADS)
+        (&sm.warp_cnt[0][0])[i] = 0;
+    __syncthreads();
+    uint32_t tile = s_tile;
+    uint64_t tile_base = (uint64_t)tile * TILE;
+    uint32_t tile_n = (uint32_t)min((uint64_t)TILE, a.n - tile_base);
+
+    /* A warp owns ITEMS*32 consecutive keys; item i of lane l is key
+     * i*32 + l of that run, so the order is (item, lane). */
+    int first = warp * ITEMS * 32 + lane;      /* within the tile */
+    const uint32_t *src = a.in + tile_base + first;
+    /* item i is valid iff i*32 < rem: 32-bit compares only */
+    int rem = (int)tile_n - first;
+    uint32_t key[ITEMS];
+    if (tile_n == TILE) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            key[i] = __ldcs(src + i * 32);
+    } else {
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            key[i] = i * 32 < rem ? src[i * 32] : 0;
+    }
+
+    /* count + rank within the warp: lanes holding the same digit find each
+     * other with match_any; the lowest of them advances the counter.  Keys
+     * past n come last in the order, so leaving them out ranks the rest
+     * right. */
+    uint32_t lt = lanemask_lt();
+    uint32_t rank[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        bool valid = i * 32 < rem;
+        uint32_t d = valid ? a.dig.of(key[i]) : 0xffffffffu;
+        uint32_t peers = __match_any_sync(0xffffffffu, d);
+        uint32_t before = __popc(peers & lt);
+        uint32_t cnt = valid ? sm.warp_cnt[warp][d] : 0;
+        rank[i] = cnt + before;
+        __syncwarp();
+        if (valid && before == 0)
+            sm.warp_cnt[warp][d] = cnt + __popc(peers);
+        __syncwarp();
+    }
+    __syncthreads();
+
+    /* Per digit: warp counts become warp offsets; the tile count is
+     * published at once so that successors can look past this tile. */
+    uint32_t d = threadIdx.x;
+    uint32_t tile_count = 0;
+    u64 *my_status = a.status + (uint64_t)tile * RADIX + d;
+    if (d < RADIX) {
+#pragma unroll 4
+        for (int w = 0; w < WARPS; w++) {
+            uint32_t c = sm.warp_cnt[w][d];
+            sm.warp_cnt[w][d] = tile_count;
+            tile_count += c;
+        }
+        u64 code = tile == 0 ? a.code_prefix : a.code_agg;
+        dev_u64(*my_status).store(code << CODE_SHIFT | tile_count,
+                                  cuda::memory_order_relaxed);
+    }
+    uint32_t local_start = block_exclusive_radix<THREADS>(d < RADIX ? tile_count : 0, s_warp);
+
+    /* prefix over tiles: walk back until a tile with an inclusive prefix */
+    if (d < RADIX) {
+        u64 excl = 0;
+        if (tile > 0) {
+            const u64 *p = my_status - RADIX;
+            for (;;) {
+                u64 w = dev_u64(*const_cast<u64 *>(p)).load(cuda::memory_order_relaxed);
+                u64 code = w >> CODE_SHIFT;
+                if (code < a.code_agg)
+                    continue;
+                excl += w & COUNT_MASK;
+                if (code == a.code_prefix)
+                    break;
+                p -= RADIX;
+            }
+            dev_u64(*my_status).store(a.code_prefix << CODE_SHIFT | (excl + tile_count),
+                                      cuda::memory_order_relaxed);
+        }
+        s_local_start[d] = local_start;
+        s_global[d] = a.bins[d] + excl - local_start;
+    }
+    __syncthreads();
+
+    /* move: place the keys in digit order on chip, then write them out */
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        if (i * 32 < rem) {
+            uint32_t dd = a.dig.of(key[i]);
+            rank[i] += s_local_start[dd] + sm.warp_cnt[warp][dd];
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++)
+        if (i * 32 < rem)
+            sm.keys[rank[i]] = key[i];
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        uint32_t j = threadIdx.x + i * THREADS;
+        if (j < tile_n) {
+            uint32_t k = sm.keys[j];
+            a.out[s_global[a.dig.of(k)] + j] = k;
+        }
+    }
+}
+
+size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
+
+/* Scratch layout (all offsets 256-aligned):
+ *   hist  u64[MAX_PASSES][RADIX]
+ *   bins  u64[MAX_PASSES][RADIX]
+ *   misc  int trivial[MAX_PASSES], uint32 tile_counter[MAX_PASSES]
+ *   status u64[tiles][RADIX] */
+constexpr size_t HIST_OFF = 0;
+constexpr size_t BINS_OFF = HIST_OFF + MAX_PASSES * RADIX * 8;
+constexpr size_t MISC_OFF = BINS_OFF + MAX_PASSES * RADIX * 8;
+constexpr size_t STATUS_OFF = MISC_OFF + 256;
+
+struct SortCfg {
+    int threads, items;
+    void (*kernel)(PassArgs);
+};
+
+#define SORT_CFG(T, I) { T, I, sort_pass_kernel<T, I> }
+const SortCfg sort_cfgs[] = {
+    SORT_CFG(256, 24),      /* default */
+#ifdef SCG_SORT_TUNE
+    SORT_CFG(256, 16),
+    SORT_CFG(256, 20),
+    SORT_CFG(384, 16),
+    SORT_CFG(384, 20),
+    SORT_CFG(512, 16),
+#endif
+};
+#undef SORT_CFG
+int sort_cfg = 0;
+
+/* The largest tile over the configurations sizes the scratch for any. */
+uint64_t sort_min_tile()
+{
+    uint64_t m = ~0ull;
+    for (const SortCfg &c : sort_cfgs)
+        m = std::min(m, (uint64_t)c.threads * c.items);
+    return m;
+}
+
+int num_sms()
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+        return 132;
+    return sms;
+}
+
+} /* namespace */
+
+#ifdef SCG_SORT_TUNE
+/* Bench only: pick a tile configuration; returns its tile size, 0 if none. */
+extern "C" int scg_sort_tune(int cfg)
+{
+    if (cfg < 0 || cfg >= (int)(sizeof sort_cfgs / sizeof sort_cfgs[0]))
+        return 0;
+    sort_cfg = cfg;
+    return sort_cfgs[cfg].threads * sort_cfgs[cfg].items;
+}
+#endif
+
+extern "C" size_t scg_sort_scratch(uint64_t n)
+{
+    uint64_t tiles = (n + sort_min_tile() - 1) / sort_min_tile();
+    return STATUS_OFF + round256(tiles * RADIX * 8);
+}
+
+extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
+                        unsigned lo_bit, unsigned hi_bit, int descending,
+                        int *result_is_alt, void *d_scratch, scg_stream s)
+{
+    if (!result_is_alt || lo_bit >= hi_bit || hi_bit > 32)
+        return (int)cudaErrorInvalidValue;
+    *result_is_alt = 0;
+    if (n <= 1)
+        return 0;
+
+    Passes ps;
+    ps.count = 0;
+    for (unsigned lo = lo_bit; lo < hi_bit; lo += RADIX_BITS) {
+        unsigned bits = std::min(hi_bit - lo, (unsigned)RADIX_BITS);
+        Digit &d = ps.d[ps.count++];
+        d.shift = lo;
+        d.mask = (1u << bits) - 1;
+        d.flip = descending ? d.mask : 0;
+    }
+
+    char *scr = (char *)d_scratch;
+    u64 *hist = (u64 *)(scr + HIST_OFF);
+    u64 *bins = (u64 *)(scr + BINS_OFF);
+    int *trivial = (int *)(scr + MISC_OFF);
+    uint32_t *counters = (uint32_t *)(scr + MISC_OFF + 64);
+    u64 *status = (u64 *)(scr + STATUS_OFF);
+
+    SCG_CHECK(cudaMemsetAsync(scr, 0, STATUS_OFF, s));
+    int aligned = ((uintptr_t)d_keys & 15) == 0;
+    uint64_t hist_blocks = std::min<uint64_t>((n + HIST_THREADS * 16 - 1) / (HIST_THREADS * 16),
+                                              (uint64_t)num_sms() * 4);
+    /* per-block shared counters are 32-bit */
+    hist_blocks = std::max<uint64_t>(hist_blocks, n >> 31);
+    hist_kernel<<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps, hist);
+    SCG_CHECK_LAUNCH();
+    bins_kernel<<<ps.count, 32, 0, s>>>(hist, n, bins, trivial);
+    SCG_CHECK_LAUNCH();
+    int h_trivial[MAX_PASSES];
+    SCG_CHECK(cudaMemcpyAsync(h_trivial, trivial, sizeof h_trivial, cudaMemcpyDeviceToHost, s));
+    SCG_CHECK(cudaStreamSynchronize(s));
+
+    const SortCfg &cfg = sort_cfgs[sort_cfg];
+    uint64_t tile = (uint64_t)cfg.threads * cfg.items;
+    uint64_t tiles = (n + tile - 1) / tile;
+    if (tiles > 0x7fffffffu)
+        return (int)cudaErrorInvalidValue;
+
+    uint32_t *src = d_keys, *dst = d_alt;
+    int done = 0;
+    for (int p = 0; p < ps.count; p++) {
+        if (h_trivial[p])
+            continue;
+        if (done == 0)
+            SCG_CHECK(cudaMemsetAsync(status, 0, tiles * RADIX * 8, s));
+        PassArgs a;
+        a.in = src;
+        a.out = dst;
+        a.n = n;
+        a.dig = ps.d[p];
+        a.code_agg = 2 * (u64)done + 1;
+        a.code_prefix = 2 * (u64)done + 2;
+        a.status = status;
+        a.bins = bins + p * RADIX;
+        a.tile_counter = counters + p;
+        cfg.kernel<<<(unsigned)tiles, cfg.threads, 0, s>>>(a);
+        SCG_CHECK_LAUNCH();
+        std::swap(src, dst);
+        done++;
+    }
+    *result_is_alt = done & 1;
+    return 0;
+}

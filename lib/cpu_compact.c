@@ -1,0 +1,187 @@
+/* cpu_compact.c — compaction and split as instances of the three phases. */
+#include <string.h>
+#include "phases.h"
+
+/* The default predicate (x != 0) gets its own loop so the compiler can
+ * vectorise it; every other predicate goes through sc_pred_eval. Both
+ * are instantiated from one always-inlined body. */
+#define SC_INLINE static inline __attribute__((always_inline))
+typedef int (*pred_fn)(const sc_pred *p, uint32_t x);
+
+SC_INLINE int pred_nonzero(const sc_pred *p, uint32_t x)
+{
+    (void)p;
+    return x != 0;
+}
+SC_INLINE int pred_general(const sc_pred *p, uint32_t x)
+{
+    return sc_pred_eval(p, x);
+}
+
+static int is_default_pred(const sc_pred *p)
+{
+    return !p->empty && !p->invert && p->lo == 0 && p->hi == UINT32_MAX &&
+           p->n_mask == 0 && p->n_ne == 1 && p->ne[0] == 0;
+}
+
+SC_INLINE uint64_t count_with(pred_fn f, const sc_pred *p, const uint32_t *in,
+                              uint64_t b, uint64_t e)
+{
+    uint64_t c = 0;
+    for (uint64_t i = b; i < e; i++) c += (uint64_t)f(p, in[i]);
+    return c;
+}
+
+typedef struct compact_op {
+    const uint32_t *in;
+    const sc_pred *pred;
+    int fast;
+    int kind;               /* SC_KIND_* */
+    uint64_t first_index;
+    void *out;
+    uint32_t *rej;          /* split only */
+    uint64_t *moved;        /* per sequence */
+} compact_op;
+
+static void compact_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
+{
+    compact_op *op = arg;
+    res[0] = op->fast ? count_with(pred_nonzero, op->pred, op->in, b, e)
+                      : count_with(pred_general, op->pred, op->in, b, e);
+}
+
+static int exclusive_sum(void *arg, uint64_t *res, unsigned seqs)
+{
+    (void)arg;
+    uint64_t run = 0;
+    for (unsigned i = 0; i < seqs; i++) {
+        uint64_t c = res[i];
+        res[i] = run;
+        run += c;
+    }
+    return 0;
+}
+
+/* Branch-free: every element is stored, the cursor advances when it is
+ * kept.  Staged through a small local block so that the store past a
+ * sequence's last kept element never lands in a neighbour's output. */
+#define STAGE 1024
+SC_INLINE uint64_t move_values(pred_fn f, const sc_pred *p, const uint32_t *in,
+                               uint64_t b, uint64_t e, uint32_t *out)
+{
+    uint32_t stage[STAGE + 1];
+    uint64_t total = 0;
+    for (uint64_t s = b; s < e; s += STAGE) {
+        uint64_t end = e - s < STAGE ? e : s + STAGE;
+        unsigned k = 0;
+        for (uint64_t i = s; i < end; i++) {
+            stage[k] = in[i];
+            k += (unsigned)f(p, in[i]);
+        }
+        memcpy(out + total, stage, (size_t)k * sizeof *stage);
+        total += k;
+    }
+    return total;
+}
+
+SC_INLINE uint64_t move_indices(pred_fn f, const sc_pred *p,
+                                const uint32_t *in, uint64_t b, uint64_t e,
+                                uint64_t first, uint64_t *out)
+{
+    uint64_t stage[STAGE + 1];
+    uint64_t total = 0;
+    for (uint64_t s = b; s < e; s += STAGE) {
+        uint64_t end = e - s < STAGE ? e : s + STAGE;
+        unsigned k = 0;
+        for (uint64_t i = s; i < end; i++) {
+            stage[k] = first + i;
+            k += (unsigned)f(p, in[i]);
+        }
+        memcpy(out + total, stage, (size_t)k * sizeof *stage);
+        total += k;
+    }
+    return total;
+}
+
+static void compact_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
+                         const uint64_t *off)
+{
+    compact_op *op = arg;
+    uint64_t m;
+    if (op->kind == SC_KIND_VALUES) {
+        uint32_t *out = (uint32_t *)op->out + off[0];
+        m = op->fast ? move_values(pred_nonzero, op->pred, op->in, b, e, out)
+                     : move_values(pred_general, op->pred, op->in, b, e, out);
+    } else {
+        uint64_t *out = (uint64_t *)op->out + off[0];
+        m = op->fast ? move_indices(pred_nonzero, op->pred, op->in, b, e,
+                                    op->first_index, out)
+                     : move_indices(pred_general, op->pred, op->in, b, e,
+                                    op->first_index, out);
+    }
+    op->moved[seq] = off[0] + m;
+}
+
+/* Positions are produced 64 bits wide (SC_KIND_IDX64); ops.c narrows them
+ * for the 32-bit output after checking the range. */
+uint64_t sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                        const sc_pred *pred, int out_kind,
+                        uint64_t first_index, void *out)
+{
+    uint64_t moved[SC_MAX_SEQS];
+    compact_op op = { in, pred, is_default_pred(pred), out_kind, first_index,
+                      out, NULL, moved };
+    sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, compact_move, &op };
+    if (n == 0) return 0;
+    sc_phases_run(ctx, &ph);
+    return moved[sc_phases_seqs(ctx, n) - 1];
+}
+
+/* Split: rejects of a sequence start at (begin - selected before it). */
+SC_INLINE uint64_t split_seq(pred_fn f, const sc_pred *p, const uint32_t *in,
+                             uint64_t b, uint64_t e, uint32_t *sel,
+                             uint32_t *rej)
+{
+    uint32_t s_stage[STAGE + 1], r_stage[STAGE + 1];
+    uint64_t ns = 0, nr = 0;
+    for (uint64_t s = b; s < e; s += STAGE) {
+        uint64_t end = e - s < STAGE ? e : s + STAGE;
+        unsigned ks = 0, kr = 0;
+        for (uint64_t i = s; i < end; i++) {
+            unsigned keep = (unsigned)f(p, in[i]);
+            s_stage[ks] = in[i];
+            r_stage[kr] = in[i];
+            ks += keep;
+            kr += keep ^ 1u;
+        }
+        memcpy(sel + ns, s_stage, (size_t)ks * sizeof *s_stage);
+        memcpy(rej + nr, r_stage, (size_t)kr * sizeof *r_stage);
+        ns += ks;
+        nr += kr;
+    }
+    return ns;
+}
+
+static void split_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
+                       const uint64_t *off)
+{
+    compact_op *op = arg;
+    uint32_t *sel = (uint32_t *)op->out + off[0];
+    uint32_t *rej = op->rej + (b - off[0]);
+    uint64_t m = op->fast
+        ? split_seq(pred_nonzero, op->pred, op->in, b, e, sel, rej)
+        : split_seq(pred_general, op->pred, op->in, b, e, sel, rej);
+    op->moved[seq] = off[0] + m;
+}
+
+uint64_t sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      const sc_pred *pred, uint32_t *sel, uint32_t *rej)
+{
+    uint64_t moved[SC_MAX_SEQS];
+    compact_op op = { in, pred, is_default_pred(pred), SC_KIND_VALUES, 0,
+                      sel, rej, moved };
+    sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, split_move, &op };
+    if (n == 0) return 0;
+    sc_phases_run(ctx, &ph);
+    return moved[sc_phases_seqs(ctx, n) - 1];
+}

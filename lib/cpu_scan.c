@@ -1,0 +1,101 @@
+/* cpu_scan.c — prefix scan as an instance of the three phases:
+ * count = each sequence's reduction, prefix = scan of the reductions from
+ * the carry-in, move = local scan plus the sequence's offset. */
+#include "phases.h"
+
+uint64_t sc_scan_identity(sc_scan_op op, int wide)
+{
+    (void)wide;
+    return op == SC_OP_MIN ? UINT32_MAX : 0;
+}
+
+uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b)
+{
+    switch (op) {
+    case SC_OP_SUM: return wide ? a + b : (uint32_t)(a + b);
+    case SC_OP_MAX: return a > b ? a : b;
+    case SC_OP_MIN: return a < b ? a : b;
+    default:        return a ^ b;
+    }
+}
+
+typedef struct scan_op {
+    const uint32_t *in;
+    sc_scan_op op;
+    int inclusive, wide;
+    void *out;
+    uint64_t carry;         /* in: carry-in; out: final accumulator */
+    unsigned seqs;
+} scan_op;
+
+/* One loop body per operator so each inner loop is a plain recurrence. */
+#define REDUCE(EXPR)                                                   \
+    for (uint64_t i = b; i < e; i++) { uint64_t x = in[i]; acc = EXPR; }
+
+static void scan_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
+{
+    scan_op *s = arg;
+    const uint32_t *in = s->in;
+    uint64_t acc = sc_scan_identity(s->op, s->wide);
+    switch (s->op) {
+    case SC_OP_SUM: REDUCE(acc + x); break;
+    case SC_OP_MAX: REDUCE(x > acc ? x : acc); break;
+    case SC_OP_MIN: REDUCE(x < acc ? x : acc); break;
+    default:        REDUCE(acc ^ x); break;
+    }
+    res[0] = s->wide ? acc : (uint32_t)acc;
+}
+
+static int scan_prefix(void *arg, uint64_t *res, unsigned seqs)
+{
+    scan_op *s = arg;
+    uint64_t run = s->carry;
+    for (unsigned i = 0; i < seqs; i++) {
+        uint64_t r = res[i];
+        res[i] = run;
+        run = sc_scan_combine(s->op, s->wide, run, r);
+    }
+    s->seqs = seqs;
+    return 0;
+}
+
+#define SCAN_LOOP(T, EXPR)                                             \
+    do {                                                               \
+        T *out = (T *)s->out;                                          \
+        if (s->inclusive)                                              \
+            for (uint64_t i = b; i < e; i++) {                         \
+                uint64_t x = in[i]; acc = EXPR; out[i] = (T)acc; }     \
+        else                                                           \
+            for (uint64_t i = b; i < e; i++) {                         \
+                uint64_t x = in[i]; out[i] = (T)acc; acc = EXPR; }     \
+    } while (0)
+
+#define SCAN_OPS(T)                                                    \
+    switch (s->op) {                                                   \
+    case SC_OP_SUM: SCAN_LOOP(T, acc + x); break;                      \
+    case SC_OP_MAX: SCAN_LOOP(T, x > acc ? x : acc); break;            \
+    case SC_OP_MIN: SCAN_LOOP(T, x < acc ? x : acc); break;            \
+    default:        SCAN_LOOP(T, acc ^ x); break;                      \
+    }
+
+static void scan_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
+                      const uint64_t *off)
+{
+    scan_op *s = arg;
+    const uint32_t *in = s->in;
+    uint64_t acc = off[0];
+    if (s->wide) { SCAN_OPS(uint64_t) } else { SCAN_OPS(uint32_t) }
+    if (seq == s->seqs - 1)
+        s->carry = s->wide ? acc : (uint32_t)acc;
+}
+
+void sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
+                 int inclusive, int wide, void *out, uint64_t *carry)
+{
+    if (n == 0) return;
+    scan_op s = { in, op, inclusive, wide, out,
+                  wide ? *carry : (uint32_t)*carry, 1 };
+    sc_phases ph = { n, 1, 1, scan_count, scan_prefix, scan_move, &s };
+    sc_phases_run(ctx, &ph);
+    *carry = s.carry;
+}

@@ -1,0 +1,81 @@
+/* ctx.c — contexts: device selection and host threads. */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <unistd.h>
+#include "internal.h"
+
+/* Parses "auto", "cpu", "cuda", "cuda:N"; *index is -1 for "cuda". */
+static int parse_device(const char *spec, int *want_cuda, int *is_auto,
+                        int *index)
+{
+    *want_cuda = 0; *is_auto = 0; *index = -1;
+    if (strcmp(spec, "auto") == 0) { *is_auto = 1; return 0; }
+    if (strcmp(spec, "cpu") == 0) return 0;
+    if (strncmp(spec, "cuda", 4) != 0) return -1;
+    *want_cuda = 1;
+    if (spec[4] == '\0') return 0;
+    if (spec[4] != ':' || spec[5] < '0' || spec[5] > '9') return -1;
+    char *end;
+    long v = strtol(spec + 5, &end, 10);
+    if (*end != '\0' || v < 0 || v > 1024) return -1;
+    *index = (int)v;
+    return 0;
+}
+
+static unsigned online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+static void name_cpu(sc_ctx *ctx)
+{
+    ctx->kind = SC_DEVICE_CPU;
+    snprintf(ctx->name, sizeof ctx->name, "cpu (%u thread%s)", ctx->threads,
+             ctx->threads == 1 ? "" : "s");
+}
+
+sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
+{
+    *out = NULL;
+    sc_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return SC_ERR_NOMEM;
+    if (!spec) spec = getenv("SC_DEVICE");
+    if (!spec || !*spec) spec = "auto";
+    ctx->threads = threads ? threads : online_cpus();
+    ctx->cuda_index = -1;
+    *out = ctx;
+
+    int want_cuda, is_auto, index;
+    if (parse_device(spec, &want_cuda, &is_auto, &index) != 0)
+        return sc_fail(ctx, SC_ERR_USAGE,
+                       "invalid device '%s' (auto, cpu, cuda, cuda:N)", spec);
+    sc_status st = sc_pool_new(&ctx->pool, ctx->threads);
+    if (st != SC_OK) return sc_fail(ctx, st, "cannot start threads");
+    name_cpu(ctx);
+    if (!want_cuda && !is_auto) return SC_OK;
+
+    st = sc_cuda_open(ctx, index < 0 ? 0 : index);
+    if (st == SC_OK) return SC_OK;
+    if (is_auto) {
+        snprintf(ctx->fallback, sizeof ctx->fallback, "%s", ctx->message);
+        ctx->message[0] = '\0';
+        name_cpu(ctx);
+        return SC_OK;
+    }
+    return st;
+}
+
+void sc_ctx_free(sc_ctx *ctx)
+{
+    if (!ctx) return;
+    if (ctx->cuda) sc_cuda_close(ctx);
+    sc_pool_free(ctx->pool);
+    free(ctx);
+}
+
+sc_device_kind sc_ctx_device(const sc_ctx *ctx) { return ctx->kind; }
+const char *sc_ctx_device_name(const sc_ctx *ctx) { return ctx->name; }
+unsigned sc_ctx_threads(const sc_ctx *ctx) { return ctx->threads; }
+const char *sc_ctx_fallback_reason(const sc_ctx *ctx) { return ctx->fallback; }

@@ -1,0 +1,47 @@
+/* fdio.c — whole reads and writes on file descriptors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fdio.h"
+
+ssize_t sc_read_full(int fd, void *buf, size_t len)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t r = read(fd, (char *)buf + got, len - got);
+        if (r == 0) break;
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
+int sc_write_full(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+void sc_grow_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+        (void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+    (void)fd;
+#endif
+}

@@ -1,0 +1,63 @@
+/* gen.c — the generator's plan and its CPU instance. */
+#include <math.h>
+#include "internal.h"
+
+void sc_gen_params_default(sc_gen_params *g)
+{
+    g->dist = SC_DIST_UNIFORM;
+    g->seed = 1;
+    g->min = 0;
+    g->max = UINT32_MAX;
+    g->value = 1;
+    g->density = 1.0;
+}
+
+void sc_gen_plan_make(sc_gen_plan *plan, const sc_gen_params *g)
+{
+    plan->dist = (uint32_t)g->dist;
+    plan->key = sc_mix64(g->seed ^ 0x5c0ffee5eedULL);
+    plan->value = g->value;
+    plan->keep_all = g->density >= 1.0;
+    /* density * 2^64 rounded down: ldexp is exact, the cast truncates. */
+    plan->keep_below = g->density <= 0.0 || plan->keep_all
+        ? 0 : (uint64_t)ldexp(g->density, 64);
+    uint32_t lo = g->min;
+    /* When zeros come from the density, nonzero draws avoid 0, so the
+     * density is exactly the probability of a nonzero element. */
+    if (!plan->keep_all && lo == 0 && g->max > 0) lo = 1;
+    plan->lo = lo;
+    plan->span = (uint64_t)g->max - lo + 1;
+}
+
+uint32_t sc_gen_element(const sc_gen_params *g, uint64_t i)
+{
+    sc_gen_plan plan;
+    sc_gen_plan_make(&plan, g);
+    return sc_gen_plan_element(&plan, i);
+}
+
+typedef struct gen_task {
+    const sc_gen_plan *plan;
+    uint64_t first, n;
+    uint32_t *out;
+    unsigned parts;
+} gen_task;
+
+static void gen_part(void *arg, unsigned i)
+{
+    gen_task *t = arg;
+    uint64_t b = t->n * i / t->parts, e = t->n * (i + 1) / t->parts;
+    for (uint64_t k = b; k < e; k++)
+        t->out[k] = sc_gen_plan_element(t->plan, t->first + k);
+}
+
+void sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan, uint64_t first_index,
+                uint32_t *out, uint64_t n)
+{
+    gen_task t = { plan, first_index, n, out, 1 };
+    uint64_t parts = n >> 16;
+    t.parts = parts == 0 ? 1 : parts > ctx->threads ? ctx->threads : (unsigned)parts;
+    double t0 = sc_now();
+    sc_pool_run(ctx->pool, t.parts, gen_part, &t);
+    sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);
+}

@@ -1,0 +1,128 @@
+/* internal.h — what libsc's own files share and users do not see. */
+#ifndef SC_INTERNAL_H
+#define SC_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sc.h"
+#include "sc_hd.h"
+
+#define SC_DEFAULT_CHUNK_BYTES ((size_t)16 << 20)
+#define SC_MIN_CHUNK_BYTES ((size_t)4096)
+
+#if defined(__GNUC__)
+#define SC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SC_PRINTF(f, a)
+#endif
+
+/* Wall-clock time of each phase a user may ask about with -v. */
+typedef enum sc_phase {
+    SC_PH_READ, SC_PH_UPLOAD, SC_PH_COUNT, SC_PH_PREFIX, SC_PH_MOVE,
+    SC_PH_DOWNLOAD, SC_PH_WRITE, SC_PH_COUNT_OF
+} sc_phase;
+
+double sc_now(void);
+
+typedef struct sc_pool sc_pool;
+struct sc_cuda;
+
+struct sc_ctx {
+    sc_device_kind kind;
+    int cuda_index;
+    unsigned threads;
+    sc_pool *pool;
+    struct sc_cuda *cuda;           /* NULL on the CPU */
+    char name[128];
+    char fallback[1024];
+    char message[1024];
+    double phase_seconds[SC_PH_COUNT_OF];
+};
+
+/* Records status and a formatted message on ctx; returns status. */
+sc_status sc_fail(sc_ctx *ctx, sc_status status, const char *fmt, ...)
+    SC_PRINTF(3, 4);
+sc_status sc_fail_errno(sc_ctx *ctx, sc_status status, int err,
+                        const char *fmt, ...) SC_PRINTF(4, 5);
+void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds);
+
+/* The thread pool: run(task, arg, i) for i in [0, n) on up to the pool's
+ * threads, returning when all are done. */
+typedef void (*sc_task_fn)(void *arg, unsigned i);
+sc_status sc_pool_new(sc_pool **out, unsigned threads);
+void sc_pool_free(sc_pool *pool);
+void sc_pool_run(sc_pool *pool, unsigned n, sc_task_fn fn, void *arg);
+
+/* Generator plan from user parameters. */
+void sc_gen_plan_make(sc_gen_plan *plan, const sc_gen_params *g);
+
+/* CPU backend. */
+uint64_t sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                        const sc_pred *pred, int out_kind,
+                        uint64_t first_index, void *out);
+uint64_t sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      const sc_pred *pred, uint32_t *sel, uint32_t *rej);
+void sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
+                 int inclusive, int wide, void *out, uint64_t *carry);
+sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                      unsigned lo_bit, unsigned hi_bit, int descending);
+void sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan, uint64_t first_index,
+                uint32_t *out, uint64_t n);
+
+/* Scan identities and combination, shared by the CPU backend and the
+ * stream layer. */
+uint64_t sc_scan_identity(sc_scan_op op, int wide);
+uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b);
+
+/* CUDA backend (cuda.c); absent symbols are never called on CPU builds. */
+int sc_cuda_available(void);
+sc_status sc_cuda_open(sc_ctx *ctx, int index);
+void sc_cuda_close(sc_ctx *ctx);
+/* Host memory the device can reach fast (pinned) when on CUDA, else
+ * plain aligned memory. */
+void *sc_host_alloc(sc_ctx *ctx, size_t bytes);
+void sc_host_free(sc_ctx *ctx, void *p);
+/* Host-array operations on the GPU: upload, kernels, download. */
+sc_status sc_cuda_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                          const sc_pred *pred, int out_kind,
+                          uint64_t first_index, void *out, uint64_t *kept);
+sc_status sc_cuda_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                        const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                        uint64_t *selected);
+sc_status sc_cuda_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                       sc_scan_op op, int inclusive, int wide, void *out,
+                       uint64_t *carry);
+sc_status sc_cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                       unsigned lo_bit, unsigned hi_bit, int descending);
+sc_status sc_cuda_gen(sc_ctx *ctx, const sc_gen_plan *plan,
+                      uint64_t first_index, uint32_t *out, uint64_t n);
+sc_status sc_cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                              const sc_pred *pred, uint32_t *d_out,
+                              uint64_t *kept);
+sc_status sc_cuda_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                           sc_scan_op op, int inclusive, int wide,
+                           void *d_out, uint64_t *carry);
+sc_status sc_cuda_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
+                           unsigned lo_bit, unsigned hi_bit, int descending);
+
+/* Split into separate selected and rejected buffers (the stream layer). */
+sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                         const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                         uint64_t *selected);
+
+/* Temporary files removed on failure and on signals (tempfiles.c). */
+int sc_temp_register(const char *path);
+void sc_temp_unregister(const char *path);
+void sc_temp_remove_all(void);   /* async-signal-safe */
+
+/* Compact out_kind values, shared by the array API and the stream layer. */
+enum { SC_KIND_VALUES = 0, SC_KIND_IDX32 = 1, SC_KIND_IDX64 = 2 };
+
+/* Raw bytes whatever the output format: --count's one-line figures. */
+sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);
+
+/* sc-rsort's job: reads everything, sorts (in runs past -S), writes. */
+sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job);
+
+#endif /* SC_INTERNAL_H */

@@ -1,0 +1,106 @@
+/* pool.c — a fixed set of worker threads running parallel-for loops.
+ *
+ * The CPU backend's "processors" of the three phases are these threads.
+ * Workers sleep between loops; the caller takes part in each loop, so a
+ * pool of one thread runs everything inline with no hand-off.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include "internal.h"
+
+struct sc_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    pthread_t *tids;
+    unsigned n_workers;
+    unsigned generation;        /* bumped per loop so workers see new work */
+    unsigned next, total, finished;
+    sc_task_fn fn;
+    void *arg;
+    int stopping;
+};
+
+/* Claims and runs items of the current loop until none are left. */
+static void drain(sc_pool *p)
+{
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        if (p->next >= p->total) { pthread_mutex_unlock(&p->lock); return; }
+        unsigned i = p->next++;
+        sc_task_fn fn = p->fn;
+        void *arg = p->arg;
+        pthread_mutex_unlock(&p->lock);
+        fn(arg, i);
+        pthread_mutex_lock(&p->lock);
+        if (++p->finished == p->total) pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+static void *worker(void *arg)
+{
+    sc_pool *p = arg;
+    unsigned seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        while (!p->stopping && p->generation == seen)
+            pthread_cond_wait(&p->wake, &p->lock);
+        if (p->stopping) { pthread_mutex_unlock(&p->lock); return NULL; }
+        seen = p->generation;
+        pthread_mutex_unlock(&p->lock);
+        drain(p);
+    }
+}
+
+sc_status sc_pool_new(sc_pool **out, unsigned threads)
+{
+    sc_pool *p = calloc(1, sizeof *p);
+    if (!p) return SC_ERR_NOMEM;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->done, NULL);
+    unsigned want = threads > 1 ? threads - 1 : 0;
+    p->tids = calloc(want ? want : 1, sizeof *p->tids);
+    if (!p->tids) { free(p); return SC_ERR_NOMEM; }
+    for (unsigned i = 0; i < want; i++) {
+        if (pthread_create(&p->tids[i], NULL, worker, p) != 0) break;
+        p->n_workers++;
+    }
+    *out = p;
+    return SC_OK;
+}
+
+void sc_pool_free(sc_pool *p)
+{
+    if (!p) return;
+    pthread_mutex_lock(&p->lock);
+    p->stopping = 1;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (unsigned i = 0; i < p->n_workers; i++) pthread_join(p->tids[i], NULL);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->done);
+    free(p->tids);
+    free(p);
+}
+
+void sc_pool_run(sc_pool *p, unsigned n, sc_task_fn fn, void *arg)
+{
+    if (n == 0) return;
+    if (n == 1 || p->n_workers == 0) {
+        for (unsigned i = 0; i < n; i++) fn(arg, i);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn; p->arg = arg;
+    p->next = 0; p->total = n; p->finished = 0;
+    p->generation++;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    drain(p);
+    pthread_mutex_lock(&p->lock);
+    while (p->finished < p->total) pthread_cond_wait(&p->done, &p->lock);
+    p->total = 0;
+    pthread_mutex_unlock(&p->lock);
+}

@@ -1,0 +1,372 @@
+/* reader.c — input streams: FILE operands in order as one stream, each
+ * raw, gzip (auto-detected or forced) or text, delivered as whole uint32
+ * elements straight into the caller's buffer.
+ *
+ * Faults in the data are held back until every whole element decoded
+ * before them has been delivered, so a tool writes all it could decode
+ * and then reports the fault (SPEC: "what was decoded before the fault is
+ * processed and written, then an error").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "fdio.h"
+#include "internal.h"
+
+#define ZBUF_BYTES ((size_t)1 << 20)
+#define TBUF_BYTES ((size_t)1 << 20)
+
+struct sc_reader {
+    sc_ctx *ctx;
+    const char *const *paths;
+    size_t n_paths, next_path;
+    sc_format fmt;
+    int fd;                     /* -1: between files */
+    const char *name;           /* current file, for messages */
+    int is_gz;                  /* current file is gzip */
+    z_stream z;
+    int z_ready, z_member_done;
+    unsigned char *zbuf;
+    uint64_t file_bytes;        /* bytes taken from the current file */
+    uint64_t total_bytes;       /* from all files, for progress */
+    uint64_t decoded;           /* decoded bytes of the whole stream */
+    unsigned char carry[4];     /* a partial element between reads */
+    unsigned carry_len;
+    char *tbuf;                 /* text: undigested bytes */
+    size_t tlen, tpos;
+    uint64_t line;              /* text: current line, 1-based */
+    int64_t size_hint;
+    int at_end;
+    sc_status pending;          /* fault to report once data is out */
+    char pending_msg[1024];
+};
+
+static const char *display(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "(standard input)" : path;
+}
+
+/* Records a fault to report after the data decoded before it. */
+static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
+    SC_PRINTF(3, 4);
+static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
+{
+    if (r->pending) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->pending_msg, sizeof r->pending_msg, fmt, ap);
+    va_end(ap);
+    r->pending = st;
+}
+
+static int64_t sum_sizes(const char *const *paths, size_t n, sc_format fmt)
+{
+    if (fmt == SC_FMT_GZ || fmt == SC_FMT_TEXT) return -1;
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (strcmp(paths[i], "-") == 0 ? fstat(0, &st) : stat(paths[i], &st))
+            return -1;
+        if (!S_ISREG(st.st_mode)) return -1;
+        total += st.st_size;
+    }
+    return total;
+}
+
+static const char *const stdin_only[] = { "-" };
+
+sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
+                         size_t n, sc_format fmt)
+{
+    *out = NULL;
+    sc_reader *r = calloc(1, sizeof *r);
+    if (!r) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    if (n == 0) { paths = stdin_only; n = 1; }
+    r->ctx = ctx;
+    r->paths = paths;
+    r->n_paths = n;
+    r->fmt = fmt;
+    r->fd = -1;
+    r->line = 1;
+    r->zbuf = malloc(ZBUF_BYTES);
+    r->tbuf = fmt == SC_FMT_TEXT ? malloc(TBUF_BYTES + 1) : NULL;
+    if (!r->zbuf || (fmt == SC_FMT_TEXT && !r->tbuf)) {
+        sc_reader_close(r);
+        return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    }
+    r->size_hint = sum_sizes(paths, n, fmt);
+    *out = r;
+    return SC_OK;
+}
+
+void sc_reader_close(sc_reader *r)
+{
+    if (!r) return;
+    if (r->fd > 0) close(r->fd);
+    if (r->z_ready) inflateEnd(&r->z);
+    free(r->zbuf);
+    free(r->tbuf);
+    free(r);
+}
+
+int64_t sc_reader_size_hint(const sc_reader *r) { return r->size_hint; }
+uint64_t sc_reader_bytes_read(const sc_reader *r) { return r->total_bytes; }
+
+/* Reads bytes of the current file, counting them. */
+static ssize_t file_read(sc_reader *r, void *buf, size_t len)
+{
+    /* A pipeline stopped by a failure elsewhere may cancel a read that
+     * waits on a slow input; nothing is held across it. */
+    int old;
+    pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+    ssize_t got = sc_read_full(r->fd, buf, len);
+    pthread_setcancelstate(old, NULL);
+    if (got < 0) {
+        defer(r, SC_ERR_IO, "%s: read error: %s", r->name, strerror(errno));
+        return -1;
+    }
+    r->file_bytes += (uint64_t)got;
+    r->total_bytes += (uint64_t)got;
+    return got;
+}
+
+/* Opens the next input and decides its format; 0 at the end, -1 on error. */
+static int open_next(sc_reader *r)
+{
+    if (r->next_path >= r->n_paths) return 0;
+    const char *path = r->paths[r->next_path++];
+    r->name = display(path);
+    r->file_bytes = 0;
+    if (strcmp(path, "-") == 0) {
+        r->fd = 0;
+    } else {
+        r->fd = open(path, O_RDONLY);
+        if (r->fd < 0) {
+            defer(r, SC_ERR_OPEN, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+    }
+    sc_grow_pipe(r->fd);
+    r->is_gz = r->fmt == SC_FMT_GZ;
+    r->z.avail_in = 0;
+    if (r->fmt == SC_FMT_AUTO || r->fmt == SC_FMT_GZ) {
+        /* Peek at the magic: the peeked bytes stay in zbuf as input. */
+        ssize_t got = file_read(r, r->zbuf, 2);
+        if (got < 0) return -1;
+        if (r->fmt == SC_FMT_AUTO)
+            r->is_gz = got == 2 && r->zbuf[0] == 0x1f && r->zbuf[1] == 0x8b;
+        r->z.next_in = r->zbuf;
+        r->z.avail_in = (uInt)got;
+    }
+    if (r->is_gz) {
+        if (!r->z_ready) {
+            if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
+                defer(r, SC_ERR_NOMEM, "out of memory for gzip");
+                return -1;
+            }
+            r->z_ready = 1;
+        } else {
+            inflateReset(&r->z);
+        }
+        r->z_member_done = 0;
+    }
+    return 1;
+}
+
+static void close_current(sc_reader *r)
+{
+    if (r->fd > 0) close(r->fd);
+    r->fd = -1;
+}
+
+/* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
+static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
+{
+    r->z.next_out = dst;
+    r->z.avail_out = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
+    while (r->z.avail_out > 0) {
+        if (r->z.avail_in == 0) {
+            ssize_t got = file_read(r, r->zbuf, ZBUF_BYTES);
+            if (got < 0) break;
+            if (got == 0) {
+                if (!r->z_member_done)
+                    defer(r, SC_ERR_GZIP, "%s: truncated gzip data (unexpected "
+                          "end after %llu compressed bytes)", r->name,
+                          (unsigned long long)r->file_bytes);
+                break;
+            }
+            r->z.next_in = r->zbuf;
+            r->z.avail_in = (uInt)got;
+        }
+        if (r->z_member_done) {
+            /* Another member follows: it must start with the magic. */
+            if (r->z.next_in[0] != 0x1f) {
+                defer(r, SC_ERR_GZIP, "%s: trailing garbage after gzip data at "
+                      "byte %llu", r->name, (unsigned long long)(r->file_bytes
+                      - r->z.avail_in));
+                break;
+            }
+            inflateReset(&r->z);
+            r->z_member_done = 0;
+        }
+        int ret = inflate(&r->z, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END) {
+            r->z_member_done = 1;
+        } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+            defer(r, SC_ERR_GZIP, "%s: corrupt gzip data near compressed byte "
+                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
+                  r->z.avail_in), r->z.msg ? r->z.msg : "inflate failed");
+            break;
+        }
+    }
+    size_t produced = (size_t)((unsigned char *)r->z.next_out - dst);
+    if (produced == 0 && r->pending) return -1;
+    return (ssize_t)produced;
+}
+
+/* Decoded bytes of the stream across files: >0, 0 at the end, -1. */
+static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
+{
+    for (;;) {
+        if (r->pending) return -1;
+        if (r->fd < 0) {
+            int o = open_next(r);
+            if (o <= 0) return o;
+        }
+        ssize_t got;
+        if (r->is_gz) {
+            got = gz_read(r, dst, len);
+        } else {
+            /* Bytes peeked for the magic come first. */
+            size_t pre = r->z.avail_in < len ? r->z.avail_in : len;
+            memcpy(dst, r->z.next_in, pre);
+            r->z.next_in += pre;
+            r->z.avail_in -= (uInt)pre;
+            got = pre;
+            if (pre < len) {
+                ssize_t more = file_read(r, dst + pre, len - pre);
+                if (more < 0) return pre ? (ssize_t)pre : -1;
+                got += more;
+            }
+        }
+        if (got > 0) { r->decoded += (uint64_t)got; return got; }
+        if (got < 0) return -1;
+        close_current(r);
+    }
+}
+
+/* Raw (and gunzipped raw): whole elements, a partial one carried. */
+static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+{
+    unsigned char *bytes = (unsigned char *)buf;
+    size_t want = max * 4, have = r->carry_len;
+    memcpy(bytes, r->carry, have);
+    r->carry_len = 0;
+    while (have < want) {
+        ssize_t n = src_read(r, bytes + have, want - have);
+        if (n <= 0) { if (n == 0) r->at_end = 1; break; }
+        have += (size_t)n;
+    }
+    *got = have / 4;
+    r->carry_len = (unsigned)(have % 4);
+    memcpy(r->carry, bytes + *got * 4, r->carry_len);
+    if (*got == 0 && r->at_end && r->carry_len && !r->pending)
+        defer(r, SC_ERR_PARTIAL, "%s: input ends with %u stray byte%s after "
+              "element %llu (byte offset %llu)", r->name, r->carry_len,
+              r->carry_len == 1 ? "" : "s",
+              (unsigned long long)(r->decoded / 4),
+              (unsigned long long)(r->decoded - r->carry_len));
+    return SC_OK;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
+           c == '\f';
+}
+
+/* Parses one token; returns 0 and the value, or -1 / -2 (range). */
+static int parse_token(const char *s, size_t len, uint32_t *v)
+{
+    uint64_t x = 0;
+    size_t i = 0;
+    int hex = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (hex) i = 2;
+    if (len == 0 || (hex && len == 2)) return -1;
+    for (; i < len; i++) {
+        unsigned d;
+        char c = s[i];
+        if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
+        else if (hex && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
+        else if (hex && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
+        else return -1;
+        x = x * (hex ? 16 : 10) + d;
+        if (x > UINT32_MAX) return -2;
+    }
+    *v = (uint32_t)x;
+    return 0;
+}
+
+static sc_status read_text(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+{
+    size_t n = 0;
+    while (n < max) {
+        while (r->tpos < r->tlen && is_space(r->tbuf[r->tpos])) {
+            if (r->tbuf[r->tpos] == '\n') r->line++;
+            r->tpos++;
+        }
+        size_t end = r->tpos;
+        while (end < r->tlen && !is_space(r->tbuf[end])) end++;
+        if (end == r->tlen && !r->at_end) {
+            /* The token may go on past the buffer: refill first. */
+            memmove(r->tbuf, r->tbuf + r->tpos, r->tlen - r->tpos);
+            r->tlen -= r->tpos;
+            r->tpos = 0;
+            if (r->tlen == TBUF_BYTES) {
+                defer(r, SC_ERR_TEXT, "%s: line %llu: token too long", r->name,
+                      (unsigned long long)r->line);
+                break;
+            }
+            ssize_t k = src_read(r, (unsigned char *)r->tbuf + r->tlen,
+                                 TBUF_BYTES - r->tlen);
+            if (k < 0) break;
+            if (k == 0) r->at_end = 1;
+            r->tlen += (size_t)k;
+            continue;
+        }
+        if (r->tpos == end) break;              /* nothing but space left */
+        uint32_t v;
+        int e = parse_token(r->tbuf + r->tpos, end - r->tpos, &v);
+        if (e) {
+            int shown = (int)(end - r->tpos > 40 ? 40 : end - r->tpos);
+            defer(r, e == -2 ? SC_ERR_RANGE : SC_ERR_TEXT,
+                  "%s: line %llu: %s '%.*s'", r->name,
+                  (unsigned long long)r->line,
+                  e == -2 ? "number above 4294967295" : "malformed number",
+                  shown, r->tbuf + r->tpos);
+            break;
+        }
+        buf[n++] = v;
+        r->tpos = end;
+    }
+    *got = n;
+    return SC_OK;
+}
+
+sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+{
+    *got = 0;
+    if (max == 0) return SC_OK;
+    if (!r->pending)
+        (r->fmt == SC_FMT_TEXT ? read_text : read_raw)(r, buf, max, got);
+    if (*got == 0 && r->pending)
+        return sc_fail(r->ctx, r->pending, "%s", r->pending_msg);
+    return SC_OK;
+}

@@ -1,0 +1,120 @@
+/* spill.c — rejects held in memory, spilling to a temporary file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fdio.h"
+#include "spill.h"
+
+#define REPLAY_ELEMS ((size_t)1 << 22)
+
+struct sc_spill {
+    sc_ctx *ctx;
+    char path[4096];
+    int fd;                 /* -1 until the first spill */
+    uint32_t *mem;
+    size_t mem_len, mem_cap, limit;     /* in elements */
+    uint64_t file_elems;
+};
+
+sc_status sc_spill_open(sc_spill **out, sc_ctx *ctx, const char *dir,
+                        size_t limit_bytes)
+{
+    sc_spill *sp = calloc(1, sizeof *sp);
+    if (!sp) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    sp->ctx = ctx;
+    sp->fd = -1;
+    sp->limit = limit_bytes / 4 ? limit_bytes / 4 : 1;
+    if (!dir || !*dir) dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    snprintf(sp->path, sizeof sp->path, "%s/sc-spill-XXXXXX", dir);
+    *out = sp;
+    return SC_OK;
+}
+
+/* Moves what memory holds to the end of the file. */
+static sc_status spill(sc_spill *sp)
+{
+    if (sp->fd < 0) {
+        sp->fd = mkstemp(sp->path);
+        if (sp->fd < 0)
+            return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s: cannot create "
+                                 "temporary file", sp->path);
+        sc_temp_register(sp->path);
+    }
+    if (sc_write_full(sp->fd, sp->mem, sp->mem_len * 4) != 0)
+        return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s: write error",
+                             sp->path);
+    sp->file_elems += sp->mem_len;
+    sp->mem_len = 0;
+    return SC_OK;
+}
+
+sc_status sc_spill_add(sc_spill *sp, const uint32_t *elems, size_t n)
+{
+    while (n) {
+        if (sp->mem_len == sp->limit) {
+            sc_status st = spill(sp);
+            if (st) return st;
+        }
+        size_t room = sp->limit - sp->mem_len, take = n < room ? n : room;
+        if (sp->mem_len + take > sp->mem_cap) {
+            size_t cap = sp->mem_cap ? sp->mem_cap * 2 : ((size_t)1 << 20);
+            while (cap < sp->mem_len + take) cap *= 2;
+            if (cap > sp->limit) cap = sp->limit;
+            uint32_t *m = realloc(sp->mem, cap * 4);
+            if (!m) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
+            sp->mem = m;
+            sp->mem_cap = cap;
+        }
+        memcpy(sp->mem + sp->mem_len, elems, take * 4);
+        sp->mem_len += take;
+        elems += take;
+        n -= take;
+    }
+    return SC_OK;
+}
+
+uint64_t sc_spill_count(const sc_spill *sp)
+{
+    return sp->file_elems + sp->mem_len;
+}
+
+sc_status sc_spill_replay(sc_spill *sp, sc_writer *w)
+{
+    if (sp->fd >= 0) {
+        uint32_t *buf = malloc(REPLAY_ELEMS * 4);
+        if (!buf) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
+        if (lseek(sp->fd, 0, SEEK_SET) != 0) {
+            free(buf);
+            return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s", sp->path);
+        }
+        for (uint64_t left = sp->file_elems; left;) {
+            size_t want = left < REPLAY_ELEMS ? (size_t)left : REPLAY_ELEMS;
+            ssize_t got = sc_read_full(sp->fd, buf, want * 4);
+            if (got != (ssize_t)(want * 4)) {
+                free(buf);
+                return sc_fail(sp->ctx, SC_ERR_IO, "%s: short read of "
+                               "temporary file", sp->path);
+            }
+            sc_status st = sc_writer_write(w, buf, want);
+            if (st) { free(buf); return st; }
+            left -= want;
+        }
+        free(buf);
+    }
+    return sp->mem_len ? sc_writer_write(w, sp->mem, sp->mem_len) : SC_OK;
+}
+
+void sc_spill_close(sc_spill *sp)
+{
+    if (!sp) return;
+    if (sp->fd >= 0) {
+        close(sp->fd);
+        unlink(sp->path);
+        sc_temp_unregister(sp->path);
+    }
+    free(sp->mem);
+    free(sp);
+}

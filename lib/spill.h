@@ -1,0 +1,16 @@
+/* spill.h — sc-split's rejects waiting for the end of the input: in memory
+ * up to a limit, then in a temporary file; replayed in order at the end. */
+#ifndef SC_SPILL_H
+#define SC_SPILL_H
+#include "internal.h"
+
+typedef struct sc_spill sc_spill;
+
+sc_status sc_spill_open(sc_spill **out, sc_ctx *ctx, const char *dir,
+                        size_t limit_bytes);
+sc_status sc_spill_add(sc_spill *sp, const uint32_t *elems, size_t n);
+/* Writes everything added, in order, to w. */
+sc_status sc_spill_replay(sc_spill *sp, sc_writer *w);
+uint64_t sc_spill_count(const sc_spill *sp);
+void sc_spill_close(sc_spill *sp);     /* removes the temporary file */
+#endif

@@ -1,0 +1,276 @@
+/* writer.c — output streams: raw, text or gzip, to standard output or to a
+ * file that replaces its target only when the run succeeds.
+ *
+ * Gzip output is a series of independent gzip members of GZ_BLOCK input
+ * bytes each, compressed on all host threads (like BGZF): any gzip reader
+ * reads the concatenation, and compression no longer bounds the speed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include "fdio.h"
+#include "internal.h"
+
+#define GZ_BLOCK ((size_t)1 << 20)
+#define GZ_BATCH 64                     /* blocks compressed at once */
+#define TEXT_BUF ((size_t)1 << 20)
+
+typedef struct gz_block {
+    const unsigned char *in;
+    size_t in_len;
+    unsigned char *out;
+    size_t out_cap, out_len;
+    int level, failed;
+} gz_block;
+
+struct sc_writer {
+    sc_ctx *ctx;
+    int fd;
+    char *path, *tmp;           /* tmp: written beside path */
+    const char *name;           /* for messages */
+    sc_writer_opts o;
+    sc_pool *pool;              /* gzip: its own, as the caller's is busy */
+    unsigned char *stage;       /* gzip: bytes waiting for a whole block */
+    size_t stage_len;
+    gz_block blocks[GZ_BATCH];
+    char *text;                 /* text: formatted numbers */
+    size_t text_len;
+    int failed;
+};
+
+static sc_status write_error(sc_writer *w, int err)
+{
+    w->failed = 1;
+    if (err == EPIPE) return SC_ERR_PIPE;
+    return sc_fail_errno(w->ctx, SC_ERR_IO, err, "%s: write error", w->name);
+}
+
+static sc_status put(sc_writer *w, const void *buf, size_t len)
+{
+    if (sc_write_full(w->fd, buf, len) != 0) return write_error(w, errno);
+    return SC_OK;
+}
+
+static sc_status open_temp(sc_writer *w, const char *path)
+{
+    char *dup = strdup(path), *base = strdup(path);
+    size_t len = strlen(path) + 32;
+    w->tmp = malloc(len);
+    w->path = strdup(path);
+    if (!dup || !base || !w->tmp || !w->path) {
+        free(dup); free(base);
+        return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
+    }
+    snprintf(w->tmp, len, "%s/.%s.sc-XXXXXX", dirname(dup), basename(base));
+    free(dup); free(base);
+    w->fd = mkstemp(w->tmp);
+    if (w->fd < 0)
+        return sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot create",
+                             path);
+    sc_temp_register(w->tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(w->fd, 0666 & ~mask);
+    return SC_OK;
+}
+
+sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
+                         const sc_writer_opts *opts)
+{
+    *out = NULL;
+    sc_writer *w = calloc(1, sizeof *w);
+    if (!w) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    w->ctx = ctx;
+    w->o = *opts;
+    if (w->o.level < 1 || w->o.level > 9) w->o.level = 6;
+    w->fd = 1;
+    w->name = "(standard output)";
+    sc_status st = SC_OK;
+    if (path && strcmp(path, "-") != 0) {
+        st = open_temp(w, path);
+        w->name = path;
+    } else {
+        sc_grow_pipe(1);
+    }
+    if (st == SC_OK && w->o.fmt == SC_FMT_GZ) {
+        w->stage = malloc(GZ_BLOCK * GZ_BATCH);
+        st = w->stage ? sc_pool_new(&w->pool, ctx->threads) : SC_ERR_NOMEM;
+    }
+    if (st == SC_OK && w->o.fmt == SC_FMT_TEXT) {
+        w->text = malloc(TEXT_BUF);
+        if (!w->text) st = SC_ERR_NOMEM;
+    }
+    if (st != SC_OK) {
+        if (st == SC_ERR_NOMEM) sc_fail(ctx, st, "out of memory");
+        sc_writer_abort(w);
+        return st;
+    }
+    *out = w;
+    return SC_OK;
+}
+
+static void compress_block(void *arg, unsigned i)
+{
+    gz_block *b = (gz_block *)arg + i;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    b->failed = 1;
+    if (deflateInit2(&z, b->level, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return;
+    z.next_in = (unsigned char *)b->in;
+    z.avail_in = (uInt)b->in_len;
+    z.next_out = b->out;
+    z.avail_out = (uInt)b->out_cap;
+    if (deflate(&z, Z_FINISH) == Z_STREAM_END) {
+        b->out_len = b->out_cap - z.avail_out;
+        b->failed = 0;
+    }
+    deflateEnd(&z);
+}
+
+/* Compresses the staged bytes as independent members, writes in order. */
+static sc_status flush_gz(sc_writer *w)
+{
+    unsigned n = 0;
+    for (size_t off = 0; off < w->stage_len; off += GZ_BLOCK, n++) {
+        gz_block *b = &w->blocks[n];
+        b->in = w->stage + off;
+        b->in_len = w->stage_len - off < GZ_BLOCK ? w->stage_len - off : GZ_BLOCK;
+        size_t need = compressBound((uLong)b->in_len) + 64;
+        if (b->out_cap < need) {
+            free(b->out);
+            b->out = malloc(need);
+            b->out_cap = b->out ? need : 0;
+            if (!b->out) return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
+        }
+        b->level = w->o.level;
+    }
+    sc_pool_run(w->pool, n, compress_block, w->blocks);
+    for (unsigned i = 0; i < n; i++) {
+        if (w->blocks[i].failed)
+            return sc_fail(w->ctx, SC_ERR_NOMEM, "gzip compression failed");
+        sc_status st = put(w, w->blocks[i].out, w->blocks[i].out_len);
+        if (st) return st;
+    }
+    w->stage_len = 0;
+    return SC_OK;
+}
+
+static sc_status write_gz(sc_writer *w, const unsigned char *p, size_t len)
+{
+    const size_t cap = GZ_BLOCK * GZ_BATCH;
+    while (len) {
+        size_t take = cap - w->stage_len < len ? cap - w->stage_len : len;
+        memcpy(w->stage + w->stage_len, p, take);
+        w->stage_len += take;
+        p += take;
+        len -= take;
+        if (w->stage_len == cap) {
+            sc_status st = flush_gz(w);
+            if (st) return st;
+        }
+    }
+    return SC_OK;
+}
+
+static char *format_u64(char *p, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (n) *p++ = tmp[--n];
+    *p++ = '\n';
+    return p;
+}
+
+static sc_status write_text(sc_writer *w, const void *elems, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (w->text_len > TEXT_BUF - 32) {
+            sc_status st = put(w, w->text, w->text_len);
+            if (st) return st;
+            w->text_len = 0;
+        }
+        uint64_t v = w->o.wide ? ((const uint64_t *)elems)[i]
+                               : ((const uint32_t *)elems)[i];
+        w->text_len = (size_t)(format_u64(w->text + w->text_len, v) - w->text);
+    }
+    return SC_OK;
+}
+
+sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
+{
+    if (w->failed) return SC_ERR_IO;
+    size_t bytes = n * (w->o.wide ? 8 : 4);
+    switch (w->o.fmt) {
+    case SC_FMT_TEXT: return write_text(w, elems, n);
+    case SC_FMT_GZ:   return write_gz(w, elems, bytes);
+    default:          return put(w, elems, bytes);
+    }
+}
+
+/* Raw bytes whatever the format: the one-line figures of --count. */
+sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len)
+{
+    return put(w, buf, len);
+}
+
+static sc_status drain(sc_writer *w)
+{
+    sc_status st = SC_OK;
+    if (w->o.fmt == SC_FMT_GZ && w->stage_len) st = flush_gz(w);
+    if (!st && w->o.fmt == SC_FMT_TEXT && w->text_len) {
+        st = put(w, w->text, w->text_len);
+        w->text_len = 0;
+    }
+    return st;
+}
+
+static void release(sc_writer *w)
+{
+    for (int i = 0; i < GZ_BATCH; i++) free(w->blocks[i].out);
+    sc_pool_free(w->pool);
+    free(w->stage);
+    free(w->text);
+    free(w->path);
+    free(w->tmp);
+    free(w);
+}
+
+sc_status sc_writer_commit(sc_writer *w)
+{
+    sc_status st = w->failed ? SC_ERR_IO : drain(w);
+    if (st == SC_OK && w->tmp) {
+        if (close(w->fd) != 0) st = write_error(w, errno);
+        w->fd = -1;
+        if (st == SC_OK && rename(w->tmp, w->path) != 0)
+            st = sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot rename "
+                               "temporary file into place", w->path);
+        if (st == SC_OK) {
+            sc_temp_unregister(w->tmp);
+            free(w->tmp);
+            w->tmp = NULL;
+        }
+    }
+    if (st != SC_OK) { sc_writer_abort(w); return st; }
+    release(w);
+    return SC_OK;
+}
+
+void sc_writer_abort(sc_writer *w)
+{
+    if (!w) return;
+    if (w->tmp) {
+        if (w->fd >= 0) close(w->fd);
+        unlink(w->tmp);
+        sc_temp_unregister(w->tmp);
+    }
+    release(w);
+}

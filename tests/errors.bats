@@ -1,0 +1,611 @@
+#!/usr/bin/env bats
+# SPEC "Exit status and errors", for every tool where it applies.
+
+load test_helper
+
+STREAMING="sc-compact sc-split sc-scan"
+READERS="sc-compact sc-split sc-scan sc-rsort"
+ALL="sc-gen sc-compact sc-split sc-scan sc-rsort"
+
+setup() {
+    sc_setup
+    require_tool sc-gen sc-compact sc-split sc-scan sc-rsort
+}
+
+# refsub TOOL: the sc-ref subcommand that does what TOOL does.
+refsub() {
+    case $1 in
+    sc-compact) echo compact ;;
+    sc-split) echo split ;;
+    sc-scan) echo scan ;;
+    sc-rsort) echo sort ;;
+    esac
+}
+
+# data: 100003 elements with some structure (small values so that sort
+# and scan outputs are interesting).
+make_data() {
+    gen_file in.bin 100003 42 0.7 --min 0 --max 100000
+}
+
+# ---------------------------------------------------------------- stray bytes
+
+@test "errors: 4n+3 bytes: whole elements processed and written, then one-line error, exit 1" {
+    make_data
+    cat in.bin > odd.bin
+    printf '\001\002\003' >> odd.bin
+    local t
+    for t in $READERS; do
+        ref $(refsub $t) < in.bin > want.out
+        run_to got.out err.txt $t odd.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_same want.out got.out || { echo "# $t" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        grep -q -i 'byte' err.txt || { echo "# $t: message does not name the stray bytes: $(cat err.txt)" >&2; return 1; }
+        grep -q '3' err.txt || { echo "# $t: message does not say 3 bytes: $(cat err.txt)" >&2; return 1; }
+        # the same through a pipe
+        run_to got.out err.txt $t < odd.bin
+        [ "$status" -eq 1 ]
+        expect_same want.out got.out
+        expect_one_line_error $t err.txt
+    done
+}
+
+@test "errors: stray bytes with --count / --total still print the figure of the whole elements" {
+    make_data
+    cat in.bin > odd.bin
+    printf '\001' >> odd.bin
+    run_to got.out err.txt sc-compact --count odd.bin
+    [ "$status" -eq 1 ]
+    ref compact --count < in.bin > want.out
+    expect_same want.out got.out
+    run_to got.out err.txt sc-split --count odd.bin
+    [ "$status" -eq 1 ]
+    ref split --count < in.bin > want.out
+    expect_same want.out got.out
+    run_to got.out err.txt sc-scan --total odd.bin
+    [ "$status" -eq 1 ]
+    ref scan --total < in.bin > want.out
+    expect_same want.out got.out
+    expect_one_line_error sc-scan err.txt
+}
+
+@test "errors: 1 or 2 stray bytes alone: empty output, error, exit 1" {
+    local t
+    for t in $READERS; do
+        printf '\001\002' > two.bin
+        run_to got.out err.txt $t two.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        [ ! -s got.out ]
+        expect_one_line_error $t err.txt
+    done
+}
+
+# ---------------------------------------------------------------- gzip faults
+
+@test "errors: truncated gzip: output is a prefix of the correct output, error, exit 1" {
+    make_data
+    gzip -n -c in.bin > in.gz
+    local size
+    size=$(stat -c %s in.gz)
+    head -c $((size / 2)) in.gz > trunc.gz
+    local t
+    for t in sc-compact sc-scan; do
+        ref $(refsub $t) < in.bin > want.out
+        run_to got.out err.txt $t trunc.gz
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_prefix got.out want.out
+        expect_one_line_error $t err.txt
+    done
+    # missing only the trailer
+    head -c $((size - 4)) in.gz > notrailer.gz
+    run_to got.out err.txt sc-compact notrailer.gz
+    [ "$status" -eq 1 ]
+    ref compact < in.bin > want.out
+    expect_prefix got.out want.out
+    expect_one_line_error sc-compact err.txt
+    # split -r: both outputs are prefixes
+    ref compact < in.bin > want.sel
+    ref compact -x < in.bin > want.rej
+    run_to got.sel err.txt sc-split -r got.rej trunc.gz
+    [ "$status" -eq 1 ]
+    expect_prefix got.sel want.sel
+    expect_one_line_error sc-split err.txt
+    # sort: what was decoded, sorted
+    run_to got.out err.txt sc-rsort trunc.gz
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-rsort err.txt
+    ref sort < got.out > resorted.out
+    expect_same resorted.out got.out
+}
+
+@test "errors: a corrupt second gzip member: the first member is processed and written, exit 1" {
+    make_data
+    head -c 200000 in.bin > a.bin
+    tail -c +200001 in.bin > b.bin
+    gzip -n -c a.bin > a.gz
+    gzip -n -c b.bin > b.gz
+    local off
+    off=$(stat -c %s a.gz)
+    cat a.gz b.gz > bad.gz
+    # first deflate byte of member 2: BFINAL=1, BTYPE=11 (reserved): invalid
+    set_byte bad.gz $((off + 10)) 7
+    local t
+    for t in $READERS; do
+        ref $(refsub $t) < a.bin > want.out
+        run_to got.out err.txt $t bad.gz
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_same want.out got.out || { echo "# $t" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+}
+
+@test "errors: corrupt gzip data from the first byte: empty output, exit 1" {
+    make_data
+    gzip -n -c in.bin > bad.gz
+    set_byte bad.gz 10 7
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t bad.gz
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        [ ! -s got.out ] || { echo "# $t wrote output" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+}
+
+@test "errors: gzip CRC mismatch is an error, exit 1, output a prefix" {
+    make_data
+    gzip -n -c in.bin > bad.gz
+    local size
+    size=$(stat -c %s bad.gz)
+    flip_byte bad.gz $((size - 8))
+    local t
+    for t in sc-compact sc-scan; do
+        ref $(refsub $t) < in.bin > want.out
+        run_to got.out err.txt $t bad.gz
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_prefix got.out want.out
+        expect_one_line_error $t err.txt
+    done
+}
+
+@test "errors: a gzip member cut after its magic is an error, exit 1" {
+    make_data
+    gzip -n -c in.bin > ok.gz
+    cp ok.gz bad.gz
+    printf '\037\213\010' >> bad.gz
+    ref compact < in.bin > want.out
+    run_to got.out err.txt sc-compact bad.gz
+    [ "$status" -eq 1 ]
+    expect_same want.out got.out
+    expect_one_line_error sc-compact err.txt
+}
+
+# ---------------------------------------------------------------- text faults
+
+@test "errors: malformed text: what came before is processed and written, exit 1" {
+    printf '1 0 2 3\n0 abc 4 5\n' > bad.txt
+    u32le 1 0 2 3 0 > good.bin
+    local t
+    for t in $READERS; do
+        ref $(refsub $t) < good.bin > want.out
+        run_to got.out err.txt $t --in text bad.txt
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_same want.out got.out || { echo "# $t" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+    # other malformed tokens
+    local bad
+    for bad in '7 -1 8' '7 12x 8' '7 0x 8' '7 1.5 8' '7 0xfg 8'; do
+        printf '%s\n' "$bad" > bad.txt
+        run_to got.out err.txt sc-compact --in text bad.txt
+        [ "$status" -eq 1 ] || { echo "# '$bad': status $status" >&2; return 1; }
+        [ "$(u32text got.out)" = 7 ] || { echo "# '$bad': got $(u32text got.out | tr '\n' ' ')" >&2; return 1; }
+        expect_one_line_error sc-compact err.txt
+    done
+}
+
+@test "errors: a number above 2^32-1 in text: what came before is written, exit 1" {
+    local big
+    for big in 4294967296 0x100000000 99999999999999999999999; do
+        printf '5 6 4294967295 %s 7\n' $big > big.txt
+        run_to got.out err.txt sc-compact --in text big.txt
+        [ "$status" -eq 1 ] || { echo "# $big: status $status" >&2; return 1; }
+        [ "$(u32text got.out | tr '\n' ' ')" = "5 6 4294967295 " ] || { echo "# $big: got $(u32text got.out | tr '\n' ' ')" >&2; return 1; }
+        expect_one_line_error sc-compact err.txt
+    done
+    printf '5 4294967296\n' > big.txt
+    run_to got.out err.txt sc-scan -i --in text big.txt
+    [ "$status" -eq 1 ]
+    [ "$(u32text got.out)" = 5 ]
+    expect_one_line_error sc-scan err.txt
+}
+
+@test "errors: malformed text late in a large input: everything before it is written" {
+    make_data
+    u32text in.bin > big.txt
+    echo "bogus" >> big.txt
+    echo "17" >> big.txt
+    local t
+    for t in $READERS; do
+        ref $(refsub $t) < in.bin > want.out
+        run_to got.out err.txt $t --in text -c 4K big.txt
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_same want.out got.out || { echo "# $t" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+}
+
+# ---------------------------------------------------------------- input files
+
+@test "errors: a missing input file is named, exit 1" {
+    u32le 1 2 3 > in.bin
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t in.bin no-such-file.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        grep -q 'no-such-file.bin' err.txt || { echo "# $t: $(cat err.txt)" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        run_to got.out err.txt $t no-such-file.bin
+        [ "$status" -eq 1 ]
+        grep -q 'no-such-file.bin' err.txt
+    done
+}
+
+@test "errors: a directory as input is an error naming it, exit 1" {
+    mkdir adir
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t adir
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        grep -q 'adir' err.txt
+        expect_one_line_error $t err.txt
+    done
+}
+
+@test "errors: an unreadable input file is named, exit 1" {
+    [ "$(id -u)" -ne 0 ] || skip "running as root: permissions are not enforced"
+    u32le 1 2 3 > locked.bin
+    chmod 000 locked.bin
+    run_to got.out err.txt sc-compact locked.bin
+    [ "$status" -eq 1 ]
+    grep -q 'locked.bin' err.txt
+}
+
+# ---------------------------------------------------------------- usage
+
+@test "errors: unknown options and missing values exit 2 with Try 'PROG --help'" {
+    local t
+    for t in $ALL; do
+        run $t --no-such-option
+        expect_usage $t
+        run $t -o
+        expect_usage $t
+        run $t --in
+        expect_usage $t
+        run $t --device
+        expect_usage $t
+    done
+    run sc-compact --eq
+    expect_usage sc-compact
+    run sc-compact --range
+    expect_usage sc-compact
+    run sc-split --gt
+    expect_usage sc-split
+    run sc-split -r
+    expect_usage sc-split
+    run sc-scan --op
+    expect_usage sc-scan
+    run sc-scan --carry-in
+    expect_usage sc-scan
+    run sc-rsort --bits
+    expect_usage sc-rsort
+    run sc-rsort -S
+    expect_usage sc-rsort
+}
+
+@test "errors: malformed and out-of-range values exit 2" {
+    run sc-compact --eq abc
+    expect_usage sc-compact
+    run sc-compact --eq 4294967296
+    expect_usage sc-compact
+    run sc-compact --lt -1
+    expect_usage sc-compact
+    run sc-compact --mask 0xz
+    expect_usage sc-compact
+    run sc-compact --range 5
+    expect_usage sc-compact
+    run sc-compact --range 1:4294967296
+    expect_usage sc-compact
+    run sc-split --ne 12abc
+    expect_usage sc-split
+    run sc-scan --op avg
+    expect_usage sc-scan
+    run sc-scan --carry-in xyz
+    expect_usage sc-scan
+    run sc-rsort --bits 5:5
+    expect_usage sc-rsort
+    run sc-rsort --bits 0:33
+    expect_usage sc-rsort
+    run sc-rsort --bits 10:3
+    expect_usage sc-rsort
+    run sc-rsort --bits 8
+    expect_usage sc-rsort
+    run sc-rsort -S 12Q
+    expect_usage sc-rsort
+    run sc-split -S abc
+    expect_usage sc-split
+}
+
+@test "errors: bad -c (5000, 0, 1K, 4097, 6K, abc) exits 2 for every tool" {
+    local t c
+    for t in $ALL; do
+        for c in 5000 0 1K 4097 6K 2047 abc; do
+            if [ $t = sc-gen ]; then run $t -n 10 -c $c; else run $t -c $c /dev/null; fi
+            expect_usage $t || { echo "# $t -c $c" >&2; return 1; }
+        done
+    done
+}
+
+@test "errors: bad --level (0, 10, x) exits 2 for every tool" {
+    local t l
+    for t in $ALL; do
+        for l in 0 10 x; do
+            if [ $t = sc-gen ]; then run $t -n 10 -z --level $l; else run $t -z --level $l /dev/null; fi
+            expect_usage $t || { echo "# $t --level $l" >&2; return 1; }
+        done
+    done
+}
+
+@test "errors: bad --device and --in values exit 2 for every tool" {
+    local t
+    for t in $ALL; do
+        if [ $t = sc-gen ]; then
+            run $t -n 10 --device bogus
+        else
+            run $t --device bogus /dev/null
+        fi
+        expect_usage $t || { echo "# $t --device bogus" >&2; return 1; }
+        [ $t = sc-gen ] && continue
+        run $t --in xml /dev/null
+        expect_usage $t || { echo "# $t --in xml" >&2; return 1; }
+    done
+}
+
+@test "errors: usage errors write nothing to stdout and one line prefixed by PROG on stderr first" {
+    local t
+    for t in $ALL; do
+        run --separate-stderr $t --no-such-option
+        [ "$status" -eq 2 ]
+        [ -z "$output" ] || { echo "# $t wrote to stdout: $output" >&2; return 1; }
+        [[ "$stderr" == "$t: "* ]] || { echo "# $t: stderr: $stderr" >&2; return 1; }
+    done
+}
+
+# ---------------------------------------------------------------- output = input
+
+@test "errors: -o FILE that is also an input: refused before writing, FILE unchanged, exit 1" {
+    make_data
+    cp in.bin keep.bin
+    local t
+    for t in $STREAMING; do
+        run_to got.out err.txt $t -o in.bin in.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_same keep.bin in.bin || { echo "# $t changed its input" >&2; return 1; }
+        [ ! -s got.out ]
+        expect_one_line_error $t err.txt
+        # the same file under another name
+        run_to got.out err.txt $t -o ./in.bin in.bin
+        [ "$status" -eq 1 ] || { echo "# $t (./in.bin): status $status" >&2; return 1; }
+        expect_same keep.bin in.bin
+        ln -sf in.bin link.bin
+        run_to got.out err.txt $t -o link.bin in.bin
+        [ "$status" -eq 1 ] || { echo "# $t (symlink): status $status" >&2; return 1; }
+        expect_same keep.bin in.bin
+    done
+    # the rejects file of sc-split is an output too
+    run_to got.out err.txt sc-split -r in.bin in.bin
+    [ "$status" -eq 1 ]
+    expect_same keep.bin in.bin
+}
+
+@test "errors: sc-rsort -o FILE with FILE also an input works (sorts in place)" {
+    make_data
+    ref sort < in.bin > want.out
+    run_to got.out err.txt sc-rsort -o in.bin in.bin
+    [ "$status" -eq 0 ]
+    expect_same want.out in.bin
+}
+
+@test "errors: -o onto an existing file with a failing input: old file untouched, no temp file left" {
+    make_data
+    head -c 200000 in.bin > a.bin
+    gzip -n -c a.bin > a.gz
+    gzip -n -c in.bin > b.gz
+    cat a.gz b.gz > bad.gz
+    set_byte bad.gz $(($(stat -c %s a.gz) + 10)) 7
+    mkdir outdir
+    local t
+    for t in $READERS; do
+        echo "precious old content" > outdir/result
+        run_to got.out err.txt $t -o outdir/result bad.gz
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        [ "$(cat outdir/result)" = "precious old content" ] || { echo "# $t replaced the output" >&2; return 1; }
+        [ "$(ls -A outdir)" = result ] || { echo "# $t left: $(ls -A outdir)" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+    # stray bytes
+    cp in.bin odd.bin
+    printf 'x' >> odd.bin
+    for t in $READERS; do
+        echo "precious old content" > outdir/result
+        run_to got.out err.txt $t -o outdir/result odd.bin
+        [ "$status" -eq 1 ]
+        [ "$(cat outdir/result)" = "precious old content" ] || { echo "# $t replaced the output" >&2; return 1; }
+        [ "$(ls -A outdir)" = result ] || { echo "# $t left: $(ls -A outdir)" >&2; return 1; }
+    done
+    # and a missing input: no output file created at all
+    for t in $READERS; do
+        run_to got.out err.txt $t -o outdir/new in.bin missing.bin
+        [ "$status" -eq 1 ]
+        [ ! -e outdir/new ] || { echo "# $t created outdir/new" >&2; return 1; }
+        [ "$(ls -A outdir)" = result ] || { echo "# $t left: $(ls -A outdir)" >&2; return 1; }
+    done
+}
+
+# ---------------------------------------------------------------- pipes, disks
+
+@test "errors: closed pipe: 'sc-gen -n 10G | head -c 10' ends promptly and quietly" {
+    local t0 t1
+    t0=$(date +%s%N)
+    timeout 60 bash -c 'sc-gen -n 10G 2> gen.err | head -c 10 > head.out'
+    t1=$(date +%s%N)
+    [ "$(stat -c %s head.out)" -eq 10 ]
+    [ ! -s gen.err ] || { echo "# sc-gen wrote: $(cat gen.err)" >&2; return 1; }
+    [ $(((t1 - t0) / 1000000)) -lt 5000 ] || { echo "# took $(((t1 - t0) / 1000000)) ms" >&2; return 1; }
+}
+
+@test "errors: closed pipe on sc-compact, sc-scan, sc-split output: prompt, no message" {
+    local t t0 t1
+    for t in sc-compact sc-scan sc-split; do
+        t0=$(date +%s%N)
+        timeout 60 bash -c "sc-gen -n 4G --dist iota 2>/dev/null | $t 2> tool.err | head -c 10 > head.out"
+        t1=$(date +%s%N)
+        [ "$(stat -c %s head.out)" -eq 10 ]
+        [ ! -s tool.err ] || { echo "# $t wrote: $(cat tool.err)" >&2; return 1; }
+        [ $(((t1 - t0) / 1000000)) -lt 8000 ] || { echo "# $t took $(((t1 - t0) / 1000000)) ms" >&2; return 1; }
+    done
+}
+
+@test "errors: closed pipe with -t and -z outputs is quiet too" {
+    run_to /dev/null gen.err timeout 60 bash -c 'sc-gen -n 100M -t | head -n 2 > /dev/null'
+    [ ! -s gen.err ]
+    run_to /dev/null gen.err timeout 60 bash -c 'sc-gen -n 100M -z | head -c 10 > /dev/null'
+    [ ! -s gen.err ]
+}
+
+@test "errors: disk full (/dev/full): one-line message, exit 1" {
+    [ -w /dev/full ] || skip "/dev/full not available"
+    make_data
+    run_to /dev/null err.txt bash -c 'sc-gen -n 1M > /dev/full'
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-gen err.txt
+    local t
+    for t in $READERS; do
+        run_to /dev/null err.txt bash -c "$t in.bin > /dev/full"
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+    run_to /dev/null err.txt bash -c 'sc-compact --count in.bin > /dev/full'
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-compact err.txt
+    run_to /dev/null err.txt bash -c 'sc-scan --total in.bin > /dev/full'
+    [ "$status" -eq 1 ]
+    run_to /dev/null err.txt bash -c 'sc-compact -z in.bin > /dev/full'
+    [ "$status" -eq 1 ]
+    run_to /dev/null err.txt bash -c 'sc-gen -n 10 -t > /dev/full'
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-gen err.txt
+}
+
+# ---------------------------------------------------------------- devices
+
+@test "errors: --device cuda without a GPU: one-line error, exit 1" {
+    if have_gpu; then
+        skip "a CUDA GPU is present: this checks the no-GPU case"
+    fi
+    u32le 1 2 3 > in.bin
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t --device cuda in.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        [ ! -s got.out ]
+    done
+    run_to got.out err.txt sc-gen -n 10 --device cuda
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-gen err.txt
+    run_to got.out err.txt sc-gen -n 10 --device cuda:0
+    [ "$status" -eq 1 ]
+}
+
+@test "errors: --device cuda:99 (no such GPU): one-line error, exit 1" {
+    u32le 1 2 3 > in.bin
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t --device cuda:99 in.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+}
+
+@test "errors: --device auto and cpu always work; the option overrides SC_DEVICE" {
+    make_data
+    ref compact < in.bin > want.out
+    sc-compact --device cpu in.bin > got.out
+    expect_same want.out got.out
+    sc-compact --device auto in.bin > got.out
+    expect_same want.out got.out
+    SC_DEVICE=cuda:99 sc-compact --device cpu in.bin > got.out
+    expect_same want.out got.out
+    SC_DEVICE=cpu sc-compact -v in.bin > got.out 2> err.txt
+    expect_same want.out got.out
+    grep -q -i cpu err.txt || { echo "# -v with SC_DEVICE=cpu: $(cat err.txt)" >&2; return 1; }
+    # SC_DEVICE sets the default: a GPU that does not exist fails
+    run_to got.out err.txt env SC_DEVICE=cuda:99 sc-compact in.bin
+    [ "$status" -eq 1 ]
+}
+
+# ---------------------------------------------------------------- empty input
+
+@test "errors: empty input: empty output, exit 0, figures for --count/--total" {
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t /dev/null
+        [ "$status" -eq 0 ] || { echo "# $t: status $status" >&2; return 1; }
+        [ ! -s got.out ]
+        [ ! -s err.txt ]
+        run_to got.out err.txt $t < /dev/null
+        [ "$status" -eq 0 ]
+        [ ! -s got.out ]
+        : > empty.bin
+        run_to got.out err.txt $t empty.bin
+        [ "$status" -eq 0 ]
+        [ ! -s got.out ]
+    done
+    sc-gen -n 0 > got.out
+    [ ! -s got.out ]
+    [ "$(sc-compact --count < /dev/null)" = 0 ]
+    [ "$(sc-split --count < /dev/null)" = "0 0" ]
+    [ "$(sc-scan --total < /dev/null)" = 0 ]
+    [ "$(sc-scan --total --carry-in 42 < /dev/null)" = 42 ]
+    [ "$(sc-scan --total --carry-in 0x10 --op xor < /dev/null)" = 16 ]
+    [ "$(sc-scan --total --op max --carry-in 7 < /dev/null)" = 7 ]
+    [ "$(sc-scan --total --op min < /dev/null)" = 4294967295 ]
+    [ "$(sc-scan --total -w --carry-in 5000000000 < /dev/null)" = 5000000000 ]
+    run sc-rsort -C < /dev/null
+    [ "$status" -eq 0 ]
+    sc-split -r rej.bin < /dev/null > sel.bin
+    [ -e rej.bin ] && [ ! -s rej.bin ] && [ ! -s sel.bin ]
+    # empty gz and text inputs
+    printf '' | gzip -c > e.gz
+    [ "$(sc-compact --count e.gz)" = 0 ]
+    sc-scan e.gz > got.out
+    [ ! -s got.out ]
+    [ "$(sc-compact --count --in text /dev/null)" = 0 ]
+}
+
+@test "errors: every message is one line starting 'PROG: '" {
+    printf 'abc\n' > bad.txt
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t --in text bad.txt
+        [ "$status" -eq 1 ]
+        expect_one_line_error $t err.txt
+        run_to got.out err.txt $t missing.bin
+        expect_one_line_error $t err.txt
+        run_to got.out err.txt $t --bogus-option
+        [ "$status" -eq 2 ]
+        head -n 1 err.txt | grep -q "^$t: " || { echo "# $t: $(cat err.txt)" >&2; return 1; }
+    done
+}

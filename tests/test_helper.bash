@@ -1,0 +1,225 @@
+# test_helper.bash -- shared setup and helpers for the sc bats suites.
+#
+# Environment (set by tests/run-suite, i.e. by `make check`):
+#   SC_BUILDDIR  absolute top build dir: tools in $SC_BUILDDIR/bin, the
+#                reference program in $SC_BUILDDIR/tests/ref/sc-ref
+#   SC_SRCDIR    absolute top source dir
+# Run by hand from the source tree, both default to the directory above tests/.
+#
+# Tests never assume which device runs: with SC_DEVICE=cuda in the
+# environment every test must still pass.  Tests that compare devices pass
+# --device cpu / --device cuda explicitly.
+
+bats_require_minimum_version 1.5.0
+
+: "${SC_SRCDIR:=$(cd "$BATS_TEST_DIRNAME/.." && pwd)}"
+: "${SC_BUILDDIR:=$SC_SRCDIR}"
+export SC_SRCDIR SC_BUILDDIR
+REF="$SC_BUILDDIR/tests/ref/sc-ref"
+PATH="$SC_BUILDDIR/bin:$PATH"
+export PATH
+
+# Per-test working directory (removed by bats afterwards).
+sc_setup() {
+    T="$BATS_TEST_TMPDIR"
+    cd "$T" || return 1
+}
+
+setup() {
+    sc_setup
+}
+
+# require_tool PROG...: fail (never skip) when a tool was not built.
+require_tool() {
+    local p
+    for p in "$@"; do
+        if [ ! -x "$SC_BUILDDIR/bin/$p" ]; then
+            echo "# $p missing: $SC_BUILDDIR/bin/$p was not built" >&2
+            return 1
+        fi
+    done
+    if [ ! -x "$REF" ]; then
+        echo "# reference program missing: $REF" >&2
+        return 1
+    fi
+}
+
+# ref SUBCOMMAND [options] <in >out: the reference implementation.
+ref() {
+    "$REF" "$@"
+}
+
+# gen_random N SEED [DENSITY [sc-gen options...]] > FILE
+# Uniform data with about DENSITY (default 0.5) of the elements nonzero.
+gen_random() {
+    local n=$1 seed=$2 density=${3:-0.5}
+    shift 2
+    [ $# -gt 0 ] && shift
+    sc-gen -n "$n" -s "$seed" --dist uniform --density "$density" "$@"
+}
+
+# gen_file FILE N SEED [DENSITY [sc-gen options]]: gen_random into FILE,
+# checking that sc-gen succeeded and wrote exactly N elements.
+gen_file() {
+    local f=$1 n=$2
+    shift
+    gen_random "$@" > "$f" || { echo "sc-gen failed for $f" >&2; return 1; }
+    local size
+    size=$(stat -c %s "$f")
+    if [ "$size" -ne $((n * 4)) ]; then
+        echo "sc-gen wrote $size bytes, expected $((n * 4))" >&2
+        return 1
+    fi
+}
+
+# have_gpu: true when a CUDA device can be used.
+have_gpu() {
+    sc-compact --device cuda </dev/null >/dev/null 2>&1
+}
+
+skip_without_gpu() {
+    if ! have_gpu; then
+        skip "no CUDA GPU: 'sc-compact --device cuda' fails here${1:+ ($1)}"
+    fi
+}
+
+# u32le N... : the exact little-endian bytes of each uint32 N (decimal or 0x).
+u32le() {
+    local x
+    for x in "$@"; do
+        x=$((x))
+        printf "$(printf '\\%03o\\%03o\\%03o\\%03o' \
+            $((x & 255)) $(((x >> 8) & 255)) $(((x >> 16) & 255)) $(((x >> 24) & 255)))"
+    done
+}
+
+# u64le N...: the same for uint64 values below 2^63.
+u64le() {
+    local x
+    for x in "$@"; do
+        u32le $((x & 0xffffffff)) $(((x >> 32) & 0xffffffff))
+    done
+}
+
+# u32text [FILE]: raw uint32 -> one decimal per line.
+u32text() {
+    od -An -v -tu4 -w4 ${1:+"$1"} | tr -d ' '
+}
+
+# u64text [FILE]: raw uint64 -> one decimal per line.
+u64text() {
+    od -An -v -tu8 -w8 ${1:+"$1"} | tr -d ' '
+}
+
+# text2raw [FILE]: whitespace-separated decimal/0x numbers -> raw uint32.
+text2raw() {
+    perl -ne 'for (split) { print pack("V", /^0x/i ? hex($_) : $_) }' ${1:+"$1"}
+}
+
+# nelems FILE: number of whole uint32 elements in FILE.
+nelems() {
+    echo $(( $(stat -c %s "$1") / 4 ))
+}
+
+# expect_same EXPECTED ACTUAL: byte comparison with a useful message.
+expect_same() {
+    if ! cmp "$1" "$2" >&2; then
+        echo "# expected $1: $(stat -c %s "$1") bytes; got $2: $(stat -c %s "$2") bytes" >&2
+        return 1
+    fi
+}
+
+# expect_prefix SHORT LONG: SHORT is a (possibly empty) prefix of LONG.
+expect_prefix() {
+    local n
+    n=$(stat -c %s "$1")
+    if ! cmp -n "$n" "$1" "$2" >&2 || [ "$n" -gt "$(stat -c %s "$2")" ]; then
+        echo "# $1 ($n bytes) is not a prefix of $2" >&2
+        return 1
+    fi
+}
+
+# vs_ref TOOL SUB INPUT [ARGS...]: run `TOOL ${EXTRA[@]} ARGS` and
+# `sc-ref SUB ARGS` on INPUT, compare their outputs byte for byte.
+# Set the array EXTRA for tool-only options (-c 4K, -j 2, ...).
+vs_ref() {
+    local tool=$1 sub=$2 in=$3
+    shift 3
+    ref "$sub" "$@" < "$in" > ref.out || { echo "# sc-ref $sub $* failed" >&2; return 1; }
+    if ! "$tool" "${EXTRA[@]}" "$@" < "$in" > tool.out 2> tool.err; then
+        echo "# $tool ${EXTRA[*]} $* failed: $(cat tool.err)" >&2
+        return 1
+    fi
+    if [ -s tool.err ]; then
+        echo "# $tool ${EXTRA[*]} $* wrote to stderr: $(cat tool.err)" >&2
+        return 1
+    fi
+    if ! cmp ref.out tool.out >&2; then
+        echo "# $tool ${EXTRA[*]} $* differs from sc-ref $sub $* on $in ($(nelems "$in") elements)" >&2
+        return 1
+    fi
+}
+EXTRA=()
+
+# expect_usage PROG: the last `run` was a usage error of PROG.
+expect_usage() {
+    if [ "$status" -ne 2 ]; then
+        echo "# expected exit status 2, got $status; output: $output" >&2
+        return 1
+    fi
+    if [[ "$output" != *"Try '$1 --help'"* ]]; then
+        echo "# expected \"Try '$1 --help'\" in: $output" >&2
+        return 1
+    fi
+}
+
+# expect_one_line_error PROG FILE: FILE (captured stderr) is one line
+# starting with "PROG: ".
+expect_one_line_error() {
+    local lines
+    lines=$(wc -l < "$2")
+    if [ "$lines" -ne 1 ] || ! head -n 1 "$2" | grep -q "^$1: "; then
+        echo "# expected one line starting '$1: ' on stderr, got $lines lines:" >&2
+        sed 's/^/#   /' "$2" >&2
+        return 1
+    fi
+}
+
+# expect_status N: the last `run` exited N.
+expect_status() {
+    if [ "$status" -ne "$1" ]; then
+        echo "# expected exit status $1, got $status; output: $output" >&2
+        return 1
+    fi
+}
+
+# files_differ A B: true when A and B differ (use instead of `! cmp`,
+# which bats would not count as a failure).
+files_differ() {
+    if cmp -s "$1" "$2"; then
+        echo "# $1 and $2 are identical, expected them to differ" >&2
+        return 1
+    fi
+}
+
+# run_to OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR;
+# sets $status (never fails by itself).
+run_to() {
+    local o=$1 e=$2
+    shift 2
+    status=0
+    "$@" > "$o" 2> "$e" || status=$?
+}
+
+# flip_byte FILE OFFSET: complement one byte in place.
+flip_byte() {
+    perl -e 'open(my $f, "+<", $ARGV[0]) or die; binmode $f;
+             seek($f, $ARGV[1], 0); read($f, my $c, 1);
+             seek($f, $ARGV[1], 0); print $f chr(ord($c) ^ 0xff); close $f' "$1" "$2"
+}
+
+# set_byte FILE OFFSET VALUE: overwrite one byte in place.
+set_byte() {
+    perl -e 'open(my $f, "+<", $ARGV[0]) or die; binmode $f;
+             seek($f, $ARGV[1], 0); print $f chr($ARGV[2]); close $f' "$1" "$2" "$3"
+}
