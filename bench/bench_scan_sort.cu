@@ -19,6 +19,9 @@
 #ifdef SCG_SORT_TUNE
 extern "C" int scg_sort_tune(int cfg);
 #endif
+#ifdef SCG_SCAN_TUNE
+extern "C" int scg_scan_tune(int cfg);
+#endif
 
 static const int RUNS = 20;
 static const uint64_t N = 1ull << 28;
@@ -54,14 +57,6 @@ __global__ void fill_kernel(uint32_t *d, uint64_t n, uint64_t seed)
         d[i] = (uint32_t)(sc_mix64(seed + i * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-__global__ void mask_kernel(uint32_t *out, const uint32_t *in, uint64_t n,
-                            uint32_t mask)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-         i += (uint64_t)gridDim.x * blockDim.x)
-        out[i] = in[i] & mask;
-}
-
 static bool equal_dev(const uint32_t *a, const uint32_t *b, uint64_t n)
 {
     std::vector<uint32_t> ha(n), hb(n);
@@ -91,8 +86,6 @@ int main(void)
         printf("no CUDA GPU\n");
         return 0;
     }
-    cudaDeviceProp prop;
-    SCG_CHECK_DIE(cudaGetDeviceProperties(&prop, 0));
 
     uint32_t *d_in, *d_out, *d_cub, *d_keys, *d_alt;
     uint64_t *d_carry;
@@ -133,6 +126,24 @@ int main(void)
         fprintf(stderr, "scg_scan differs from CUB\n");
         return 1;
     }
+    struct { int tag; float ms; } scans[8];
+    int n_scans = 0;
+#ifdef SCG_SCAN_TUNE
+    for (int c = 1; scg_scan_tune(c); c++) {
+        scans[n_scans].tag = scg_scan_tune(c);
+        scans[n_scans].ms = median_ms([&] {
+            SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, SC_OP_SUM, 0, 0, d_carry,
+                                                d_out, d_carry + 1, d_scr, 0));
+        });
+        SCG_CHECK_DIE(cudaDeviceSynchronize());
+        if (!equal_dev(d_out, d_cub, N)) {
+            fprintf(stderr, "scg_scan (config %d) differs from CUB\n", c);
+            return 1;
+        }
+        n_scans++;
+    }
+    scg_scan_tune(0);
+#endif
     float scan_max_ms = median_ms([&] {
         SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, SC_OP_MAX, 1, 0, d_carry,
                                             d_out, d_carry + 1, d_scr, 0));
@@ -178,26 +189,26 @@ int main(void)
     scg_sort_tune(0);
 #endif
 
-    /* the fixed cost: keys with 8 live bits, so 3 of the 4 passes are
-     * skipped after the histogram pass */
-    mask_kernel<<<4096, 256>>>(d_out, d_in, N, 0xff00u);
-    SCG_CHECK_DIE(cudaGetLastError());
-    float one_pass_ms = median_ms(our_sort, [&] {
-        SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_out, N * 4, cudaMemcpyDeviceToDevice));
-    });
-    SCG_CHECK_DIE(cudaDeviceSynchronize());
-    {
+    /* per-pass cost: random keys sorted on [0,8) and [0,16) */
+    float bits_ms[2];
+    for (int k = 0; k < 2; k++) {
+        unsigned hi = 8 * (k + 1);
+        auto sort_bits = [&] {
+            SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, N, 0, hi, 0, &is_alt, d_scr, 0));
+        };
+        bits_ms[k] = median_ms(sort_bits, restore);
+        SCG_CHECK_DIE(cudaDeviceSynchronize());
         size_t b = cub_sort_bytes;
-        SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_out, d_cub, N));
+        SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, N, 0, (int)hi));
         SCG_CHECK_DIE(cudaDeviceSynchronize());
         if (!equal_dev(is_alt ? d_alt : d_keys, d_cub, N)) {
-            fprintf(stderr, "scg_sort (8 live bits) differs from CUB\n");
+            fprintf(stderr, "scg_sort bits 0:%u differs from CUB\n", hi);
             return 1;
         }
     }
 
     double gib = N * 4.0 / (1 << 30);
-    printf("%s, 2^28 uint32 (%.0f GiB), median of %d\n\n", prop.name, gib, RUNS);
+    printf("2^28 uint32 (%.0f GiB), median of %d runs\n\n", gib, RUNS);
     printf("| %-34s | %8s | %6s | %s |\n", "op", "ms", "ratio", "note");
     printf("|%s|%s|%s|%s|\n", "------------------------------------",
            "----------", "--------", "------------------");
@@ -208,22 +219,32 @@ int main(void)
     snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / cub_scan_ms);
     row("cub::DeviceScan::ExclusiveSum", cub_scan_ms, 0, note);
     snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scan_ms);
-    row("scg_scan exclusive sum", scan_ms, cub_scan_ms, note);
+    row("scg_scan exclusive sum (default)", scan_ms, cub_scan_ms, note);
     snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scan_max_ms);
     row("scg_scan inclusive max", scan_max_ms, 0, note);
     snprintf(note, sizeof note, "%.0f %% of floor (2^27 in, 8 B out)",
              100 * (copy_ms * 0.75f) / scan_wide_ms);
     row("scg_scan exclusive sum wide", scan_wide_ms, 0, note);
+    for (int i = 0; i < n_scans; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "scg_scan excl. sum (%d x %d uint4)",
+                 scans[i].tag / 100, scans[i].tag % 100);
+        snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scans[i].ms);
+        row(name, scans[i].ms, cub_scan_ms, note);
+    }
     snprintf(note, sizeof note, "%.1f Gkeys/s", N / cub_sort_ms / 1e6);
     row("cub::DeviceRadixSort::SortKeys", cub_sort_ms, 0, note);
     for (int i = 0; i < n_sorts; i++) {
         char name[64];
-        snprintf(name, sizeof name, "scg_sort%s (tile %d)",
-                 i == 0 ? " default" : "", sorts[i].tile);
+        int t = sorts[i].tile;
+        snprintf(name, sizeof name, "scg_sort%s (%d%s%s)",
+                 i == 0 ? " default" : "", t & 0xfffff,
+                 t >> 20 & 1 ? " ballot" : t ? " match" : "",
+                 t >> 21 & 1 ? " early" : "");
         snprintf(note, sizeof note, "%.1f Gkeys/s", N / sorts[i].ms / 1e6);
         row(name, sorts[i].ms, cub_sort_ms, note);
     }
-    snprintf(note, sizeof note, "%.1f Gkeys/s; 3 passes skipped", N / one_pass_ms / 1e6);
-    row("scg_sort default, 8 live bits", one_pass_ms, 0, note);
+    row("scg_sort default, bits 0:8 (1 pass)", bits_ms[0], 0, "count + 1 pass");
+    row("scg_sort default, bits 0:16 (2 passes)", bits_ms[1], 0, "count + 2 passes");
     return 0;
 }

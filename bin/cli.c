@@ -24,9 +24,10 @@ static const char common_help[] =
 "\nSIZE and COUNT take a suffix K, M, G or T (powers of 1024); numbers may\n"
 "be decimal or 0x hex. Exit status: 0 success, 1 failure, 2 usage error.\n";
 
-void cli_init(cli *c, const char *prog, sc_job_kind kind, const char *usage,
-              int takes_input)
+void cli_init(cli *c, char **argv, const char *prog, sc_job_kind kind,
+              const char *usage, int takes_input)
 {
+    argv[0] = (char *)prog;
     memset(c, 0, sizeof *c);
     c->prog = prog;
     c->usage = usage;

@@ -56,8 +56,9 @@ typedef struct cli {
     sc_job job;
 } cli;
 
-void cli_init(cli *c, const char *prog, sc_job_kind kind, const char *usage,
-              int takes_input);
+/* Also renames argv[0] so getopt's own messages carry the tool's name. */
+void cli_init(cli *c, char **argv, const char *prog, sc_job_kind kind,
+              const char *usage, int takes_input);
 /* Handles a common option; exits on --help, --version and bad values. */
 void cli_common_option(cli *c, int opt, const char *arg);
 /* Handles a predicate option; returns 0 if opt is none. */

@@ -23,7 +23,7 @@ int main(int argc, char **argv)
         { "wide", no_argument, NULL, 'w' },
         { NULL, 0, NULL, 0 } };
     cli c;
-    cli_init(&c, "sc-compact", SC_JOB_COMPACT, usage, 1);
+    cli_init(&c, argv, "sc-compact", SC_JOB_COMPACT, usage, 1);
     int count = 0, indices = 0, wide = 0, opt;
     while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "xw", longs,
                               NULL)) != -1) {

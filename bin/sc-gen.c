@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         { "value", required_argument, NULL, OPT_VALUE },
         { NULL, 0, NULL, 0 } };
     cli c;
-    cli_init(&c, "sc-gen", SC_JOB_GEN, usage, 0);
+    cli_init(&c, argv, "sc-gen", SC_JOB_GEN, usage, 0);
     sc_gen_params *g = &c.job.gen;
     int have_n = 0, opt;
     while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "n:p:s:", longs,

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
         { "temporary-directory", required_argument, NULL, 'T' },
         { NULL, 0, NULL, 0 } };
     cli c;
-    cli_init(&c, "sc-rsort", SC_JOB_SORT, usage, 1);
+    cli_init(&c, argv, "sc-rsort", SC_JOB_SORT, usage, 1);
     int opt;
     while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "rumCS:T:", longs,
                               NULL)) != -1) {

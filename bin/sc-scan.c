@@ -33,7 +33,7 @@ int main(int argc, char **argv)
         { "total", no_argument, NULL, OPT_TOTAL },
         { NULL, 0, NULL, 0 } };
     cli c;
-    cli_init(&c, "sc-scan", SC_JOB_SCAN, usage, 1);
+    cli_init(&c, argv, "sc-scan", SC_JOB_SCAN, usage, 1);
     const char *carry = NULL;
     int opt;
     while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "iw", longs,
@@ -48,11 +48,10 @@ int main(int argc, char **argv)
         }
     }
     cli_operands(&c, argc, argv);
-    /* A 32-bit scan's accumulator holds 32 bits; only sum widens. */
-    int wide_acc = c.job.out.wide && c.job.scan_op == SC_OP_SUM;
+    /* With -w the accumulator has 64 bits whatever the operator. */
     c.job.carry_in = carry
         ? cli_number(&c, "--carry-in", carry, 0,
-                     wide_acc ? UINT64_MAX : UINT32_MAX)
+                     c.job.out.wide ? UINT64_MAX : UINT32_MAX)
         : (c.job.scan_op == SC_OP_MIN ? UINT32_MAX : 0);
     return cli_run(&c);
 }

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
         { "count", no_argument, NULL, OPT_COUNT },
         { NULL, 0, NULL, 0 } };
     cli c;
-    cli_init(&c, "sc-split", SC_JOB_SPLIT, usage, 1);
+    cli_init(&c, argv, "sc-split", SC_JOB_SPLIT, usage, 1);
     int opt;
     while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "xr:S:T:", longs,
                               NULL)) != -1) {

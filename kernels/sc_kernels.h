@@ -1,7 +1,7 @@
 /* sc_kernels.h — the C ABI between libsc's host code and its CUDA kernels.
  *
  * Host code in lib/ (plain C, built with gcc) calls these; they are defined
- * in kernels/*.cu (built with nvcc).  All pointers named d_* are device
+ * in the .cu files of kernels/ (built with nvcc).  All pointers named d_* are device
  * pointers.  Every function is asynchronous on the given stream and returns
  * a cudaError_t as int (0 = success); the launch itself is checked.
  * Scratch: device memory of at least the *_scratch(n) bytes, 256-aligned,

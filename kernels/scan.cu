@@ -21,11 +21,9 @@
 
 namespace {
 
-constexpr int SCAN_THREADS = 256;
-constexpr int SCAN_WARPS = SCAN_THREADS / 32;
-constexpr int SCAN_VECS = 4;                        /* uint4 per thread */
-constexpr int WARP_SPAN = 32 * SCAN_VECS * 4;       /* elements per warp */
-constexpr int SCAN_TILE = SCAN_WARPS * WARP_SPAN;   /* 4096 elements */
+/* Tile shapes: THREADS threads, VECS uint4 per thread.  The smallest tile
+ * of all configurations sizes the scratch. */
+constexpr int MIN_TILE = 2048;
 
 /* Tile status flags; 0 (what memset leaves) means "nothing published". */
 constexpr uint32_t FLAG_AGG = 1, FLAG_PREFIX = 2;
@@ -149,30 +147,32 @@ __device__ T look_back(const S &st, uint32_t tile)
 }
 
 /* Thread (warp w, lane l) holds vectors v = 0..3 at tile offset
- * w*WARP_SPAN + v*128 + l*4: each load instruction of a warp covers 512
+ * w*(128*VECS) + v*128 + l*4: each load instruction of a warp covers 512
  * contiguous bytes, and a warp's elements are contiguous, in the order
  * (v, lane, component). */
+template <int VECS>
 __device__ __forceinline__ uint64_t elem_base(uint64_t tile_base)
 {
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    return tile_base + (uint64_t)warp * WARP_SPAN + (uint64_t)lane * 4;
+    return tile_base + (uint64_t)warp * (32 * VECS * 4) + (uint64_t)lane * 4;
 }
 
-template <int OP>
+template <int OP, int VECS, bool CS>
 __device__ __forceinline__ void load_tile(const uint32_t *in, uint64_t n,
                                           uint64_t base, bool fast,
-                                          uint32_t x[SCAN_VECS][4])
+                                          uint32_t x[VECS][4])
 {
     if (fast) {
 #pragma unroll
-        for (int v = 0; v < SCAN_VECS; v++) {
-            uint4 q = __ldcs((const uint4 *)(in + base + v * 128));
+        for (int v = 0; v < VECS; v++) {
+            const uint4 *q4 = (const uint4 *)(in + base + v * 128);
+            uint4 q = CS ? __ldcs(q4) : *q4;
             x[v][0] = q.x; x[v][1] = q.y; x[v][2] = q.z; x[v][3] = q.w;
         }
         return;
     }
 #pragma unroll
-    for (int v = 0; v < SCAN_VECS; v++)
+    for (int v = 0; v < VECS; v++)
 #pragma unroll
         for (int c = 0; c < 4; c++) {
             uint64_t i = base + v * 128 + c;
@@ -180,24 +180,35 @@ __device__ __forceinline__ void load_tile(const uint32_t *in, uint64_t n,
         }
 }
 
+template <bool CS, typename V> __device__ __forceinline__ void store_v(V *p, V v)
+{
+    if (CS) __stcs(p, v);
+    else *p = v;
+}
+
+template <bool CS>
 __device__ __forceinline__ void store4(uint32_t *out, const uint32_t o[4])
 {
-    __stcs((uint4 *)out, make_uint4(o[0], o[1], o[2], o[3]));
+    store_v<CS>((uint4 *)out, make_uint4(o[0], o[1], o[2], o[3]));
 }
 
+template <bool CS>
 __device__ __forceinline__ void store4(u64 *out, const u64 o[4])
 {
-    __stcs((ulonglong2 *)out, make_ulonglong2(o[0], o[1]));
-    __stcs((ulonglong2 *)out + 1, make_ulonglong2(o[2], o[3]));
+    store_v<CS>((ulonglong2 *)out, make_ulonglong2(o[0], o[1]));
+    store_v<CS>((ulonglong2 *)out + 1, make_ulonglong2(o[2], o[3]));
 }
 
-template <int OP, typename T>
+/* CS: streaming (evict-first) loads and stores. */
+template <int OP, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS>
 __global__ void __launch_bounds__(SCAN_THREADS)
 scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
             const uint64_t *carry_in, T *out, uint64_t *carry_out,
             typename StatusFor<T>::type st, uint32_t *tile_counter,
             uint32_t num_tiles)
 {
+    constexpr int SCAN_WARPS = SCAN_THREADS / 32;
+    constexpr int SCAN_TILE = SCAN_THREADS * SCAN_VECS * 4;
     __shared__ uint32_t s_tile;
     __shared__ T s_warp[SCAN_WARPS];
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -208,10 +219,10 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
     uint32_t tile = s_tile;
     uint64_t tile_base = (uint64_t)tile * SCAN_TILE;
     bool fast = aligned && tile_base + SCAN_TILE <= n;
-    uint64_t base = elem_base(tile_base);
+    uint64_t base = elem_base<SCAN_VECS>(tile_base);
 
     uint32_t x[SCAN_VECS][4];
-    load_tile<OP>(in, n, base, fast, x);
+    load_tile<OP, SCAN_VECS, CS>(in, n, base, fast, x);
 
     /* count: per-vector sums, scanned across the warp, chained over v */
     T pre[SCAN_VECS];
@@ -251,6 +262,7 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
         }
         if (lane < SCAN_WARPS)
             s_warp[lane] = op_apply<OP, T>(prefix, wexc);
+        static_assert(SCAN_WARPS <= 32, "one warp scans the warp totals");
     }
     __syncthreads();
 
@@ -268,7 +280,7 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
         }
         uint64_t i = base + v * 128;
         if (fast) {
-            store4(out + i, o);
+            store4<CS>(out + i, o);
         } else {
 #pragma unroll
             for (int c = 0; c < 4; c++)
@@ -282,21 +294,34 @@ __global__ void carry_copy_kernel(const uint64_t *in, uint64_t *out, int wide)
     *out = wide ? *in : (uint32_t)*in;
 }
 
-uint64_t tiles_for(uint64_t n)
+uint64_t tiles_for(uint64_t n, uint64_t tile)
 {
-    uint64_t t = (n + SCAN_TILE - 1) / SCAN_TILE;
+    uint64_t t = (n + tile - 1) / tile;
     return t ? t : 1;
 }
+
+#ifdef SCG_SCAN_TUNE
+struct ScanCfg { int threads, vecs; bool cs; };
+const ScanCfg scan_cfgs[] = {
+    { 512, 8, true },       /* the default, used outside tuning */
+    { 256, 16, true },
+    { 512, 16, true },
+    { 1024, 8, true },
+    { 256, 4, true },
+};
+int scan_cfg = 0;
+#endif
 
 size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
 
 /* Scratch: [tile counter | flags (wide) | status words or agg + incl]. */
-template <int OP, typename T>
+template <int OP, typename T, int THREADS, int VECS, bool CS>
 int launch(const uint32_t *d_in, uint64_t n, int inclusive,
            const uint64_t *d_carry_in, void *d_out, uint64_t *d_carry_out,
            void *d_scratch, cudaStream_t s)
 {
-    uint64_t tiles = tiles_for(n);
+    static_assert(THREADS * VECS * 4 >= MIN_TILE, "scratch sized for MIN_TILE");
+    uint64_t tiles = tiles_for(n, THREADS * VECS * 4);
     if (tiles > 0x7fffffffu)
         return (int)cudaErrorInvalidValue;
     char *p = (char *)d_scratch;
@@ -314,11 +339,35 @@ int launch(const uint32_t *d_in, uint64_t n, int inclusive,
     }
     SCG_CHECK(cudaMemsetAsync(d_scratch, 0, clear, s));
     int aligned = (((uintptr_t)d_in | (uintptr_t)d_out) & 15) == 0;
-    scan_kernel<OP, T><<<(unsigned)tiles, SCAN_THREADS, 0, s>>>(
+    scan_kernel<OP, T, THREADS, VECS, CS><<<(unsigned)tiles, THREADS, 0, s>>>(
         d_in, n, inclusive, aligned, d_carry_in, (T *)d_out, d_carry_out, st,
         counter, (uint32_t)tiles);
     SCG_CHECK_LAUNCH();
     return 0;
+}
+
+template <int OP, typename T>
+int launch_cfg(const uint32_t *d_in, uint64_t n, int inclusive,
+               const uint64_t *d_carry_in, void *d_out, uint64_t *d_carry_out,
+               void *d_scratch, cudaStream_t s)
+{
+#define SCAN_CFG(TH, V, CS)                                                  \
+    if (scan_cfgs[scan_cfg].threads == TH && scan_cfgs[scan_cfg].vecs == V && \
+        scan_cfgs[scan_cfg].cs == CS)                                        \
+        return launch<OP, T, TH, V, CS>(d_in, n, inclusive, d_carry_in, d_out, \
+                                        d_carry_out, d_scratch, s);
+#ifdef SCG_SCAN_TUNE
+    SCAN_CFG(256, 16, true)
+    SCAN_CFG(512, 16, true)
+    SCAN_CFG(1024, 8, true)
+    SCAN_CFG(256, 4, true)
+#endif
+#undef SCAN_CFG
+    /* measured on an H200, 2^28 elements: 512 x 8 uint4 (16384 elements a
+     * tile) 0.692 ms; 256 x 4 0.79 ms; 256 x 2 0.96 ms: big tiles amortize
+     * the look-back, during which the block waits */
+    return launch<OP, T, 512, 8, true>(d_in, n, inclusive, d_carry_in, d_out,
+                                       d_carry_out, d_scratch, s);
 }
 
 template <typename T>
@@ -327,19 +376,32 @@ int launch_op(int op, const uint32_t *d_in, uint64_t n, int inclusive,
               void *d_scratch, cudaStream_t s)
 {
     switch (op) {
-    case SC_OP_SUM: return launch<SC_OP_SUM, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
-    case SC_OP_MAX: return launch<SC_OP_MAX, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
-    case SC_OP_MIN: return launch<SC_OP_MIN, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
-    case SC_OP_XOR: return launch<SC_OP_XOR, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    case SC_OP_SUM: return launch_cfg<SC_OP_SUM, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    case SC_OP_MAX: return launch_cfg<SC_OP_MAX, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    case SC_OP_MIN: return launch_cfg<SC_OP_MIN, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    case SC_OP_XOR: return launch_cfg<SC_OP_XOR, T>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
     }
     return (int)cudaErrorInvalidValue;
 }
 
 } /* namespace */
 
+#ifdef SCG_SCAN_TUNE
+/* Bench only: pick a tile configuration; returns threads * 100 + uint4 per
+ * thread, 0 if none. */
+extern "C" int scg_scan_tune(int cfg)
+{
+    if (cfg < 0 || cfg >= (int)(sizeof scan_cfgs / sizeof scan_cfgs[0]))
+        return 0;
+    scan_cfg = cfg;
+    const ScanCfg &c = scan_cfgs[cfg];
+    return c.threads * 100 + c.vecs;
+}
+#endif
+
 extern "C" size_t scg_scan_scratch(uint64_t n)
 {
-    uint64_t tiles = tiles_for(n);
+    uint64_t tiles = tiles_for(n, MIN_TILE);
     return 256 + round256(tiles * 4) + tiles * 16;
 }
 

@@ -42,6 +42,13 @@
  * elements.  A vector that is only partly inside is read with scalar loads
  * of its valid part only, so no byte outside the array is ever read.
  *
+ * Pipelining.  Both the fused pass and the three-phase move run
+ * persistent blocks that prefetch their next tile into shared memory with
+ * cp.async while the current one is ranked, staged and flushed; the
+ * current tile's buffer then serves as its stage.  Holding tiles in
+ * registers instead bounds the bytes in flight by the register file and
+ * measured 0.6x CUB.
+ *
  * Counts and positions are 64-bit everywhere outside a tile; inside a tile
  * they are 32-bit (a tile is small).
  *
@@ -246,14 +253,6 @@ __device__ __forceinline__ void op_to_smem(const Op &op, Op *sop)
 /* ------------------------------------------------------------------ */
 /* One tile: rank, stage, flush.  */
 
-template <int BLOCK, int VEC>
-struct tile_smem {
-    uint32_t stage[geom<BLOCK, VEC>::SIZE];
-    uint32_t chunk[geom<BLOCK, VEC>::CHUNKS];
-    uint64_t offset;     /* fused: the tile's exclusive prefix */
-    uint64_t tile;       /* fused: the dynamic tile id */
-};
-
 template <int VEC>
 struct tile_regs {
     uint32_t x[VEC][4];
@@ -263,15 +262,14 @@ struct tile_regs {
     uint32_t total;      /* selected in the tile */
 };
 
-/* Load and count inside each chunk; lane 0 of the warp publishes the
- * chunk count to shared memory.  A __syncthreads must follow. */
-template <class Op, int BLOCK, int VEC, bool FULL>
-__device__ __forceinline__ void rank_local(const Op &op, const input &in,
-                                           uint64_t vt, tile_regs<VEC> &r,
+/* Count inside each chunk of the loaded tile r.x / r.ok; lane 0 of the
+ * warp publishes the chunk count to shared memory.  A __syncthreads must
+ * follow. */
+template <class Op, int BLOCK, int VEC>
+__device__ __forceinline__ void rank_local(const Op &op, tile_regs<VEC> &r,
                                            uint32_t *chunk_smem)
 {
     typedef geom<BLOCK, VEC> G;
-    load_tile<BLOCK, VEC, FULL>(in, vt, r.x, r.ok);
     unsigned lane = lane_id(), warp = threadIdx.x >> 5;
     unsigned lt = (1u << lane) - 1;
 #pragma unroll
@@ -387,26 +385,82 @@ __device__ __forceinline__ tile_span span_of(const input &in, uint64_t vt,
 /* ------------------------------------------------------------------ */
 /* The fused single pass: one tile per block, read once.                 */
 
-template <class Op, int BLOCK, int VEC, bool FULL>
-__device__ __forceinline__ void fused_tile(const Op &op, const input &in,
-                                           uint64_t tile, uint64_t n_tiles,
-                                           uint64_t *status, uint64_t *d_total,
-                                           tile_smem<BLOCK, VEC> &sm)
+/* Where a block keeps its tiles: two input buffers (the tile being
+ * processed, the next one arriving); the current buffer doubles as the
+ * stage once its elements are in registers. */
+template <int BLOCK, int VEC>
+struct pipe_smem {
+    uint4 buf[2][geom<BLOCK, VEC>::SIZE / 4];
+    uint32_t chunk[geom<BLOCK, VEC>::CHUNKS];
+    uint64_t offset;     /* the tile's exclusive prefix */
+    uint64_t slot;       /* the next dynamic tile id */
+};
+
+__device__ __forceinline__ void cp_async16(void *smem, const void *gmem)
+{
+    unsigned a = (unsigned)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(a), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit()
+{
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+__device__ __forceinline__ void cp_async_wait_prev()
+{
+    asm volatile("cp.async.wait_group 1;" ::: "memory");
+}
+
+/* Each thread copies exactly the uint4 it will read (j*BLOCK + t), so its
+ * own cp.async.wait_group is all the synchronisation the data needs. */
+template <int BLOCK, int VEC>
+__device__ __forceinline__ void prefetch_tile(const input &in, uint64_t vt,
+                                              uint4 *dst)
+{
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        unsigned q = j * BLOCK + threadIdx.x;
+        cp_async16(dst + q, in.base + (vt >> 2) + q);
+    }
+}
+
+/* One tile from buf (FULL) or from global memory (a partial tile).
+ * LOOKBACK: the fused pass, the offset comes from the predecessors;
+ * otherwise (three-phase move) it is off, known from the prefix phase.
+ * Returns the tile's count. */
+template <class Op, int BLOCK, int VEC, bool FULL, bool LOOKBACK>
+__device__ __forceinline__ uint32_t pipe_tile(const Op &op, const input &in,
+                                              uint64_t tile, uint64_t n_tiles,
+                                              uint64_t *status, uint64_t *d_total,
+                                              uint64_t off,
+                                              pipe_smem<BLOCK, VEC> &sm,
+                                              uint4 *buf)
 {
     typedef geom<BLOCK, VEC> G;
     uint64_t vt = tile * (uint64_t)G::SIZE;
     tile_regs<VEC> r;
-    rank_local<Op, BLOCK, VEC, FULL>(op, in, vt, r, sm.chunk);
-    __syncthreads();
+    if (FULL) {
+        cp_async_wait_prev();
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+            uint4 u = buf[j * BLOCK + threadIdx.x];
+            r.x[j][0] = u.x; r.x[j][1] = u.y; r.x[j][2] = u.z; r.x[j][3] = u.w;
+            r.ok[j] = 0xfu;
+        }
+    } else {
+        load_tile<BLOCK, VEC, false>(in, vt, r.x, r.ok);
+    }
+    rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
+    __syncthreads();     /* chunk counts in; buf read, free to stage into */
     rank_tile<BLOCK, VEC>(r, sm.chunk);
     tile_span sp = span_of(in, vt, G::SIZE);
-    if (threadIdx.x == 0)
+    if (LOOKBACK && threadIdx.x == 0)
         publish_aggregate(status, tile, r.total);
-    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, sm.stage);
+    uint32_t *stage = (uint32_t *)buf;
+    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, stage);
     /* Warp 0 waits on its predecessors only after staging: the wait
      * overlaps the other warps' staging, and the tile's elements are no
      * longer live in registers while the look-back needs them. */
-    if (threadIdx.x < 32) {
+    if (LOOKBACK && threadIdx.x < 32) {
         uint64_t excl = lookback(status, tile, r.total);
         if (threadIdx.x == 0) {
             sm.offset = excl;
@@ -415,46 +469,82 @@ __device__ __forceinline__ void fused_tile(const Op &op, const input &in,
         }
     }
     __syncthreads();
-    flush_tile<Op, BLOCK>(op, sm.stage, r.total, sp.valid, sm.offset, sp.first);
+    if (LOOKBACK)
+        off = sm.offset;
+    flush_tile<Op, BLOCK>(op, stage, r.total, sp.valid, off, sp.first);
+    return r.total;
 }
-
-/* At most 64 registers (4 blocks of 256 per SM): a block spends part of
- * its life staging and flushing, not loading, so several blocks per SM are
- * needed to keep loads in flight. */
-static const int MIN_BLOCKS = 4;
 
 /* The partial tiles (at most the first and the last) are called, not
  * inlined, so that their extra live state (which lanes are elements) does
  * not raise the register count or cause spills in the full-tile path. */
-template <class Op, int BLOCK, int VEC>
-__device__ __noinline__ void fused_tile_partial(const Op &op, const input &in,
-                                                uint64_t tile, uint64_t n_tiles,
-                                                uint64_t *status,
-                                                uint64_t *d_total,
-                                                tile_smem<BLOCK, VEC> &sm)
+template <class Op, int BLOCK, int VEC, bool LOOKBACK>
+__device__ __noinline__ uint32_t pipe_tile_partial(const Op &op, const input &in,
+                                                   uint64_t tile, uint64_t n_tiles,
+                                                   uint64_t *status,
+                                                   uint64_t *d_total, uint64_t off,
+                                                   pipe_smem<BLOCK, VEC> &sm,
+                                                   uint4 *buf)
 {
-    fused_tile<Op, BLOCK, VEC, false>(op, in, tile, n_tiles, status, d_total, sm);
+    return pipe_tile<Op, BLOCK, VEC, false, LOOKBACK>(op, in, tile, n_tiles, status,
+                                                      d_total, off, sm, buf);
 }
 
+/* At most 64 registers (4 blocks of 256 per SM). */
+static const int MIN_BLOCKS = 4;
+
+/* Persistent blocks, each taking tiles in order from a counter.  The
+ * tile's elements sit in registers only briefly, so registers do not bound
+ * the bytes in flight: while a tile is ranked, staged, looked back and
+ * flushed, the block's next tile is already streaming into shared memory
+ * (cp.async).  (Measured: one tile per block, loaded into registers, kept
+ * DRAM 34% busy and ran at 0.6x CUB.)  Taking the next id before finishing
+ * the current tile keeps the look-back deadlock-free: a tile waits only on
+ * lower ids, and the lowest unfinished one is always being processed. */
 template <class Op, int BLOCK, int VEC>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 fused_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t *status,
              unsigned long long *tile_counter, uint64_t *d_total)
 {
     typedef geom<BLOCK, VEC> G;
-    __shared__ tile_smem<BLOCK, VEC> sm;
+    __shared__ pipe_smem<BLOCK, VEC> sm;
     __shared__ Op sop;
     op_to_smem(op_param, &sop);
     const Op &op = sop;
     if (threadIdx.x == 0)
-        sm.tile = atomicAdd(tile_counter, 1ull);
+        sm.slot = atomicAdd(tile_counter, 1ull);
     __syncthreads();
-    uint64_t tile = sm.tile;
-    uint64_t vt = tile * (uint64_t)G::SIZE;
-    if (vt >= in.lo && vt + G::SIZE <= in.hi)
-        fused_tile<Op, BLOCK, VEC, true>(op, in, tile, n_tiles, status, d_total, sm);
-    else
-        fused_tile_partial<Op, BLOCK, VEC>(op, in, tile, n_tiles, status, d_total, sm);
+    uint64_t cur = sm.slot;
+    unsigned b = 0;
+    if (cur < n_tiles) {
+        uint64_t vt = cur * (uint64_t)G::SIZE;
+        if (vt >= in.lo && vt + G::SIZE <= in.hi)
+            prefetch_tile<BLOCK, VEC>(in, vt, sm.buf[0]);
+    }
+    cp_async_commit();
+    while (cur < n_tiles) {
+        /* every thread is past the last flush (buf[b ^ 1] is free) and
+         * has read sm.slot */
+        __syncthreads();
+        if (threadIdx.x == 0)
+            sm.slot = atomicAdd(tile_counter, 1ull);
+        __syncthreads();
+        uint64_t nxt = sm.slot;
+        uint64_t nvt = nxt * (uint64_t)G::SIZE;
+        if (nxt < n_tiles && nvt >= in.lo && nvt + G::SIZE <= in.hi)
+            prefetch_tile<BLOCK, VEC>(in, nvt, sm.buf[b ^ 1]);
+        cp_async_commit();
+        uint64_t vt = cur * (uint64_t)G::SIZE;
+        if (vt >= in.lo && vt + G::SIZE <= in.hi)
+            pipe_tile<Op, BLOCK, VEC, true, true>(op, in, cur, n_tiles, status,
+                                                  d_total, 0, sm, sm.buf[b]);
+        else
+            pipe_tile_partial<Op, BLOCK, VEC, true>(op, in, cur, n_tiles, status,
+                                                    d_total, 0, sm, sm.buf[b]);
+        cur = nxt;
+        b ^= 1;
+    }
+    asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
 /* ------------------------------------------------------------------ */
@@ -513,7 +603,7 @@ count_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
 
 /* Phase 2: exclusive scan of at most MAX_SEQ counts in one block; the
  * grand total goes to *d_total. */
-__global__ void __launch_bounds__(PREFIX_THREADS)
+static __global__ void __launch_bounds__(PREFIX_THREADS)
 prefix_kernel(const uint64_t *seq_count, uint32_t n_seq, uint64_t *seq_off,
               uint64_t *d_total)
 {
@@ -559,54 +649,42 @@ prefix_kernel(const uint64_t *seq_count, uint32_t n_seq, uint64_t *seq_off,
     }
 }
 
-/* Phase 3: walk the sequence again, tile by tile, moving at the offset. */
-template <class Op, int BLOCK, int VEC, bool FULL>
-__device__ __forceinline__ uint32_t move_tile(const Op &op, const input &in,
-                                              uint64_t vt, uint64_t off,
-                                              tile_smem<BLOCK, VEC> &sm)
-{
-    typedef geom<BLOCK, VEC> G;
-    tile_regs<VEC> r;
-    rank_local<Op, BLOCK, VEC, FULL>(op, in, vt, r, sm.chunk);
-    __syncthreads();     /* chunk counts in; last tile's flush done */
-    rank_tile<BLOCK, VEC>(r, sm.chunk);
-    tile_span sp = span_of(in, vt, G::SIZE);
-    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, sm.stage);
-    __syncthreads();     /* stage full; chunk counts read */
-    flush_tile<Op, BLOCK>(op, sm.stage, r.total, sp.valid, off, sp.first);
-    return r.total;
-}
-
-template <class Op, int BLOCK, int VEC>
-__device__ __noinline__ uint32_t move_tile_partial(const Op &op,
-                                                   const input &in, uint64_t vt,
-                                                   uint64_t off,
-                                                   tile_smem<BLOCK, VEC> &sm)
-{
-    return move_tile<Op, BLOCK, VEC, false>(op, in, vt, off, sm);
-}
-
+/* Phase 3: walk the sequence again, tile by tile, moving at the offset;
+ * the next tile of the sequence streams into shared memory meanwhile, as
+ * in the fused pass. */
 template <class Op, int BLOCK, int VEC>
 __global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
 move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
             const uint64_t *seq_off)
 {
     typedef geom<BLOCK, VEC> G;
-    __shared__ tile_smem<BLOCK, VEC> sm;
+    __shared__ pipe_smem<BLOCK, VEC> sm;
     __shared__ Op sop;
     op_to_smem(op_param, &sop);
-    __syncthreads();
     const Op &op = sop;
     uint64_t t0 = blockIdx.x * tiles_per_seq;
     uint64_t t1 = t0 + tiles_per_seq < n_tiles ? t0 + tiles_per_seq : n_tiles;
     uint64_t off = seq_off[blockIdx.x];
+    unsigned b = 0;
+    if (t0 < t1 && t0 * G::SIZE >= in.lo && (t0 + 1) * G::SIZE <= in.hi)
+        prefetch_tile<BLOCK, VEC>(in, t0 * G::SIZE, sm.buf[0]);
+    cp_async_commit();
     for (uint64_t t = t0; t < t1; t++) {
+        __syncthreads();     /* buf[b ^ 1] flushed; sop visible */
+        uint64_t n = t + 1;
+        if (n < t1 && n * G::SIZE >= in.lo && (n + 1) * G::SIZE <= in.hi)
+            prefetch_tile<BLOCK, VEC>(in, n * G::SIZE, sm.buf[b ^ 1]);
+        cp_async_commit();
         uint64_t vt = t * (uint64_t)G::SIZE;
         if (vt >= in.lo && vt + G::SIZE <= in.hi)
-            off += move_tile<Op, BLOCK, VEC, true>(op, in, vt, off, sm);
+            off += pipe_tile<Op, BLOCK, VEC, true, false>(op, in, t, n_tiles, 0, 0,
+                                                          off, sm, sm.buf[b]);
         else
-            off += move_tile_partial<Op, BLOCK, VEC>(op, in, vt, off, sm);
+            off += pipe_tile_partial<Op, BLOCK, VEC, false>(op, in, t, n_tiles, 0, 0,
+                                                            off, sm, sm.buf[b]);
+        b ^= 1;
     }
+    asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
 /* ------------------------------------------------------------------ */
@@ -648,9 +726,17 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     uint64_t tiles = n_tiles(in, G::SIZE);
     if (tiles > 0x7fffffffull)
         return (int)cudaErrorInvalidValue;
+    int dev = 0, sms = 0, per_sm = 0;
+    SCG_CHECK(cudaGetDevice(&dev));
+    SCG_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, fused_kernel<Op, BLOCK, VEC>, BLOCK, 0));
+    uint64_t blocks = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);
+    if (blocks > tiles)
+        blocks = tiles;
     scratch_map m = map_scratch(scratch, tiles);
     SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
-    fused_kernel<Op, BLOCK, VEC><<<(unsigned)tiles, BLOCK, 0, s>>>(
+    fused_kernel<Op, BLOCK, VEC><<<(unsigned)blocks, BLOCK, 0, s>>>(
         op, in, tiles, m.status, m.counter, d_total);
     SCG_CHECK_LAUNCH();
     return 0;

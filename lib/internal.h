@@ -34,7 +34,7 @@ struct sc_ctx {
     unsigned threads;
     sc_pool *pool;
     struct sc_cuda *cuda;           /* NULL on the CPU */
-    char name[128];
+    char name[320];
     char fallback[1024];
     char message[1024];
     double phase_seconds[SC_PH_COUNT_OF];
@@ -119,8 +119,20 @@ void sc_temp_remove_all(void);   /* async-signal-safe */
 /* Compact out_kind values, shared by the array API and the stream layer. */
 enum { SC_KIND_VALUES = 0, SC_KIND_IDX32 = 1, SC_KIND_IDX64 = 2 };
 
+/* An input's name in messages: "-" is "(standard input)" (reader.c). */
+const char *sc_input_name(const char *path);
+
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);
+
+/* What every job shares (job.c): the -v report on stderr; whether a
+ * status is a fault in the input data (after which what was decoded is
+ * still written); ending an output (a file is replaced only on success,
+ * standard output keeps what came before a data fault). */
+void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
+                   double seconds);
+int sc_is_data_fault(sc_status st);
+sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 
 /* sc-rsort's job: reads everything, sorts (in runs past -S), writes. */
 sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job);

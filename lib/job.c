@@ -150,7 +150,7 @@ static size_t out_bytes_per_elem(const sc_job *j)
     }
 }
 
-static void report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
+void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
                    double seconds)
 {
     const char *prog = j->prog ? j->prog : "sc";
@@ -161,7 +161,7 @@ static void report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
         fprintf(stderr, "%s: device auto chose the CPU: %s\n", prog,
                 ctx->fallback);
     fprintf(stderr, "%s: elements: in %" PRIu64 ", out %" PRIu64 "\n", prog,
-            ps->in, ps->out);
+            in, out);
     fprintf(stderr, "%s: time:", prog);
     for (int k = 0; k < SC_PH_COUNT_OF; k++)
         fprintf(stderr, " %s %.3f s,", names[k], ctx->phase_seconds[k]);
@@ -191,7 +191,7 @@ static sc_status open_outputs(job_state *js)
                          j->buffer_bytes ? j->buffer_bytes : DEFAULT_SPLIT_BUFFER);
 }
 
-static int is_data_fault(sc_status st)
+int sc_is_data_fault(sc_status st)
 {
     return st == SC_ERR_PARTIAL || st == SC_ERR_GZIP || st == SC_ERR_TEXT ||
            st == SC_ERR_RANGE || st == SC_ERR_OPEN || st == SC_ERR_IO;
@@ -199,11 +199,11 @@ static int is_data_fault(sc_status st)
 
 /* Ends one output: a file is replaced only on success; standard output
  * keeps what was decoded before a data fault, so that is flushed too. */
-static sc_status close_output(sc_writer *w, const char *path, sc_status st)
+sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st)
 {
     int to_stdout = !path || strcmp(path, "-") == 0;
     if (st == SC_OK) return sc_writer_commit(w);
-    if (to_stdout && is_data_fault(st)) {
+    if (to_stdout && sc_is_data_fault(st)) {
         sc_status c = sc_writer_commit(w);
         return c == SC_OK ? st : c;
     }
@@ -216,14 +216,14 @@ static sc_status finish(job_state *js, sc_status st)
 {
     const sc_job *j = js->job;
     /* After a data fault what was decoded still goes out in full. */
-    if (st == SC_OK || is_data_fault(st)) {
+    if (st == SC_OK || sc_is_data_fault(st)) {
         sc_status r = js->spill ? sc_spill_replay(js->spill, js->out) : SC_OK;
         if (r == SC_OK) r = print_figures(js);
         if (r != SC_OK) st = r;
     }
     if (st == SC_OK) st = js->late;
-    if (js->rejects) st = close_output(js->rejects, j->rejects, st);
-    if (js->out) st = close_output(js->out, j->output, st);
+    if (js->rejects) st = sc_job_close_output(js->rejects, j->rejects, st);
+    if (js->out) st = sc_job_close_output(js->out, j->output, st);
     sc_spill_close(js->spill);
     return st;
 }
@@ -249,7 +249,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     }
     sc_reader_close(r);
     st = finish(&js, st);
-    if (j->verbose) report(ctx, j, &ps, sc_now() - t0);
+    if (j->verbose) sc_job_report(ctx, j, ps.in, ps.out, sc_now() - t0);
     return st;
 }
 

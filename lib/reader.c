@@ -48,7 +48,7 @@ struct sc_reader {
     char pending_msg[1024];
 };
 
-static const char *display(const char *path)
+const char *sc_input_name(const char *path)
 {
     return strcmp(path, "-") == 0 ? "(standard input)" : path;
 }
@@ -142,7 +142,7 @@ static int open_next(sc_reader *r)
 {
     if (r->next_path >= r->n_paths) return 0;
     const char *path = r->paths[r->next_path++];
-    r->name = display(path);
+    r->name = sc_input_name(path);
     r->file_bytes = 0;
     if (strcmp(path, "-") == 0) {
         r->fd = 0;

@@ -1,8 +1,226 @@
-/* sortjob.c — sc-rsort's job (placeholder until the sort issue lands). */
-#include "internal.h"
+/* sortjob.c — sc-rsort's job.
+ *
+ * Sorting reads everything into one buffer (pinned on CUDA) and sorts it
+ * with sc_sort().  Past -S the buffer is sorted as a run whenever it
+ * fills, the runs go to a temporary file, and at the end they are merged
+ * (merge.c) with the same result.  The output is opened only after all
+ * input is read, so -o may name an input.  -m merges inputs sorted
+ * already, -C only checks the order; both stream.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "merge.h"
+
+#define MIN_DEFAULT_BUFFER ((size_t)64 << 20)
+#define MIN_SORT_ELEMS ((size_t)1024)
+
+typedef struct sort_state {
+    sc_ctx *ctx;
+    const sc_job *job;
+    sc_order order;
+    size_t limit;           /* elements sorted in one piece (-S) */
+    size_t chunk;           /* elements per read */
+    uint32_t *buf;
+    size_t len, cap;
+    sc_runs *runs;          /* NULL until the input outgrows the buffer */
+    sc_fault fault;         /* a data fault, reported after the output */
+    uint64_t in;
+} sort_state;
+
+/* -S's default: a quarter of physical memory, but at least 64 MiB. */
+static size_t default_buffer(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t b = pages > 0 && page > 0 ? (size_t)pages / 4 * (size_t)page : 0;
+    return b > MIN_DEFAULT_BUFFER ? b : MIN_DEFAULT_BUFFER;
+}
+
+static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
+{
+    memset(ss, 0, sizeof *ss);
+    ss->ctx = ctx;
+    ss->job = j;
+    sc_order_init(&ss->order, j->lo_bit, j->hi_bit, j->reverse);
+    ss->limit = (j->buffer_bytes ? j->buffer_bytes : default_buffer()) / 4;
+    if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
+    ss->chunk = (j->chunk_bytes ? j->chunk_bytes : SC_DEFAULT_CHUNK_BYTES) / 4;
+    if (ss->chunk == 0) ss->chunk = 1;
+}
+
+/* Grows the buffer towards the limit: to the input's size when known
+ * (one allocation, no copy), else by doubling. */
+static sc_status grow(sort_state *ss, const sc_reader *r)
+{
+    size_t cap = ss->cap * 2;
+    if (ss->cap == 0) {
+        int64_t hint = sc_reader_size_hint(r);
+        /* One more than the input holds, so its end is seen without
+         * growing again. */
+        cap = hint >= 0 ? (size_t)hint / 4 + 1 : ss->chunk;
+    }
+    if (cap > ss->limit) cap = ss->limit;
+    uint32_t *buf = sc_host_alloc(ss->ctx, cap * 4);
+    if (!buf) return sc_fail(ss->ctx, SC_ERR_NOMEM, "out of memory for %zu "
+                             "elements; try a smaller -S", cap);
+    if (ss->len) memcpy(buf, ss->buf, ss->len * 4);
+    sc_host_free(ss->ctx, ss->buf);
+    ss->buf = buf;
+    ss->cap = cap;
+    return SC_OK;
+}
+
+/* Reads up to max elements; a data fault is noted and reads as the end. */
+static sc_status read_some(sort_state *ss, sc_reader *r, uint32_t *dst,
+                           size_t max, size_t *got)
+{
+    double t0 = sc_now();
+    sc_status st = sc_reader_read(r, dst, max, got);
+    sc_phase_add(ss->ctx, SC_PH_READ, sc_now() - t0);
+    ss->in += *got;
+    return sc_fault_note(&ss->fault, ss->ctx, st);
+}
+
+/* Reads until the input ends (*ended) or the buffer holds limit elements. */
+static sc_status fill(sort_state *ss, sc_reader *r, int *ended)
+{
+    for (;;) {
+        sc_status st = SC_OK;
+        if (ss->len == ss->cap) {
+            if (ss->cap == ss->limit) return SC_OK;
+            if ((st = grow(ss, r)) != SC_OK) return st;
+        }
+        size_t want = ss->cap - ss->len, got;
+        if (want > ss->chunk) want = ss->chunk;
+        if ((st = read_some(ss, r, ss->buf + ss->len, want, &got)) != SC_OK)
+            return st;
+        if (got == 0) { *ended = 1; return SC_OK; }
+        ss->len += got;
+    }
+}
+
+/* The buffer's elements, sorted, as the next run; the buffer empties. */
+static sc_status spill_run(sort_state *ss)
+{
+    sc_status st = sc_sort(ss->ctx, ss->buf, ss->len, ss->job->lo_bit,
+                           ss->job->hi_bit, ss->job->reverse);
+    if (st == SC_OK && ss->job->unique) {
+        /* Duplicates within a run never reach the output: drop them now. */
+        sc_uniq u = { 0, 0 };
+        ss->len = sc_uniq_apply(&ss->order, &u, ss->buf, ss->len);
+    }
+    if (st == SC_OK && !ss->runs)
+        st = sc_runs_open(&ss->runs, ss->ctx, ss->job->tmpdir);
+    if (st == SC_OK) st = sc_runs_add(ss->runs, ss->buf, ss->len);
+    ss->len = 0;
+    return st;
+}
+
+/* Reads all input: the buffer keeps the last piece, runs the rest. */
+static sc_status read_all(sort_state *ss, sc_reader *r)
+{
+    int ended = 0;
+    sc_status st;
+    while ((st = fill(ss, r, &ended)) == SC_OK && !ended) {
+        /* The buffer is full: one more element says whether it must go
+         * out as a run (an input of exactly -S stays in memory). */
+        uint32_t next;
+        size_t got;
+        if ((st = read_some(ss, r, &next, 1, &got)) != SC_OK || got == 0)
+            break;
+        if ((st = spill_run(ss)) != SC_OK) break;
+        ss->buf[ss->len++] = next;
+    }
+    return st;
+}
+
+/* Sorts what memory holds into the sink, or with runs, spills it as the
+ * last run and merges them all. */
+static sc_status write_sorted(sort_state *ss, sc_sink *sink)
+{
+    const sc_job *j = ss->job;
+    if (!ss->runs) {
+        sc_status st = sc_sort(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
+                               j->reverse);
+        return st == SC_OK ? sc_sink_put(sink, ss->buf, ss->len) : st;
+    }
+    sc_status st = ss->len ? spill_run(ss) : SC_OK;
+    /* The merge's buffers take the sort buffer's place. */
+    sc_host_free(ss->ctx, ss->buf);
+    ss->buf = NULL;
+    ss->cap = 0;
+    return st == SC_OK ? sc_merge_runs(ss->runs, &ss->order, sink,
+                                       ss->limit * 4) : st;
+}
+
+static sc_status open_sink(sort_state *ss, sc_sink *sink)
+{
+    memset(sink, 0, sizeof *sink);
+    sink->ctx = ss->ctx;
+    sink->order = &ss->order;
+    sink->unique = ss->job->unique;
+    sc_writer_opts o = ss->job->out;
+    o.wide = 0;
+    return sc_writer_open(&sink->w, ss->ctx, ss->job->output, &o);
+}
+
+/* Ends the output: a data fault is reported after everything decoded
+ * before it went out. */
+static sc_status close_sink(sort_state *ss, sc_sink *sink, sc_status st)
+{
+    if (st == SC_OK) st = sc_fault_raise(&ss->fault, ss->ctx);
+    return sink->w ? sc_job_close_output(sink->w, ss->job->output, st) : st;
+}
+
+static sc_status sort_inputs(sort_state *ss, sc_sink *sink)
+{
+    const sc_job *j = ss->job;
+    sc_reader *r = NULL;
+    sc_status st = sc_reader_open(&r, ss->ctx, j->inputs, j->n_inputs,
+                                  j->in_fmt);
+    if (st == SC_OK) st = read_all(ss, r);
+    sc_reader_close(r);
+    if (st == SC_OK) st = open_sink(ss, sink);
+    if (st == SC_OK) st = write_sorted(ss, sink);
+    st = close_sink(ss, sink, st);
+    sc_host_free(ss->ctx, ss->buf);
+    sc_runs_close(ss->runs);
+    return st;
+}
+
+static sc_status merge_inputs(sort_state *ss, sc_sink *sink)
+{
+    const sc_job *j = ss->job;
+    sc_status st = open_sink(ss, sink);
+    if (st == SC_OK)
+        st = sc_merge_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
+                             &ss->order, sink, ss->limit * 4, &ss->fault,
+                             &ss->in);
+    return close_sink(ss, sink, st);
+}
+
+static sc_status check_inputs(sort_state *ss)
+{
+    const sc_job *j = ss->job;
+    sc_status st = sc_check_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
+                                   &ss->order, j->unique, ss->chunk,
+                                   &ss->fault, &ss->in);
+    return st == SC_OK ? sc_fault_raise(&ss->fault, ss->ctx) : st;
+}
 
 sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
 {
-    (void)job;
-    return sc_fail(ctx, SC_ERR_USAGE, "sorting streams is not built yet");
+    double t0 = sc_now();
+    if (job->lo_bit >= job->hi_bit || job->hi_bit > 32)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u",
+                       job->lo_bit, job->hi_bit);
+    sort_state ss;
+    sc_sink sink;
+    memset(&sink, 0, sizeof sink);
+    state_init(&ss, ctx, job);
+    sc_status st = job->check ? check_inputs(&ss)
+                 : job->merge ? merge_inputs(&ss, &sink)
+                 : sort_inputs(&ss, &sink);
+    if (job->verbose) sc_job_report(ctx, job, ss.in, sink.out, sc_now() - t0);
+    return st;
 }

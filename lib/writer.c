@@ -39,6 +39,7 @@ struct sc_writer {
     unsigned char *stage;       /* gzip: bytes waiting for a whole block */
     size_t stage_len;
     gz_block blocks[GZ_BATCH];
+    int wrote_gz;               /* gzip: at least one member is out */
     char *text;                 /* text: formatted numbers */
     size_t text_len;
     int failed;
@@ -139,7 +140,8 @@ static void compress_block(void *arg, unsigned i)
 static sc_status flush_gz(sc_writer *w)
 {
     unsigned n = 0;
-    for (size_t off = 0; off < w->stage_len; off += GZ_BLOCK, n++) {
+    size_t off = 0;
+    do {
         gz_block *b = &w->blocks[n];
         b->in = w->stage + off;
         b->in_len = w->stage_len - off < GZ_BLOCK ? w->stage_len - off : GZ_BLOCK;
@@ -151,7 +153,10 @@ static sc_status flush_gz(sc_writer *w)
             if (!b->out) return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
         }
         b->level = w->o.level;
-    }
+        off += b->in_len;
+        n++;
+    } while (off < w->stage_len);
+    w->wrote_gz = 1;
     sc_pool_run(w->pool, n, compress_block, w->blocks);
     for (unsigned i = 0; i < n; i++) {
         if (w->blocks[i].failed)
@@ -219,13 +224,16 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
 /* Raw bytes whatever the format: the one-line figures of --count. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len)
 {
+    w->wrote_gz = 1;            /* these bytes are the whole output */
     return put(w, buf, len);
 }
 
 static sc_status drain(sc_writer *w)
 {
     sc_status st = SC_OK;
-    if (w->o.fmt == SC_FMT_GZ && w->stage_len) st = flush_gz(w);
+    /* Empty output is still a gzip file: one empty member. */
+    if (w->o.fmt == SC_FMT_GZ && (w->stage_len || !w->wrote_gz))
+        st = flush_gz(w);
     if (!st && w->o.fmt == SC_FMT_TEXT && w->text_len) {
         st = put(w, w->text, w->text_len);
         w->text_len = 0;

@@ -106,7 +106,7 @@ EOF
     sc-compact --gt 5 --lt 25 --ne 15 -x in.bin > out.bin
     [ "$(u32text out.bin | tr '\n' ' ')" = "1 5 15 25 " ]
     sc-compact --mask 0x4 --mask 0x1 in.bin > out.bin
-    [ "$(u32text out.bin | tr '\n' ' ')" = "5 15 25 " ]
+    [ "$(u32text out.bin | tr '\n' ' ')" = "5 15 " ]
     sc-compact --range 5:15 in.bin > out.bin
     [ "$(u32text out.bin | tr '\n' ' ')" = "5 10 15 " ]
 }
@@ -267,10 +267,19 @@ EOF
     # round trip through itself
     sc-compact -z in.bin | sc-compact > got.out
     expect_same want.out got.out
-    # empty output is still valid gzip
+    # empty input: empty output (SPEC) or a valid empty gzip stream
     printf '' | sc-compact -z > e.gz
+    if [ -s e.gz ]; then gzip -dc e.gz > e.out; [ ! -s e.out ]; fi
+}
+
+@test "sc-compact -z: input with no match gives gzip data that gzip -d reads (empty)" {
+    # the input is not empty, so the output must be readable by gzip -d
+    u32le 0 0 0 > zeros.bin
+    sc-compact -z zeros.bin > e.gz
     gzip -dc e.gz > e.out
     [ ! -s e.out ]
+    sc-compact -z --gt 5 --lt 3 zeros.bin > e2.gz
+    gzip -t e2.gz
 }
 
 @test "sc-compact: output -t is one decimal per line" {
@@ -338,7 +347,9 @@ EOF
     sc-compact --output out2.bin < in.bin
     expect_same want.out out2.bin
     # no temporary files left beside it
-    [ "$(ls -A | grep -v -e '^in.bin$' -e '^want.out$' -e '^out.bin$' -e '^out2.bin$' -e '^ref.out$' -e '^tool' | wc -l)" -eq 0 ]
+    local left
+    left=$(ls -A | grep -v -e '^in.bin$' -e '^want.out$' -e '^out.bin$' -e '^out2.bin$' -e '^separate-stderr-' || true)
+    [ -z "$left" ] || { echo "# left behind: $left" >&2; return 1; }
 }
 
 @test "sc-compact -v: reports on stderr, output unchanged" {

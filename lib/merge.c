@@ -1,0 +1,384 @@
+/* merge.c — sc-rsort beyond one in-memory sort: order checks, -u, runs in
+ * a temporary file, and the k-way merge (a binary heap over the sources,
+ * ties broken by source number so that the earlier run or input wins:
+ * that is what keeps the merge stable). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fdio.h"
+#include "merge.h"
+
+#define MIN_SOURCE_ELEMS ((size_t)1024)
+#define MAX_SOURCE_ELEMS ((size_t)1 << 22)
+
+void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
+{
+    unsigned width = hi_bit - lo_bit;
+    o->shift = lo_bit;
+    o->mask = width >= 32 ? UINT32_MAX : ((uint32_t)1 << width) - 1;
+    o->flip = reverse ? o->mask : 0;
+}
+
+sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
+                         const uint32_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (c->has_prev) {
+            uint32_t a = sc_order_rank(o, c->prev), b = sc_order_rank(o, v[i]);
+            if (b < a || (c->strict && b == a))
+                return sc_fail(ctx, SC_ERR_UNSORTED, "%s: disorder at element "
+                               "%" PRIu64 ": %" PRIu32 " after %" PRIu32,
+                               c->name, c->pos + i, v[i], c->prev);
+        }
+        c->prev = v[i];
+        c->has_prev = 1;
+    }
+    c->pos += n;
+    return SC_OK;
+}
+
+sc_status sc_fault_note(sc_fault *f, sc_ctx *ctx, sc_status st)
+{
+    if (!sc_is_data_fault(st)) return st;
+    if (f->st == SC_OK) {
+        f->st = st;
+        snprintf(f->msg, sizeof f->msg, "%s", ctx->message);
+    }
+    return SC_OK;
+}
+
+sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx)
+{
+    return f->st ? sc_fail(ctx, f->st, "%s", f->msg) : SC_OK;
+}
+
+size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = sc_order_rank(o, v[i]);
+        if (u->has_last && r == u->last_rank) continue;
+        u->last_rank = r;
+        u->has_last = 1;
+        v[kept++] = v[i];
+    }
+    return kept;
+}
+
+sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
+{
+    size_t kept = s->unique ? sc_uniq_apply(s->order, &s->uniq, v, n) : n;
+    if (kept == 0) return SC_OK;
+    double t0 = sc_now();
+    sc_status st = sc_writer_write(s->w, v, kept);
+    sc_phase_add(s->ctx, SC_PH_WRITE, sc_now() - t0);
+    s->out += kept;
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Runs in one temporary file.                                          */
+
+struct sc_runs {
+    sc_ctx *ctx;
+    char path[4096];
+    int fd;
+    uint64_t *len;          /* elements of each run, in file order */
+    size_t n, cap;
+};
+
+sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir)
+{
+    *out = NULL;
+    sc_runs *rs = calloc(1, sizeof *rs);
+    if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    rs->ctx = ctx;
+    if (!dir || !*dir) dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    snprintf(rs->path, sizeof rs->path, "%s/sc-rsort-XXXXXX", dir);
+    rs->fd = mkstemp(rs->path);
+    if (rs->fd < 0) {
+        sc_status st = sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: cannot create "
+                                     "temporary file", rs->path);
+        free(rs);
+        return st;
+    }
+    sc_temp_register(rs->path);
+    *out = rs;
+    return SC_OK;
+}
+
+sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n)
+{
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? rs->cap * 2 : 64;
+        uint64_t *len = realloc(rs->len, cap * sizeof *len);
+        if (!len) return sc_fail(rs->ctx, SC_ERR_NOMEM, "out of memory");
+        rs->len = len;
+        rs->cap = cap;
+    }
+    if (sc_write_full(rs->fd, v, n * 4) != 0)
+        return sc_fail_errno(rs->ctx, SC_ERR_IO, errno, "%s: write error",
+                             rs->path);
+    rs->len[rs->n++] = n;
+    return SC_OK;
+}
+
+size_t sc_runs_count(const sc_runs *rs) { return rs->n; }
+
+void sc_runs_close(sc_runs *rs)
+{
+    if (!rs) return;
+    close(rs->fd);
+    unlink(rs->path);
+    sc_temp_unregister(rs->path);
+    free(rs->len);
+    free(rs);
+}
+
+/* Reads len bytes at off unless the file ends first; bytes read or -1. */
+static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t got = pread(fd, (char *)buf + done, len - done,
+                            (off_t)(off + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return -1;
+        if (got == 0) break;
+        done += (size_t)got;
+    }
+    return (ssize_t)done;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sources: a buffer of sorted elements and how to refill it.           */
+
+typedef struct source source;
+struct source {
+    uint32_t *buf;
+    size_t cap, len, pos;
+    uint32_t head_rank;             /* rank of buf[pos], for the heap */
+    /* Refills buf from the start; len == 0 at the end. */
+    sc_status (*refill)(source *s);
+    sc_ctx *ctx;
+    const sc_order *order;
+    /* A run: its place in the file, in elements. */
+    const sc_runs *runs;
+    uint64_t off, left;
+    /* An input (-m): its reader and order check. */
+    sc_reader *r;
+    sc_order_cursor cur;
+};
+
+static sc_status refill_run(source *s)
+{
+    size_t want = s->left < s->cap ? (size_t)s->left : s->cap;
+    ssize_t got = pread_full(s->runs->fd, s->buf, want * 4, s->off * 4);
+    if (got != (ssize_t)(want * 4))
+        return sc_fail(s->ctx, SC_ERR_IO, "%s: short read of temporary file",
+                       s->runs->path);
+    s->off += want;
+    s->left -= want;
+    s->len = want;
+    return SC_OK;
+}
+
+static sc_status refill_input(source *s)
+{
+    size_t got = 0;
+    double t0 = sc_now();
+    sc_status st = sc_reader_read(s->r, s->buf, s->cap, &got);
+    sc_phase_add(s->ctx, SC_PH_READ, sc_now() - t0);
+    if (st == SC_OK) st = sc_order_check(s->ctx, s->order, &s->cur, s->buf, got);
+    s->len = st == SC_OK ? got : 0;
+    return st;
+}
+
+/* Refills an exhausted source; data faults end it and are noted. */
+static sc_status advance(source *s, sc_fault *fault)
+{
+    s->pos = 0;
+    sc_status st = s->refill(s);
+    if (st != SC_OK) s->len = 0;
+    if (s->len) s->head_rank = sc_order_rank(s->order, s->buf[0]);
+    return fault ? sc_fault_note(fault, s->ctx, st) : st;
+}
+
+/* The heap holds source numbers; the smaller rank, then the earlier
+ * source, comes first. */
+static int before(const source *src, size_t a, size_t b)
+{
+    return src[a].head_rank < src[b].head_rank ||
+           (src[a].head_rank == src[b].head_rank && a < b);
+}
+
+static void sift_down(const source *src, size_t *heap, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && before(src, heap[l], heap[m])) m = l;
+        if (l + 1 < n && before(src, heap[l + 1], heap[m])) m = l + 1;
+        if (m == i) return;
+        size_t t = heap[i]; heap[i] = heap[m]; heap[m] = t;
+        i = m;
+    }
+}
+
+/* Merges k filled sources into the sink through an output buffer of cap
+ * elements. */
+static sc_status merge(source *src, size_t k, sc_sink *sink, uint32_t *out,
+                       size_t cap, sc_fault *fault)
+{
+    size_t *heap = malloc((k ? k : 1) * sizeof *heap), n = 0, len = 0;
+    if (!heap) return sc_fail(sink->ctx, SC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < k; i++)
+        if (src[i].len) heap[n++] = i;
+    for (size_t i = n / 2; i-- > 0;) sift_down(src, heap, n, i);
+    sc_status st = SC_OK;
+    while (n && st == SC_OK) {
+        source *s = &src[heap[0]];
+        out[len++] = s->buf[s->pos++];
+        if (len == cap) {
+            st = sc_sink_put(sink, out, len);
+            len = 0;
+        }
+        if (s->pos < s->len)
+            s->head_rank = sc_order_rank(s->order, s->buf[s->pos]);
+        else if (st == SC_OK && (st = advance(s, fault)) == SC_OK && !s->len)
+            heap[0] = heap[--n];
+        sift_down(src, heap, n, 0);
+    }
+    if (st == SC_OK) st = sc_sink_put(sink, out, len);
+    free(heap);
+    return st;
+}
+
+/* k sources and the output buffer in one block, about mem_bytes in all
+ * but no less than MIN_SOURCE_ELEMS each (so many runs still read in
+ * useful pieces). */
+typedef struct source_set {
+    source *src;
+    size_t k, per;
+    uint32_t *block;
+} source_set;
+
+static sc_status sources_new(source_set *ss, sc_ctx *ctx, const sc_order *o,
+                             size_t k, size_t mem_bytes)
+{
+    size_t per = mem_bytes / 4 / (k + 1);
+    if (per < MIN_SOURCE_ELEMS) per = MIN_SOURCE_ELEMS;
+    if (per > MAX_SOURCE_ELEMS) per = MAX_SOURCE_ELEMS;
+    ss->k = k;
+    ss->per = per;
+    ss->src = calloc(k ? k : 1, sizeof *ss->src);
+    ss->block = malloc((k + 1) * per * 4);
+    if (!ss->src || !ss->block)
+        return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < k; i++) {
+        ss->src[i].buf = ss->block + i * per;
+        ss->src[i].cap = per;
+        ss->src[i].ctx = ctx;
+        ss->src[i].order = o;
+    }
+    return SC_OK;
+}
+
+static sc_status sources_run(source_set *ss, sc_sink *sink, sc_fault *fault)
+{
+    sc_status st = SC_OK;
+    for (size_t i = 0; i < ss->k && st == SC_OK; i++)
+        st = advance(&ss->src[i], fault);
+    if (st == SC_OK)
+        st = merge(ss->src, ss->k, sink, ss->block + ss->k * ss->per, ss->per,
+                   fault);
+    return st;
+}
+
+static void sources_free(source_set *ss)
+{
+    free(ss->src);
+    free(ss->block);
+}
+
+sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
+                        size_t mem_bytes)
+{
+    source_set ss = { 0 };
+    sc_status st = sources_new(&ss, rs->ctx, o, rs->n, mem_bytes);
+    uint64_t off = 0;
+    for (size_t i = 0; st == SC_OK && i < rs->n; i++) {
+        ss.src[i].refill = refill_run;
+        ss.src[i].runs = rs;
+        ss.src[i].off = off;
+        ss.src[i].left = rs->len[i];
+        off += rs->len[i];
+    }
+    if (st == SC_OK) st = sources_run(&ss, sink, NULL);
+    sources_free(&ss);
+    return st;
+}
+
+/* No operands: standard input. */
+static const char *const *inputs_or_stdin(const char *const *paths, size_t *n)
+{
+    static const char *const stdin_only[] = { "-" };
+    if (*n) return paths;
+    *n = 1;
+    return stdin_only;
+}
+
+sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
+                          sc_format fmt, const sc_order *o, sc_sink *sink,
+                          size_t mem_bytes, sc_fault *fault, uint64_t *in)
+{
+    paths = inputs_or_stdin(paths, &n);
+    source_set ss = { 0 };
+    sc_status st = sources_new(&ss, ctx, o, n, mem_bytes);
+    for (size_t i = 0; st == SC_OK && i < n; i++) {
+        source *s = &ss.src[i];
+        s->refill = refill_input;
+        s->cur.name = sc_input_name(paths[i]);
+        st = sc_reader_open(&s->r, ctx, &paths[i], 1, fmt);
+    }
+    if (st == SC_OK) st = sources_run(&ss, sink, fault);
+    *in = 0;
+    for (size_t i = 0; ss.src && i < n; i++) {
+        *in += ss.src[i].cur.pos;
+        sc_reader_close(ss.src[i].r);
+    }
+    sources_free(&ss);
+    return st;
+}
+
+sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
+                          sc_format fmt, const sc_order *o, int strict,
+                          size_t chunk_elems, sc_fault *fault, uint64_t *in)
+{
+    paths = inputs_or_stdin(paths, &n);
+    /* One source, its reader changed per input: the order carries on
+     * from one input into the next (they are one stream). */
+    source s = { 0 };
+    s.cap = chunk_elems;
+    s.buf = malloc(chunk_elems * 4);
+    s.refill = refill_input;
+    s.ctx = ctx;
+    s.order = o;
+    s.cur.strict = strict;
+    sc_status st = s.buf ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    *in = 0;
+    for (size_t i = 0; st == SC_OK && !fault->st && i < n; i++) {
+        s.cur.name = sc_input_name(paths[i]);
+        s.cur.pos = 0;
+        st = sc_reader_open(&s.r, ctx, &paths[i], 1, fmt);
+        while (st == SC_OK && (st = advance(&s, fault)) == SC_OK && s.len) {}
+        *in += s.cur.pos;
+        sc_reader_close(s.r);
+        s.r = NULL;
+    }
+    free(s.buf);
+    return st;
+}

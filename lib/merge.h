@@ -1,0 +1,110 @@
+/* merge.h — the pieces of sc-rsort beyond one in-memory sort: the key
+ * order, -u's filter, order checks (-C, -m), sorted runs kept in a
+ * temporary file, and the k-way merge of runs or of sorted inputs. */
+#ifndef SC_MERGE_H
+#define SC_MERGE_H
+
+#include "internal.h"
+
+/* The sort order as one unsigned comparison: rank(v) = bits [lo, hi) of
+ * v, inverted for descending order (so descending is ascending rank and
+ * stability means the same thing both ways). */
+typedef struct sc_order {
+    unsigned shift;
+    uint32_t mask, flip;
+} sc_order;
+
+void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse);
+
+static inline uint32_t sc_order_rank(const sc_order *o, uint32_t v)
+{
+    return ((v >> o->shift) & o->mask) ^ o->flip;
+}
+
+/* Where a stream's order check stands: the element before, and the
+ * zero-based position of the next element in the named input. */
+typedef struct sc_order_cursor {
+    const char *name;
+    uint64_t pos;
+    uint32_t prev;
+    int has_prev;
+    int strict;             /* -C -u: equal keys are disorder too */
+} sc_order_cursor;
+
+/* Checks v[0..n) continue the cursor's order and advances it. SC_OK, or
+ * SC_ERR_UNSORTED with "NAME: disorder at element P: X after Y". */
+sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
+                         const uint32_t *v, size_t n);
+
+/* The first fault in the input data, kept to report after the output:
+ * the context's message may be overwritten meanwhile (a GPU falling back
+ * to the CPU, a fault in another -m input). */
+typedef struct sc_fault {
+    sc_status st;
+    char msg[sizeof ((sc_ctx *)0)->message];
+} sc_fault;
+
+/* Notes st if it is the first fault; returns SC_OK for a data fault (go
+ * on with what was decoded), else st. */
+sc_status sc_fault_note(sc_fault *f, sc_ctx *ctx, sc_status st);
+/* The noted fault, with its message put back; SC_OK if none. */
+sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx);
+
+/* -u: of each run of equal keys the first; the state carries over from
+ * call to call, so a run of equal keys may span calls. */
+typedef struct sc_uniq {
+    int has_last;
+    uint32_t last_rank;
+} sc_uniq;
+
+/* Drops from the sorted v[0..n), in place, the elements whose key equals
+ * the one kept before; returns how many are left. */
+size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n);
+
+/* Where sorted output goes: -u's filter, then the writer. */
+typedef struct sc_sink {
+    sc_ctx *ctx;
+    const sc_order *order;
+    sc_writer *w;
+    int unique;
+    sc_uniq uniq;
+    uint64_t out;           /* elements written */
+} sc_sink;
+
+/* Writes the sorted v[0..n), dropping -u's duplicates in place. */
+sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n);
+
+/* Sorted runs, one after another in a single temporary file (one file
+ * whatever the number of runs: one descriptor, one entry in the table of
+ * files removed on signals). */
+typedef struct sc_runs sc_runs;
+
+sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir);
+sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n);
+size_t sc_runs_count(const sc_runs *rs);
+/* Removes the file; NULL is fine. */
+void sc_runs_close(sc_runs *rs);
+
+/* Merges all runs into the sink, ties from the earlier run first, with
+ * about mem_bytes of buffers. */
+sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
+                        size_t mem_bytes);
+
+/* -m: merges inputs each sorted already, each read on its own (n == 0:
+ * standard input), ties from the earlier input first. An unsorted input
+ * stops the merge (SC_ERR_UNSORTED). A data fault in one input ends that
+ * input and is noted in *fault; the others are merged to the end.
+ * *in gets the elements read. */
+sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
+                          sc_format fmt, const sc_order *o, sc_sink *sink,
+                          size_t mem_bytes, sc_fault *fault, uint64_t *in);
+
+/* -C: checks that the inputs, one stream, are in order (strictly: -u),
+ * reading chunk_elems at a time. SC_ERR_UNSORTED names the input and the
+ * element's position in it. A data fault stops the check and is noted in
+ * *fault. *in gets the elements read. */
+sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
+                          sc_format fmt, const sc_order *o, int strict,
+                          size_t chunk_elems, sc_fault *fault, uint64_t *in);
+
+#endif

@@ -1,0 +1,925 @@
+/* test_api.c -- TAP unit tests of libsc through its public header only.
+ *
+ * Every operation is checked against a plain loop written here.  The
+ * operations run on an explicit "cpu" context, on the default context
+ * (NULL spec: $SC_DEVICE or auto) and, when one can be made, on a "cuda"
+ * context; all must give the same results.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ TAP */
+
+static int n_tests, n_failed;
+
+static int ok(int cond, const char *fmt, ...)
+{
+    va_list ap;
+    n_tests++;
+    if (!cond)
+        n_failed++;
+    printf("%s %d - ", cond ? "ok" : "not ok", n_tests);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    fflush(stdout);
+    return cond;
+}
+
+static void diag(const char *fmt, ...)
+{
+    va_list ap;
+    printf("# ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static void skip(const char *why, const char *what)
+{
+    n_tests++;
+    printf("ok %d - %s # SKIP %s\n", n_tests, what, why);
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint32_t rnd(void)
+{
+    /* xorshift64* */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+/* Random data: about half zeros, the rest in [0, range) or full range. */
+static void fill_random(uint32_t *v, uint64_t n, uint32_t range)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t x = rnd();
+        if (x & 1)
+            v[i] = 0;
+        else
+            v[i] = range ? rnd() % range : rnd();
+    }
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        printf("Bail out! out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static const uint64_t sizes[] = { 0, 1, 31, 32, 33, 4095, 4096, 65537, 1000003 };
+#define N_SIZES (sizeof sizes / sizeof sizes[0])
+
+/* the reference predicate: terms written out plainly */
+typedef struct {
+    int has_eq, has_ne, has_lt, has_le, has_gt, has_ge, has_range, has_mask;
+    uint32_t eq, ne, lt, le, gt, ge, rlo, rhi, mask;
+    int invert;
+} simple_pred;
+
+static int simple_test(const simple_pred *s, uint32_t x)
+{
+    int r = 1;
+    if (s->has_eq && !(x == s->eq)) r = 0;
+    if (s->has_ne && !(x != s->ne)) r = 0;
+    if (s->has_lt && !(x < s->lt)) r = 0;
+    if (s->has_le && !(x <= s->le)) r = 0;
+    if (s->has_gt && !(x > s->gt)) r = 0;
+    if (s->has_ge && !(x >= s->ge)) r = 0;
+    if (s->has_range && !(s->rlo <= x && x <= s->rhi)) r = 0;
+    if (s->has_mask && !((x & s->mask) != 0)) r = 0;
+    return s->invert ? !r : r;
+}
+
+static int build_pred(const simple_pred *s, sc_pred *p)
+{
+    sc_pred_all(p);
+    if (s->has_eq && sc_pred_add_cmp(p, SC_EQ, s->eq) != SC_OK) return 0;
+    if (s->has_ne && sc_pred_add_cmp(p, SC_NE, s->ne) != SC_OK) return 0;
+    if (s->has_lt && sc_pred_add_cmp(p, SC_LT, s->lt) != SC_OK) return 0;
+    if (s->has_le && sc_pred_add_cmp(p, SC_LE, s->le) != SC_OK) return 0;
+    if (s->has_gt && sc_pred_add_cmp(p, SC_GT, s->gt) != SC_OK) return 0;
+    if (s->has_ge && sc_pred_add_cmp(p, SC_GE, s->ge) != SC_OK) return 0;
+    if (s->has_range && sc_pred_add_range(p, s->rlo, s->rhi) != SC_OK) return 0;
+    if (s->has_mask && sc_pred_add_mask(p, s->mask) != SC_OK) return 0;
+    p->invert = (uint32_t)s->invert;
+    return 1;
+}
+
+static uint32_t interesting(void)
+{
+    static const uint32_t v[] = { 0, 1, 2, 5, 100, 0x7fffffff, 0x80000000,
+                                  0xfffffffe, 0xffffffff };
+    uint32_t r = rnd();
+    return (r & 3) ? v[rnd() % (sizeof v / sizeof v[0])] : rnd() % 1000;
+}
+
+static void random_simple(simple_pred *s)
+{
+    memset(s, 0, sizeof *s);
+    uint32_t which = rnd();
+    s->has_eq = (which & 0x7) == 0;
+    s->has_ne = (which & 0x18) == 0;
+    s->has_lt = (which & 0x60) == 0;
+    s->has_le = (which & 0x180) == 0;
+    s->has_gt = (which & 0x600) == 0;
+    s->has_ge = (which & 0x1800) == 0;
+    s->has_range = (which & 0x6000) == 0;
+    s->has_mask = (which & 0x18000) == 0;
+    s->invert = (which >> 17) & 1;
+    s->eq = interesting();
+    s->ne = interesting();
+    s->lt = interesting();
+    s->le = interesting();
+    s->gt = interesting();
+    s->ge = interesting();
+    s->rlo = interesting();
+    s->rhi = s->rlo + rnd() % 2000;
+    if (s->rhi < s->rlo)
+        s->rhi = 0xffffffff;
+    s->mask = interesting();
+}
+
+/* ------------------------------------------------------- version, status */
+
+static void test_version(void)
+{
+    ok(sc_version() != NULL && strcmp(sc_version(), SC_VERSION_STRING) == 0,
+       "sc_version() is SC_VERSION_STRING (%s vs %s)",
+       sc_version() ? sc_version() : "(null)", SC_VERSION_STRING);
+    ok(sc_version_number() == SC_VERSION_NUMBER,
+       "sc_version_number() is SC_VERSION_NUMBER (%d vs %d)",
+       sc_version_number(), SC_VERSION_NUMBER);
+}
+
+static void test_strerror(void)
+{
+    int all_nonempty = 1, all_distinct = 1;
+    for (int s = 0; s < SC_STATUS_COUNT; s++) {
+        const char *m = sc_strerror((sc_status)s);
+        if (!m || !*m) {
+            all_nonempty = 0;
+            diag("sc_strerror(%d) is empty", s);
+            continue;
+        }
+        for (int t = 0; t < s; t++) {
+            const char *o = sc_strerror((sc_status)t);
+            if (o && strcmp(m, o) == 0) {
+                all_distinct = 0;
+                diag("sc_strerror(%d) == sc_strerror(%d): %s", s, t, m);
+            }
+        }
+    }
+    ok(all_nonempty, "sc_strerror is non-empty for every status");
+    ok(all_distinct, "sc_strerror is distinct for every status");
+    const char *bad = sc_strerror(SC_STATUS_COUNT);
+    ok(bad != NULL, "sc_strerror(SC_STATUS_COUNT) does not return NULL");
+}
+
+/* ---------------------------------------------------------------- ctx */
+
+static sc_ctx *cpu_ctx, *cpu1_ctx, *def_ctx, *gpu_ctx;
+
+static void test_ctx(void)
+{
+    sc_ctx *c = NULL;
+    sc_status st = sc_ctx_new(&c, "cpu", 0);
+    ok(st == SC_OK && c != NULL, "sc_ctx_new(\"cpu\") succeeds");
+    if (c) {
+        ok(sc_ctx_device(c) == SC_DEVICE_CPU, "a cpu context is on SC_DEVICE_CPU");
+        const char *name = sc_ctx_device_name(c);
+        ok(name && strstr(name, "cpu") != NULL, "cpu device name mentions cpu: %s",
+           name ? name : "(null)");
+        ok(sc_ctx_threads(c) >= 1, "threads 0 means the online CPUs (%u)", sc_ctx_threads(c));
+        ok(sc_ctx_message(c) != NULL, "sc_ctx_message is never NULL");
+        ok(sc_ctx_fallback_reason(c) != NULL, "sc_ctx_fallback_reason is never NULL");
+    }
+    cpu_ctx = c;
+
+    c = NULL;
+    st = sc_ctx_new(&c, "cpu", 1);
+    ok(st == SC_OK && c && sc_ctx_threads(c) == 1, "sc_ctx_new(\"cpu\", 1) has 1 thread");
+    cpu1_ctx = c;
+
+    c = NULL;
+    st = sc_ctx_new(&c, "cpu", 3);
+    ok(st == SC_OK && c && sc_ctx_threads(c) == 3, "sc_ctx_new(\"cpu\", 3) has 3 threads");
+    if (c)
+        sc_ctx_free(c);
+
+    c = NULL;
+    st = sc_ctx_new(&c, "bogus", 0);
+    ok(st == SC_ERR_USAGE, "sc_ctx_new(\"bogus\") is SC_ERR_USAGE (got %d)", (int)st);
+    if (c)
+        sc_ctx_free(c);
+
+    c = NULL;
+    st = sc_ctx_new(&c, "auto", 0);
+    ok(st == SC_OK && c != NULL, "sc_ctx_new(\"auto\") succeeds");
+    if (c && sc_ctx_device(c) == SC_DEVICE_CPU)
+        diag("auto chose the CPU: %s", sc_ctx_fallback_reason(c));
+    if (c)
+        sc_ctx_free(c);
+
+    c = NULL;
+    st = sc_ctx_new(&c, "cuda:99", 0);
+    ok(st == SC_ERR_NODEVICE, "sc_ctx_new(\"cuda:99\") is SC_ERR_NODEVICE (got %d)", (int)st);
+    if (c)
+        sc_ctx_free(c);
+
+    c = NULL;
+    st = sc_ctx_new(&c, NULL, 0);
+    ok(st == SC_OK && c != NULL, "sc_ctx_new(NULL) ($SC_DEVICE or auto) succeeds");
+    def_ctx = c;
+
+    c = NULL;
+    st = sc_ctx_new(&c, "cuda", 0);
+    if (st == SC_OK && c) {
+        ok(sc_ctx_device(c) == SC_DEVICE_CUDA, "a cuda context is on SC_DEVICE_CUDA");
+        gpu_ctx = c;
+    } else {
+        ok(st == SC_ERR_NODEVICE || st == SC_ERR_DEVICE,
+           "sc_ctx_new(\"cuda\") without a GPU fails with NODEVICE/DEVICE (got %d)", (int)st);
+        if (c)
+            sc_ctx_free(c);
+        gpu_ctx = NULL;
+    }
+}
+
+/* ---------------------------------------------------------- predicates */
+
+static void test_pred(void)
+{
+    sc_pred p;
+    sc_pred_default(&p);
+    ok(!sc_pred_test(&p, 0) && sc_pred_test(&p, 1) && sc_pred_test(&p, 0xffffffff),
+       "default predicate is x != 0");
+    sc_pred_all(&p);
+    ok(sc_pred_test(&p, 0) && sc_pred_test(&p, 7) && sc_pred_test(&p, 0xffffffff),
+       "sc_pred_all admits everything");
+
+    sc_pred_all(&p);
+    sc_pred_add_cmp(&p, SC_LT, 0);
+    ok(!sc_pred_test(&p, 0) && !sc_pred_test(&p, 1) && !sc_pred_test(&p, 0xffffffff),
+       "--lt 0 admits nothing");
+    p.invert = 1;
+    ok(sc_pred_test(&p, 0) && sc_pred_test(&p, 0xffffffff), "inverted --lt 0 admits everything");
+
+    sc_pred_all(&p);
+    sc_pred_add_cmp(&p, SC_GT, 0xffffffff);
+    ok(!sc_pred_test(&p, 0xffffffff) && !sc_pred_test(&p, 0), "--gt 0xffffffff admits nothing");
+
+    sc_pred_all(&p);
+    sc_pred_add_cmp(&p, SC_GT, 5);
+    sc_pred_add_cmp(&p, SC_LT, 5);
+    ok(!sc_pred_test(&p, 5) && !sc_pred_test(&p, 4) && !sc_pred_test(&p, 6),
+       "--gt 5 --lt 5 admits nothing");
+
+    sc_pred_all(&p);
+    sc_pred_add_cmp(&p, SC_LE, 0);
+    ok(sc_pred_test(&p, 0) && !sc_pred_test(&p, 1), "--le 0 admits only 0");
+
+    sc_pred_all(&p);
+    sc_pred_add_cmp(&p, SC_GE, 0xffffffff);
+    ok(sc_pred_test(&p, 0xffffffff) && !sc_pred_test(&p, 0xfffffffe), "--ge max admits only max");
+
+    sc_pred_all(&p);
+    sc_pred_add_range(&p, 10, 20);
+    ok(!sc_pred_test(&p, 9) && sc_pred_test(&p, 10) && sc_pred_test(&p, 20) &&
+       !sc_pred_test(&p, 21), "range 10:20 is inclusive");
+
+    sc_pred_all(&p);
+    sc_pred_add_mask(&p, 0x6);
+    ok(!sc_pred_test(&p, 1) && sc_pred_test(&p, 2) && sc_pred_test(&p, 4) &&
+       !sc_pred_test(&p, 8), "mask 0x6");
+
+    sc_pred_all(&p);
+    sc_pred_add_cmp(&p, SC_NE, 3);
+    sc_pred_add_cmp(&p, SC_NE, 4);
+    p.invert = 1;
+    ok(sc_pred_test(&p, 3) && sc_pred_test(&p, 4) && !sc_pred_test(&p, 5),
+       "invert negates the whole conjunction");
+
+    sc_pred_all(&p);
+    sc_pred_add_cmp(&p, SC_EQ, 5);
+    sc_pred_add_cmp(&p, SC_EQ, 6);
+    ok(!sc_pred_test(&p, 5) && !sc_pred_test(&p, 6), "--eq 5 --eq 6 admits nothing");
+
+    /* random combinations against the plain evaluator */
+    int agree = 1;
+    for (int k = 0; k < 3000 && agree; k++) {
+        simple_pred s;
+        random_simple(&s);
+        if (!build_pred(&s, &p)) {
+            agree = 0;
+            diag("building predicate %d failed", k);
+            break;
+        }
+        for (int j = 0; j < 200; j++) {
+            uint32_t x = (j & 1) ? interesting() : rnd();
+            if (j < 12)
+                x = (j == 0) ? s.eq : (j == 1) ? s.ne : (j == 2) ? s.lt : (j == 3) ? s.le
+                    : (j == 4) ? s.gt : (j == 5) ? s.ge : (j == 6) ? s.rlo : (j == 7) ? s.rhi
+                    : (j == 8) ? s.rlo - 1 : (j == 9) ? s.rhi + 1 : (j == 10) ? s.lt - 1 : s.gt + 1;
+            if (!!sc_pred_test(&p, x) != !!simple_test(&s, x)) {
+                agree = 0;
+                diag("predicate %d disagrees at x=%u (lib %d, plain %d)", k, x,
+                     sc_pred_test(&p, x), simple_test(&s, x));
+                break;
+            }
+        }
+    }
+    ok(agree, "sc_pred_test agrees with a plain evaluator on 3000 random predicates");
+}
+
+/* ----------------------------------------------------------- generator */
+
+static void test_gen_on(sc_ctx *ctx, const char *label)
+{
+    const uint64_t n = 300007;
+    uint32_t *a = xmalloc(n * 4), *b = xmalloc(n * 4);
+    sc_gen_params g;
+    static const sc_dist dists[] = { SC_DIST_UNIFORM, SC_DIST_STRUCTURED, SC_DIST_IOTA,
+                                     SC_DIST_CONSTANT };
+    static const double dens[] = { 0.0, 0.5, 1.0 };
+    int whole_eq_elem = 1, chunks_eq = 1, ok_call = 1;
+    for (size_t d = 0; d < 4; d++) {
+        for (size_t e = 0; e < 3; e++) {
+            sc_gen_params_default(&g);
+            g.dist = dists[d];
+            g.density = dens[e];
+            g.seed = 12345;
+            g.value = 77;
+            if (sc_gen(ctx, &g, 0, a, n) != SC_OK)
+                ok_call = 0;
+            for (uint64_t i = 0; i < n; i++)
+                if (a[i] != sc_gen_element(&g, i)) {
+                    if (whole_eq_elem)
+                        diag("%s: dist %d density %.1f: element %llu is %u, sc_gen_element says %u",
+                             label, (int)d, dens[e], (unsigned long long)i, a[i],
+                             sc_gen_element(&g, i));
+                    whole_eq_elem = 0;
+                    break;
+                }
+            /* in odd-sized chunks with first_index offsets */
+            uint64_t pos = 0, step = 1;
+            while (pos < n) {
+                uint64_t len = step < n - pos ? step : n - pos;
+                if (sc_gen(ctx, &g, pos, b + pos, len) != SC_OK)
+                    ok_call = 0;
+                pos += len;
+                step = step * 3 + 7;
+            }
+            if (memcmp(a, b, n * 4) != 0)
+                chunks_eq = 0;
+        }
+    }
+    ok(ok_call, "%s: sc_gen returns SC_OK", label);
+    ok(whole_eq_elem, "%s: sc_gen matches sc_gen_element for every dist and density", label);
+    ok(chunks_eq, "%s: sc_gen in chunks (first_index offsets) equals one call", label);
+
+    /* exact distributions */
+    sc_gen_params_default(&g);
+    g.dist = SC_DIST_STRUCTURED;
+    sc_gen(ctx, &g, 0, a, 6);
+    ok(a[0] == 1 && a[1] == 0 && a[2] == 3 && a[3] == 0 && a[4] == 5 && a[5] == 0,
+       "%s: structured is 1,0,3,0,5,0", label);
+    sc_gen(ctx, &g, 1000001, a, 2);
+    ok(a[0] == 0 && a[1] == 1000003, "%s: structured from first_index 1000001", label);
+    g.dist = SC_DIST_IOTA;
+    sc_gen(ctx, &g, (1ULL << 32) - 1, a, 3);
+    ok(a[0] == 0xffffffff && a[1] == 0 && a[2] == 1, "%s: iota wraps mod 2^32", label);
+    sc_gen_params_default(&g);
+    g.dist = SC_DIST_UNIFORM;
+    g.min = 10;
+    g.max = 20;
+    g.density = 1.0;
+    sc_gen(ctx, &g, 0, a, n);
+    int inrange = 1;
+    for (uint64_t i = 0; i < n; i++)
+        if (a[i] < 10 || a[i] > 20)
+            inrange = 0;
+    ok(inrange, "%s: uniform stays in [min, max]", label);
+    g.min = 0;
+    g.max = 3;
+    g.density = 0.5;
+    sc_gen(ctx, &g, 0, a, n);
+    uint64_t zeros = 0;
+    for (uint64_t i = 0; i < n; i++)
+        zeros += a[i] == 0;
+    ok(zeros > n / 2 - n / 50 && zeros < n / 2 + n / 50,
+       "%s: density 0.5 with min 0: zeros only from the density (%llu of %llu)", label,
+       (unsigned long long)zeros, (unsigned long long)n);
+    free(a);
+    free(b);
+}
+
+static void test_gen(void)
+{
+    test_gen_on(cpu_ctx, "cpu");
+    test_gen_on(cpu1_ctx, "cpu, 1 thread");
+    test_gen_on(def_ctx, "default device");
+    if (gpu_ctx)
+        test_gen_on(gpu_ctx, "cuda");
+    else
+        skip("no CUDA GPU", "sc_gen on cuda");
+}
+
+/* ---------------------------------------------------------- operations */
+
+static void test_compact_on(sc_ctx *ctx, const char *label)
+{
+    int all_ok = 1, idx_ok = 1, split_ok = 1;
+    for (size_t s = 0; s < N_SIZES; s++) {
+        uint64_t n = sizes[s];
+        uint32_t *in = xmalloc(n * 4), *out = xmalloc(n * 4), *want = xmalloc(n * 4);
+        uint64_t *idx = xmalloc(n * 8), *want_idx = xmalloc(n * 8);
+        fill_random(in, n, (s & 1) ? 1000 : 0);
+        for (int k = 0; k < 4; k++) {
+            simple_pred sp;
+            sc_pred p;
+            if (k == 0) {
+                memset(&sp, 0, sizeof sp);
+                sp.has_ne = 1;
+                sp.ne = 0;
+                sc_pred_default(&p);
+            } else {
+                random_simple(&sp);
+                build_pred(&sp, &p);
+            }
+            uint64_t m = 0;
+            for (uint64_t i = 0; i < n; i++)
+                if (simple_test(&sp, in[i])) {
+                    want[m] = in[i];
+                    want_idx[m] = 1000 + i;
+                    m++;
+                }
+            uint64_t kept = ~0ULL;
+            sc_status st = sc_compact(ctx, in, n, &p, out, &kept);
+            if (st != SC_OK || kept != m || memcmp(out, want, m * 4) != 0) {
+                if (all_ok)
+                    diag("%s: sc_compact n=%llu pred %d: status %d kept %llu want %llu", label,
+                         (unsigned long long)n, k, (int)st, (unsigned long long)kept,
+                         (unsigned long long)m);
+                all_ok = 0;
+            }
+            kept = ~0ULL;
+            st = sc_compact_indices(ctx, in, n, &p, 1000, idx, &kept);
+            if (st != SC_OK || kept != m || memcmp(idx, want_idx, m * 8) != 0) {
+                if (idx_ok)
+                    diag("%s: sc_compact_indices n=%llu pred %d: status %d kept %llu want %llu",
+                         label, (unsigned long long)n, k, (int)st, (unsigned long long)kept,
+                         (unsigned long long)m);
+                idx_ok = 0;
+            }
+            /* split: the kept, then the others, in order */
+            uint64_t r = m;
+            for (uint64_t i = 0; i < n; i++)
+                if (!simple_test(&sp, in[i]))
+                    want[r++] = in[i];
+            uint64_t sel = ~0ULL;
+            st = sc_split(ctx, in, n, &p, out, &sel);
+            if (st != SC_OK || sel != m || memcmp(out, want, n * 4) != 0) {
+                if (split_ok)
+                    diag("%s: sc_split n=%llu pred %d: status %d selected %llu want %llu", label,
+                         (unsigned long long)n, k, (int)st, (unsigned long long)sel,
+                         (unsigned long long)m);
+                split_ok = 0;
+            }
+        }
+        free(in);
+        free(out);
+        free(want);
+        free(idx);
+        free(want_idx);
+    }
+    ok(all_ok, "%s: sc_compact equals a plain loop, sizes 0..1000003", label);
+    ok(idx_ok, "%s: sc_compact_indices (first_index 1000) equals a plain loop", label);
+    ok(split_ok, "%s: sc_split equals a plain stable partition", label);
+}
+
+static uint64_t apply_op(sc_scan_op op, uint64_t acc, uint64_t x, int wide)
+{
+    uint64_t r;
+    switch (op) {
+    case SC_OP_SUM: r = acc + x; break;
+    case SC_OP_MAX: r = acc > x ? acc : x; break;
+    case SC_OP_MIN: r = acc < x ? acc : x; break;
+    default: r = acc ^ x; break;
+    }
+    return wide ? r : (uint32_t)r;
+}
+
+static void test_scan_on(sc_ctx *ctx, const char *label)
+{
+    int all_ok = 1, pieces_ok = 1;
+    static const sc_scan_op ops[] = { SC_OP_SUM, SC_OP_MAX, SC_OP_MIN, SC_OP_XOR };
+    for (size_t s = 0; s < N_SIZES; s++) {
+        uint64_t n = sizes[s];
+        uint32_t *in = xmalloc(n * 4);
+        uint64_t *out = xmalloc(n * 8), *want = xmalloc(n * 8);
+        fill_random(in, n, (s & 1) ? 1000 : 0);
+        for (int o = 0; o < 4; o++)
+            for (int inc = 0; inc < 2; inc++)
+                for (int wide = 0; wide < 2; wide++)
+                    for (int c = 0; c < 2; c++) {
+                        sc_scan_op op = ops[o];
+                        uint64_t carry0 = c ? 123456789u : (op == SC_OP_MIN ? 0xffffffffu : 0);
+                        if (c && wide && op == SC_OP_SUM)
+                            carry0 = 5000000000ULL;
+                        uint64_t acc = carry0;
+                        for (uint64_t i = 0; i < n; i++) {
+                            uint64_t before = acc;
+                            acc = apply_op(op, acc, in[i], wide);
+                            want[i] = inc ? acc : before;
+                        }
+                        uint64_t carry = carry0;
+                        sc_status st = sc_scan(ctx, in, n, op, inc, wide, out, &carry);
+                        int good = st == SC_OK && carry == acc;
+                        for (uint64_t i = 0; good && i < n; i++) {
+                            uint64_t got = wide ? out[i] : ((uint32_t *)out)[i];
+                            if (got != want[i]) {
+                                good = 0;
+                                if (all_ok)
+                                    diag("%s: n=%llu op %d inc %d wide %d carry %d: out[%llu]=%llu want %llu",
+                                         label, (unsigned long long)n, o, inc, wide, c,
+                                         (unsigned long long)i, (unsigned long long)got,
+                                         (unsigned long long)want[i]);
+                            }
+                        }
+                        if (!good && all_ok && st != SC_OK)
+                            diag("%s: sc_scan status %d", label, (int)st);
+                        if (!good && all_ok && carry != acc)
+                            diag("%s: n=%llu op %d inc %d wide %d: carry out %llu want %llu",
+                                 label, (unsigned long long)n, o, inc, wide,
+                                 (unsigned long long)carry, (unsigned long long)acc);
+                        if (!good)
+                            all_ok = 0;
+                        /* two pieces joined through the carry */
+                        if (n > 2) {
+                            uint64_t cut = n / 3, cr = carry0;
+                            uint64_t *out2 = xmalloc(n * 8);
+                            size_t es = wide ? 8 : 4;
+                            sc_scan(ctx, in, cut, op, inc, wide, out2, &cr);
+                            sc_scan(ctx, in + cut, n - cut, op, inc, wide,
+                                    (char *)out2 + cut * es, &cr);
+                            if (cr != acc || memcmp(out2, out, n * es) != 0)
+                                pieces_ok = 0;
+                            free(out2);
+                        }
+                    }
+        free(in);
+        free(out);
+        free(want);
+    }
+    ok(all_ok, "%s: sc_scan equals a plain loop: 4 ops x inclusive x wide x carry", label);
+    ok(pieces_ok, "%s: sc_scan in two pieces joined by the carry equals one call", label);
+}
+
+/* plain stable sort: insertion into a merge sort */
+static unsigned s_lo, s_hi;
+static int s_desc;
+
+static uint32_t skey(uint32_t x)
+{
+    uint32_t k = x >> s_lo;
+    unsigned w = s_hi - s_lo;
+    return w >= 32 ? k : (k & ((1u << w) - 1));
+}
+
+static void plain_sort(uint32_t *v, uint32_t *tmp, uint64_t n)
+{
+    if (n < 2)
+        return;
+    uint64_t mid = n / 2, i = 0, j = mid, k = 0;
+    plain_sort(v, tmp, mid);
+    plain_sort(v + mid, tmp, n - mid);
+    while (i < mid && j < n) {
+        int right_first = s_desc ? skey(v[j]) > skey(v[i]) : skey(v[j]) < skey(v[i]);
+        tmp[k++] = right_first ? v[j++] : v[i++];
+    }
+    while (i < mid)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * 4);
+}
+
+static void test_sort_on(sc_ctx *ctx, const char *label)
+{
+    int all_ok = 1;
+    static const unsigned bits[][2] = { { 0, 32 }, { 0, 8 }, { 4, 12 }, { 31, 32 }, { 16, 32 } };
+    for (size_t s = 0; s < N_SIZES; s++) {
+        uint64_t n = sizes[s];
+        uint32_t *in = xmalloc(n * 4), *a = xmalloc(n * 4), *b = xmalloc(n * 4),
+                 *tmp = xmalloc(n * 4);
+        fill_random(in, n, (s & 1) ? 5000 : 0);
+        for (size_t k = 0; k < sizeof bits / sizeof bits[0]; k++)
+            for (int desc = 0; desc < 2; desc++) {
+                s_lo = bits[k][0];
+                s_hi = bits[k][1];
+                s_desc = desc;
+                memcpy(a, in, n * 4);
+                memcpy(b, in, n * 4);
+                plain_sort(a, tmp, n);
+                sc_status st = sc_sort(ctx, b, n, s_lo, s_hi, desc);
+                if (st != SC_OK || memcmp(a, b, n * 4) != 0) {
+                    if (all_ok)
+                        diag("%s: sc_sort n=%llu bits %u:%u desc %d: status %d, output differs",
+                             label, (unsigned long long)n, s_lo, s_hi, desc, (int)st);
+                    all_ok = 0;
+                }
+            }
+        free(in);
+        free(a);
+        free(b);
+        free(tmp);
+    }
+    ok(all_ok, "%s: sc_sort equals a stable merge sort (bits ranges, descending)", label);
+}
+
+static void test_ops(void)
+{
+    struct { sc_ctx *c; const char *l; } ctxs[] = {
+        { cpu_ctx, "cpu" }, { cpu1_ctx, "cpu, 1 thread" }, { def_ctx, "default device" },
+        { gpu_ctx, "cuda" },
+    };
+    for (size_t k = 0; k < 4; k++) {
+        if (!ctxs[k].c) {
+            skip("no CUDA GPU", "operations on cuda");
+            continue;
+        }
+        test_compact_on(ctxs[k].c, ctxs[k].l);
+        test_scan_on(ctxs[k].c, ctxs[k].l);
+        test_sort_on(ctxs[k].c, ctxs[k].l);
+    }
+
+    /* bad arguments */
+    uint32_t v[4] = { 3, 1, 2, 0 };
+    ok(sc_sort(cpu_ctx, v, 4, 5, 5, 0) == SC_ERR_USAGE, "sc_sort with lo_bit == hi_bit is SC_ERR_USAGE");
+    ok(sc_sort(cpu_ctx, v, 4, 0, 33, 0) == SC_ERR_USAGE, "sc_sort with hi_bit 33 is SC_ERR_USAGE");
+}
+
+/* -------------------------------------------------------------- streams */
+
+static char tmpdir[] = "/tmp/sc-test-api.XXXXXX";
+
+static sc_status write_file(const char *path, sc_format fmt, const uint32_t *v, size_t n,
+                            size_t piece)
+{
+    sc_writer *w = NULL;
+    sc_writer_opts o = { fmt, 6, 0 };
+    sc_status st = sc_writer_open(&w, cpu_ctx, path, &o);
+    if (st != SC_OK)
+        return st;
+    for (size_t i = 0; i < n; i += piece) {
+        size_t len = piece < n - i ? piece : n - i;
+        st = sc_writer_write(w, v + i, len);
+        if (st != SC_OK) {
+            sc_writer_abort(w);
+            return st;
+        }
+    }
+    return sc_writer_commit(w);
+}
+
+static sc_status read_file(const char *path, sc_format fmt, uint32_t *v, size_t max,
+                           size_t *total)
+{
+    sc_reader *r = NULL;
+    const char *paths[1] = { path };
+    sc_status st = sc_reader_open(&r, cpu_ctx, paths, 1, fmt);
+    *total = 0;
+    if (st != SC_OK)
+        return st;
+    for (;;) {
+        size_t got = 0;
+        size_t want = max - *total < 10007 ? max - *total : 10007;
+        if (want == 0)
+            want = 1;
+        uint32_t extra;
+        st = sc_reader_read(r, *total < max ? v + *total : &extra, want, &got);
+        if (st != SC_OK || got == 0)
+            break;
+        *total += got;
+        if (*total > max)
+            break;
+    }
+    sc_reader_close(r);
+    return st;
+}
+
+static void test_streams(void)
+{
+    if (!mkdtemp(tmpdir)) {
+        skip("mkdtemp failed", "reader/writer round trips");
+        return;
+    }
+    const size_t n = 250007;
+    uint32_t *v = xmalloc(n * 4), *back = xmalloc((n + 1) * 4);
+    fill_random(v, n, 0);
+    v[0] = 0xffffffff;
+    v[1] = 0;
+    char path[512];
+    static const struct { sc_format f; const char *name; } fmts[] = {
+        { SC_FMT_RAW, "raw" }, { SC_FMT_GZ, "gz" }, { SC_FMT_TEXT, "text" } };
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/data.%s", tmpdir, fmts[k].name);
+        sc_status st = write_file(path, fmts[k].f, v, n, 1000);
+        ok(st == SC_OK, "writer %s: write and commit (status %d)", fmts[k].name, (int)st);
+        size_t got = 0;
+        sc_format rf = fmts[k].f == SC_FMT_TEXT ? SC_FMT_TEXT : SC_FMT_AUTO;
+        st = read_file(path, rf, back, n + 1, &got);
+        ok(st == SC_OK && got == n && memcmp(v, back, n * 4) == 0,
+           "reader %s: round trip of %zu elements (status %d, got %zu)", fmts[k].name, n,
+           (int)st, got);
+        if (fmts[k].f == SC_FMT_GZ) {
+            st = read_file(path, SC_FMT_GZ, back, n + 1, &got);
+            ok(st == SC_OK && got == n && memcmp(v, back, n * 4) == 0,
+               "reader gz (explicit): round trip");
+            FILE *f = fopen(path, "rb");
+            unsigned char magic[2] = { 0, 0 };
+            if (f) {
+                if (fread(magic, 1, 2, f) != 2)
+                    magic[0] = 0;
+                fclose(f);
+            }
+            ok(magic[0] == 0x1f && magic[1] == 0x8b, "writer gz starts with the gzip magic");
+        }
+        if (fmts[k].f == SC_FMT_RAW) {
+            FILE *f = fopen(path, "rb");
+            long size = -1;
+            if (f) {
+                fseek(f, 0, SEEK_END);
+                size = ftell(f);
+                fclose(f);
+            }
+            ok(size == (long)(n * 4), "writer raw writes 4 bytes per element");
+        }
+    }
+
+    /* stray bytes: all whole elements, then SC_ERR_PARTIAL */
+    snprintf(path, sizeof path, "%s/odd.bin", tmpdir);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(v, 4, 1000, f);
+        fwrite("\1\2\3", 1, 3, f);
+        fclose(f);
+    }
+    size_t got = 0;
+    sc_status st = read_file(path, SC_FMT_RAW, back, n + 1, &got);
+    ok(st == SC_ERR_PARTIAL && got == 1000 && memcmp(v, back, 4000) == 0,
+       "reader: 4n+3 bytes gives n elements then SC_ERR_PARTIAL (status %d, got %zu)",
+       (int)st, got);
+
+    /* malformed text */
+    snprintf(path, sizeof path, "%s/bad.txt", tmpdir);
+    f = fopen(path, "w");
+    if (f) {
+        fputs("1 2 0x10\n7 zz 9\n", f);
+        fclose(f);
+    }
+    st = read_file(path, SC_FMT_TEXT, back, n + 1, &got);
+    ok(st == SC_ERR_TEXT && got == 4 && back[0] == 1 && back[1] == 2 && back[2] == 16 &&
+       back[3] == 7, "reader: malformed text gives what came before, then SC_ERR_TEXT (status %d, got %zu)",
+       (int)st, got);
+    f = fopen(path, "w");
+    if (f) {
+        fputs("5 4294967296\n", f);
+        fclose(f);
+    }
+    st = read_file(path, SC_FMT_TEXT, back, n + 1, &got);
+    ok((st == SC_ERR_RANGE || st == SC_ERR_TEXT) && got == 1 && back[0] == 5,
+       "reader: 4294967296 in text is an error after the elements before it (status %d)", (int)st);
+
+    /* missing file */
+    sc_reader *r = NULL;
+    snprintf(path, sizeof path, "%s/missing.bin", tmpdir);
+    const char *paths[1] = { path };
+    st = sc_reader_open(&r, cpu_ctx, paths, 1, SC_FMT_AUTO);
+    if (st == SC_OK) {
+        size_t g2 = 0;
+        uint32_t x;
+        st = sc_reader_read(r, &x, 1, &g2);
+        sc_reader_close(r);
+    }
+    ok(st == SC_ERR_OPEN, "reader: a missing file is SC_ERR_OPEN (status %d)", (int)st);
+
+    /* writer abort leaves an existing file untouched and no temporary */
+    snprintf(path, sizeof path, "%s/keep.bin", tmpdir);
+    f = fopen(path, "w");
+    if (f) {
+        fputs("old", f);
+        fclose(f);
+    }
+    sc_writer *w = NULL;
+    sc_writer_opts o = { SC_FMT_RAW, 6, 0 };
+    st = sc_writer_open(&w, cpu_ctx, path, &o);
+    if (st == SC_OK) {
+        sc_writer_write(w, v, 1000);
+        sc_writer_abort(w);
+    }
+    char buf[16] = { 0 };
+    f = fopen(path, "r");
+    if (f) {
+        if (!fgets(buf, sizeof buf, f))
+            buf[0] = 0;
+        fclose(f);
+    }
+    ok(strcmp(buf, "old") == 0, "writer: abort leaves the existing file untouched");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "test \"$(ls -A %s | wc -l)\" -eq 6", tmpdir);
+    ok(system(cmd) == 0, "writer: abort leaves no temporary file beside it");
+
+    /* wide writer */
+    snprintf(path, sizeof path, "%s/wide.bin", tmpdir);
+    uint64_t wv[3] = { 1, 0x100000000ULL, 0xffffffffffffffffULL };
+    sc_writer_opts ow = { SC_FMT_RAW, 6, 1 };
+    w = NULL;
+    st = sc_writer_open(&w, cpu_ctx, path, &ow);
+    if (st == SC_OK) {
+        st = sc_writer_write(w, wv, 3);
+        if (st == SC_OK)
+            st = sc_writer_commit(w);
+        else
+            sc_writer_abort(w);
+    }
+    unsigned char wb[32] = { 0 };
+    size_t wn = 0;
+    f = fopen(path, "rb");
+    if (f) {
+        wn = fread(wb, 1, sizeof wb, f);
+        fclose(f);
+    }
+    ok(st == SC_OK && wn == 24 && wb[0] == 1 && wb[12] == 1 && wb[16] == 0xff && wb[23] == 0xff,
+       "writer: wide raw writes uint64 little-endian");
+
+    /* a job through sc_run: compact a file into a file */
+    snprintf(path, sizeof path, "%s/data.raw", tmpdir);
+    char outpath[512];
+    snprintf(outpath, sizeof outpath, "%s/job.out", tmpdir);
+    sc_job job;
+    sc_job_init(&job, SC_JOB_COMPACT);
+    const char *inputs[1] = { path };
+    job.inputs = inputs;
+    job.n_inputs = 1;
+    job.output = outpath;
+    job.prog = "test_api";
+    sc_pred_default(&job.pred);
+    st = sc_run(cpu_ctx, &job);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] != 0)
+            v[m++] = v[i];
+    st = st == SC_OK ? read_file(outpath, SC_FMT_RAW, back, n + 1, &got) : st;
+    ok(st == SC_OK && got == m && memcmp(v, back, m * 4) == 0,
+       "sc_run: a compact job from file to file (status %d, got %zu want %zu)", (int)st, got, m);
+
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        diag("could not remove %s", tmpdir);
+    free(v);
+    free(back);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    test_version();
+    test_strerror();
+    test_ctx();
+    if (!cpu_ctx || !cpu1_ctx || !def_ctx) {
+        printf("Bail out! cannot make a context\n");
+        printf("1..%d\n", n_tests);
+        return 1;
+    }
+    test_pred();
+    test_gen();
+    test_ops();
+    test_streams();
+    sc_ctx_free(cpu_ctx);
+    sc_ctx_free(cpu1_ctx);
+    sc_ctx_free(def_ctx);
+    if (gpu_ctx)
+        sc_ctx_free(gpu_ctx);
+    printf("1..%d\n", n_tests);
+    return n_failed ? 1 : 0;
+}
