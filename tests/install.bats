@@ -1,0 +1,56 @@
+#!/usr/bin/env bats
+# The library as users meet it: the installed header and pkg-config file,
+# the libsc(3) example, and the example pipelines of examples/.
+
+load test_helper
+
+@test "install: libsc(3)'s example is examples/libsc-example.c, verbatim" {
+    # The man page escapes backslashes as \e; undo that and compare.
+    sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$SC_SRCDIR/man/libsc.3" |
+        sed -n '/^\.nf$/,/^\.fi$/p' | sed '1d;$d' |
+        sed 's/\\e/\\/g' > from-man.c
+    diff -u "$SC_SRCDIR/examples/libsc-example.c" from-man.c
+}
+
+@test "install: the example program built by make check runs and succeeds" {
+    run "$SC_BUILDDIR/examples/libsc-example"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"match"* ]]
+}
+
+@test "install: a program compiled through pkg-config against the installed libsc runs" {
+    make -s -C "$SC_BUILDDIR" install prefix="$T/prefix" >install.log 2>&1 ||
+        { cat install.log; return 1; }
+    [ -f "$T/prefix/include/sc.h" ]
+    [ -f "$T/prefix/lib/pkgconfig/sc.pc" ]
+    [ -f "$T/prefix/share/man/man3/libsc.3" ]
+    export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
+    # the prefix given to make install, not the configured one
+    flags=$(pkg-config --define-prefix --cflags --libs sc)
+    cc -std=c11 -Wall -Wextra -Werror -o example \
+        "$SC_SRCDIR/examples/libsc-example.c" $flags
+    LD_LIBRARY_PATH="$T/prefix/lib" ./example
+    # the installed tools run too
+    "$T/prefix/bin/sc-gen" -n 1000 --density 0.5 | \
+        LD_LIBRARY_PATH="$T/prefix/lib" "$T/prefix/bin/sc-compact" --count
+}
+
+@test "install: every example pipeline runs and succeeds on a small size" {
+    for s in "$SC_SRCDIR"/examples/*.sh; do
+        run sh "$s" 64K
+        echo "# $(basename "$s"): status $status" >&2
+        [ "$status" -eq 0 ] || { echo "$output" >&2; return 1; }
+    done
+}
+
+@test "install: the version is the same in the tools, the header and pkg-config" {
+    v=$(sed -n 's/^#define SC_VERSION_STRING "\(.*\)"/\1/p' "$SC_SRCDIR/lib/sc.h")
+    [ -n "$v" ]
+    for t in sc-gen sc-compact sc-split sc-scan sc-rsort; do
+        run "$t" --version
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"$v"* ]]
+    done
+    grep -q "^Version: $v\$" "$SC_BUILDDIR/sc.pc"
+}
