@@ -379,13 +379,14 @@ struct SortCfg {
 
 #define SORT_CFG(T, I, B, E) { T, I, B, E, sort_pass_kernel<T, I, B, E> }
 const SortCfg sort_cfgs[] = {
-    /* Measured on an H200, 2^28 random keys, 4 passes: ballot ranking
-     * beats match_any by 4-5 ms (match_any: 11.6-13 ms at any tile);
-     * 256 x 24 ballot early 7.84 ms, 256 x 16 8.2, 512 x 16 8.26,
-     * 512 x 12 9.1. */
-    SORT_CFG(256, 24, true, true),      /* default */
+    /* Measured on an H200, 2^28 random keys, 4 passes (CUB: 5.42 ms):
+     * ballot ranking beats match_any by 4-5 ms (match_any: 11.6-13 ms at
+     * any tile); 256 x 24 ballot 6.98 ms, the same with early counts 7.84
+     * (its registers spill), 256 x 16 early 8.2, 512 x 16 early 8.26,
+     * 256 x 32 early 8.6, 512 x 12 early 9.1. */
+    SORT_CFG(256, 24, true, false),     /* default */
 #ifdef SCG_SORT_TUNE
-    SORT_CFG(256, 24, true, false),
+    SORT_CFG(256, 24, true, true),
     SORT_CFG(256, 32, true, true),
     SORT_CFG(384, 16, true, true),
     SORT_CFG(256, 24, false, true),

@@ -8,7 +8,11 @@
 #include "sc.h"
 #include "sc_hd.h"
 
-#define SC_DEFAULT_CHUNK_BYTES ((size_t)16 << 20)
+/* Default chunks: on the CPU small enough that a chunk is still in cache
+ * when the worker reads what the reader wrote; on the GPU large enough
+ * that each transfer runs at full PCIe speed. */
+#define SC_DEFAULT_CHUNK_CPU ((size_t)4 << 20)
+#define SC_DEFAULT_CHUNK_GPU ((size_t)16 << 20)
 #define SC_MIN_CHUNK_BYTES ((size_t)4096)
 
 #if defined(__GNUC__)
@@ -32,6 +36,8 @@ struct sc_ctx {
     sc_device_kind kind;
     int cuda_index;
     unsigned threads;
+    unsigned phase_threads;         /* 0: threads; streaming leaves cores
+                                     * to its reader and writer threads */
     sc_pool *pool;
     struct sc_cuda *cuda;           /* NULL on the CPU */
     char name[320];

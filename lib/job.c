@@ -240,12 +240,15 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
         st = sc_reader_open(&r, ctx, j->inputs, j->n_inputs, j->in_fmt);
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
-        size_t chunk = j->chunk_bytes ? j->chunk_bytes : SC_DEFAULT_CHUNK_BYTES;
+        size_t chunk = j->chunk_bytes ? j->chunk_bytes
+                     : ctx->cuda ? SC_DEFAULT_CHUNK_GPU : SC_DEFAULT_CHUNK_CPU;
         sc_pipeline_cfg cfg = { ctx, r, j->gen_count, chunk / 4,
                                 j->prog ? j->prog : "sc", j->progress };
         sc_stage_ops ops = { process, emit, &js, out_bytes_per_elem(j),
                              j->kind == SC_JOB_SPLIT };
+        ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
         st = sc_pipeline_run(&cfg, &ops, &ps);
+        ctx->phase_threads = 0;
     }
     sc_reader_close(r);
     st = finish(&js, st);

@@ -9,7 +9,8 @@
 unsigned sc_phases_seqs(const sc_ctx *ctx, uint64_t n)
 {
     uint64_t seqs = n / SC_MIN_SEQ_ELEMS;
-    if (seqs > ctx->threads) seqs = ctx->threads;
+    unsigned threads = ctx->phase_threads ? ctx->phase_threads : ctx->threads;
+    if (seqs > threads) seqs = threads;
     if (seqs > SC_MAX_SEQS) seqs = SC_MAX_SEQS;
     return seqs ? (unsigned)seqs : 1u;
 }

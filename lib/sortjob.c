@@ -44,7 +44,7 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     sc_order_init(&ss->order, j->lo_bit, j->hi_bit, j->reverse);
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : default_buffer()) / 4;
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
-    ss->chunk = (j->chunk_bytes ? j->chunk_bytes : SC_DEFAULT_CHUNK_BYTES) / 4;
+    ss->chunk = (j->chunk_bytes ? j->chunk_bytes : SC_DEFAULT_CHUNK_GPU) / 4;
     if (ss->chunk == 0) ss->chunk = 1;
 }
 

@@ -29,6 +29,11 @@ setup() {
     run_to idx.bin err.txt bash -c "set -o pipefail; sc-gen -n $N --dist iota | sc-compact --indices -w --eq 5"
     [ "$status" -eq 0 ] || { echo "# status $status: $(cat err.txt)" >&2; return 1; }
     [ "$(u64text idx.bin | tr '\n' ' ')" = "5 4294967301 " ]
+    # as uint32, position 4294967301 cannot be written: 5 first, then an error
+    run_to idx32.bin err.txt bash -c "sc-gen -n $N --dist iota 2>/dev/null | sc-compact --indices --eq 5"
+    [ "$status" -eq 1 ] || { echo "# status $status: $(cat err.txt)" >&2; return 1; }
+    [ "$(u32text idx32.bin | tr '\n' ' ')" = "5 " ]
+    expect_one_line_error sc-compact err.txt
 }
 
 @test "big: sc-scan -w --total over 2^32+34 iota elements" {

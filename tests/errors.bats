@@ -169,6 +169,26 @@ make_data() {
     done
 }
 
+@test "errors: --in gz on data that is not gzip is an error, exit 1" {
+    u32le 1 2 3 4 > in.bin
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t --in gz in.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+    done
+}
+
+@test "errors: bad -j values exit 2" {
+    local t
+    for t in sc-compact sc-rsort; do
+        run $t -j abc /dev/null
+        expect_usage $t
+        run $t -j -1 /dev/null
+        expect_usage $t
+    done
+}
+
 @test "errors: a gzip member cut after its magic is an error, exit 1" {
     make_data
     gzip -n -c in.bin > ok.gz

@@ -224,6 +224,11 @@ EOF
     sc-compact --in text in.txt > got.out
     u32le 1 16 42 7 4294967295 4294967295 > want.out
     expect_same want.out got.out
+    # leading zeros are decimal, not octal (SPEC: decimal or 0x hex)
+    printf '010 0 09 0x010\n' > z.txt
+    sc-compact --in text z.txt > got.out
+    u32le 10 9 16 > want.out
+    expect_same want.out got.out
     # no trailing newline, leading white space
     printf '   5 0 6' > in2.txt
     sc-compact --in text < in2.txt > got.out
@@ -280,6 +285,35 @@ EOF
     [ ! -s e.out ]
     sc-compact -z --gt 5 --lt 3 zeros.bin > e2.gz
     gzip -t e2.gz
+}
+
+@test "sc-compact: option values with leading zeros are decimal" {
+    u32le 8 10 12 > in.bin
+    sc-compact --eq 010 in.bin > got.out
+    [ "$(u32text got.out)" = 10 ]
+    sc-compact --range 09:011 in.bin > got.out
+    [ "$(u32text got.out)" = 10 ]
+}
+
+@test "sc-compact --in raw: no gzip detection, the bytes are elements" {
+    gen_file in.bin 100000 3 0.5
+    gzip -c in.bin > in.gz
+    local size
+    size=$(stat -c %s in.gz)
+    head -c $((size / 4 * 4)) in.gz > gzbytes.bin
+    ref compact < gzbytes.bin > want.out
+    sc-compact --in raw gzbytes.bin > got.out
+    expect_same want.out got.out
+    sc-compact --in raw < gzbytes.bin > got.out
+    expect_same want.out got.out
+}
+
+@test "sc-compact --level is honoured (level 1 and 9 give different gzip data)" {
+    sc-gen -n 1M --dist structured > in.bin
+    sc-compact -x -z --level 1 in.bin > l1.gz
+    sc-compact -x -z --level 9 in.bin > l9.gz
+    files_differ l1.gz l9.gz
+    gzip -dc l1.gz | cmp - <(gzip -dc l9.gz)
 }
 
 @test "sc-compact: output -t is one decimal per line" {
@@ -359,6 +393,11 @@ EOF
     expect_same want.out got.out
     [ -s err.txt ]
     grep -q -i -E 'cpu|cuda' err.txt
+    # elements in and out
+    local kept
+    kept=$(nelems want.out)
+    grep -q 50000 err.txt || { echo "# -v does not give the elements in: $(cat err.txt)" >&2; return 1; }
+    grep -q "$kept" err.txt || { echo "# -v does not give the elements out ($kept): $(cat err.txt)" >&2; return 1; }
     sc-compact -P in.bin > got.out 2> /dev/null
     expect_same want.out got.out
 }

@@ -55,6 +55,12 @@ setup() {
     expect_same a.bin h2.bin
     sc-gen -n 3K --dist iota > k3.bin
     [ "$(stat -c %s k3.bin)" -eq $((4 * 3072)) ]
+    # G and T parse (only the start is read)
+    [ "$(sc-gen -n 2G --dist iota 2>/dev/null | head -c 8 | u32text | tr '\n' ' ')" = "0 1 " ]
+    [ "$(sc-gen -n 1T --dist iota 2>/dev/null | head -c 8 | u32text | tr '\n' ' ')" = "0 1 " ]
+    # leading zeros are decimal
+    sc-gen -n 010 > d.bin
+    [ "$(stat -c %s d.bin)" -eq 40 ]
 }
 
 @test "sc-gen --dist structured: 1,0,3,0,5,..." {
