@@ -59,7 +59,8 @@ sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
     st = sc_cuda_open(ctx, index < 0 ? 0 : index);
     if (st == SC_OK) return SC_OK;
     if (is_auto) {
-        snprintf(ctx->fallback, sizeof ctx->fallback, "%s", ctx->message);
+        snprintf(ctx->fallback, sizeof ctx->fallback,
+                 "device auto: using the CPU (%.900s)", ctx->message);
         ctx->message[0] = '\0';
         name_cpu(ctx);
         return SC_OK;

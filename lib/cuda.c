@@ -119,11 +119,25 @@ void sc_host_free(sc_ctx *ctx, void *p)
     }
 }
 
+/* SC_TEST_DEVICE_MEMORY=BYTES caps the device memory libsc takes, so that
+ * tests can drive the out-of-memory paths on any GPU. */
+static size_t device_memory_cap(void)
+{
+    const char *v = getenv("SC_TEST_DEVICE_MEMORY");
+    return v && *v ? (size_t)strtoull(v, NULL, 0) : SIZE_MAX;
+}
+
 /* Grows device buffer `which` to at least `bytes`. */
 static sc_status ensure(sc_ctx *ctx, int which, size_t bytes)
 {
     struct sc_cuda *c = ctx->cuda;
     if (bytes <= c->cap[which]) return SC_OK;
+    size_t others = 0;
+    for (int i = 0; i < BUF_COUNT_OF; i++)
+        if (i != which) others += c->cap[i];
+    if (others + bytes > device_memory_cap())
+        return sc_fail(ctx, SC_ERR_NOMEM, "CUDA: test cap on device memory "
+                       "reached");
     cudaFree(c->buf[which]);
     c->buf[which] = NULL;
     c->cap[which] = 0;

@@ -158,8 +158,7 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
         "read", "upload", "count", "prefix", "move", "download", "write" };
     fprintf(stderr, "%s: device: %s\n", prog, ctx->name);
     if (ctx->fallback[0])
-        fprintf(stderr, "%s: device auto chose the CPU: %s\n", prog,
-                ctx->fallback);
+        fprintf(stderr, "%s: note: %s\n", prog, ctx->fallback);
     fprintf(stderr, "%s: elements: in %" PRIu64 ", out %" PRIu64 "\n", prog,
             in, out);
     fprintf(stderr, "%s: time:", prog);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bats
+# A GPU that runs out of memory: smaller pieces, then the CPU; never a
+# wrong or missing result.  SC_TEST_DEVICE_MEMORY caps what libsc takes.
+
+load test_helper
+
+setup() {
+    sc_setup
+    skip_without_gpu
+    gen_random 3000017 7 0.5 > in.bin
+}
+
+@test "gpu-memory: a cap that forces smaller pieces gives the same bytes" {
+    sc-compact -d cpu < in.bin > cpu.out
+    SC_TEST_DEVICE_MEMORY=40M run sc-compact -d cuda -c 32M -v < in.bin
+    [ "$status" -eq 0 ]
+    sc-compact -d cuda -c 32M < in.bin > /dev/null
+    SC_TEST_DEVICE_MEMORY=40M sc-compact -d cuda -c 32M < in.bin > gpu.out
+    cmp cpu.out gpu.out
+    SC_TEST_DEVICE_MEMORY=40M sc-scan -d cuda -c 32M < in.bin > gpu.scan
+    sc-scan -d cpu < in.bin | cmp - gpu.scan
+}
+
+@test "gpu-memory: a cap too small for any piece falls back to the CPU, same bytes" {
+    sc-compact -d cpu --indices -w < in.bin > cpu.out
+    SC_TEST_DEVICE_MEMORY=1M sc-compact -d cuda --indices -w -v < in.bin \
+        > gpu.out 2> err.txt
+    cmp cpu.out gpu.out
+    grep -q "continued on the CPU" err.txt
+    SC_TEST_DEVICE_MEMORY=1M sc-split -d cuda < in.bin | \
+        cmp - <(sc-split -d cpu < in.bin)
+    SC_TEST_DEVICE_MEMORY=1M sc-rsort -d cuda < in.bin | \
+        cmp - <(sc-rsort -d cpu < in.bin)
+    SC_TEST_DEVICE_MEMORY=1M sc-gen -d cuda -n 3M -s 5 | \
+        cmp - <(sc-gen -d cpu -n 3M -s 5)
+}
