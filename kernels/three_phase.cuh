@@ -42,7 +42,8 @@
  * elements.  A vector that is only partly inside is read with scalar loads
  * of its valid part only, so no byte outside the array is ever read.
  *
- * Pipelining.  Both the fused pass and the three-phase move run
+ * Pipelining (-DSC_TP_PIPELINE; NOT YET RUN ON A GPU, the default is the
+ * register variant further down).  Both the fused pass and the move run
  * persistent blocks that prefetch their next tile into shared memory with
  * cp.async while the current one is ranked, staged and flushed; the
  * current tile's buffer then serves as its stage.  Holding tiles in
@@ -688,6 +689,143 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
 }
 
 /* ------------------------------------------------------------------ */
+/* The register variants (the default until the pipelined ones are       */
+/* measured): one tile per block for the fused pass, tiles loaded        */
+/* straight into registers.  Verified on an H200 (all tests pass) but    */
+/* latency-bound: 4 blocks/SM of one 16 KiB tile each keep DRAM 34% busy */
+/* (fused 0.61x CUB at 50%).  -DSC_TP_PIPELINE selects the cp.async      */
+/* pipelined kernels above instead.                                      */
+
+template <int BLOCK, int VEC>
+struct tile_smem {
+    uint32_t stage[geom<BLOCK, VEC>::SIZE];
+    uint32_t chunk[geom<BLOCK, VEC>::CHUNKS];
+    uint64_t offset;     /* fused: the tile's exclusive prefix */
+    uint64_t tile;       /* fused: the dynamic tile id */
+};
+
+template <class Op, int BLOCK, int VEC, bool FULL>
+__device__ __forceinline__ void fused_tile_regs(const Op &op, const input &in,
+                                           uint64_t tile, uint64_t n_tiles,
+                                           uint64_t *status, uint64_t *d_total,
+                                           tile_smem<BLOCK, VEC> &sm)
+{
+    typedef geom<BLOCK, VEC> G;
+    uint64_t vt = tile * (uint64_t)G::SIZE;
+    tile_regs<VEC> r;
+    load_tile<BLOCK, VEC, FULL>(in, vt, r.x, r.ok);
+    rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
+    __syncthreads();
+    rank_tile<BLOCK, VEC>(r, sm.chunk);
+    tile_span sp = span_of(in, vt, G::SIZE);
+    if (threadIdx.x == 0)
+        publish_aggregate(status, tile, r.total);
+    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, sm.stage);
+    /* Warp 0 waits on its predecessors only after staging: the wait
+     * overlaps the other warps' staging, and the tile's elements are no
+     * longer live in registers while the look-back needs them. */
+    if (threadIdx.x < 32) {
+        uint64_t excl = lookback(status, tile, r.total);
+        if (threadIdx.x == 0) {
+            sm.offset = excl;
+            if (tile == n_tiles - 1)
+                *d_total = excl + r.total;
+        }
+    }
+    __syncthreads();
+    flush_tile<Op, BLOCK>(op, sm.stage, r.total, sp.valid, sm.offset, sp.first);
+}
+
+/* At most 64 registers (4 blocks of 256 per SM): a block spends part of
+ * its life staging and flushing, not loading, so several blocks per SM are
+ * needed to keep loads in flight. */
+
+/* The partial tiles (at most the first and the last) are called, not
+ * inlined, so that their extra live state (which lanes are elements) does
+ * not raise the register count or cause spills in the full-tile path. */
+template <class Op, int BLOCK, int VEC>
+__device__ __noinline__ void fused_tile_regs_partial(const Op &op, const input &in,
+                                                uint64_t tile, uint64_t n_tiles,
+                                                uint64_t *status,
+                                                uint64_t *d_total,
+                                                tile_smem<BLOCK, VEC> &sm)
+{
+    fused_tile_regs<Op, BLOCK, VEC, false>(op, in, tile, n_tiles, status, d_total, sm);
+}
+
+template <class Op, int BLOCK, int VEC>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
+fused_kernel_regs(Op op_param, input in, uint64_t n_tiles, uint64_t *status,
+             unsigned long long *tile_counter, uint64_t *d_total)
+{
+    typedef geom<BLOCK, VEC> G;
+    __shared__ tile_smem<BLOCK, VEC> sm;
+    __shared__ Op sop;
+    op_to_smem(op_param, &sop);
+    const Op &op = sop;
+    if (threadIdx.x == 0)
+        sm.tile = atomicAdd(tile_counter, 1ull);
+    __syncthreads();
+    uint64_t tile = sm.tile;
+    uint64_t vt = tile * (uint64_t)G::SIZE;
+    if (vt >= in.lo && vt + G::SIZE <= in.hi)
+        fused_tile_regs<Op, BLOCK, VEC, true>(op, in, tile, n_tiles, status, d_total, sm);
+    else
+        fused_tile_regs_partial<Op, BLOCK, VEC>(op, in, tile, n_tiles, status, d_total, sm);
+}
+
+/* Phase 3: walk the sequence again, tile by tile, moving at the offset. */
+template <class Op, int BLOCK, int VEC, bool FULL>
+__device__ __forceinline__ uint32_t move_tile_regs(const Op &op, const input &in,
+                                              uint64_t vt, uint64_t off,
+                                              tile_smem<BLOCK, VEC> &sm)
+{
+    typedef geom<BLOCK, VEC> G;
+    tile_regs<VEC> r;
+    load_tile<BLOCK, VEC, FULL>(in, vt, r.x, r.ok);
+    rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
+    __syncthreads();     /* chunk counts in; last tile's flush done */
+    rank_tile<BLOCK, VEC>(r, sm.chunk);
+    tile_span sp = span_of(in, vt, G::SIZE);
+    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, sm.stage);
+    __syncthreads();     /* stage full; chunk counts read */
+    flush_tile<Op, BLOCK>(op, sm.stage, r.total, sp.valid, off, sp.first);
+    return r.total;
+}
+
+template <class Op, int BLOCK, int VEC>
+__device__ __noinline__ uint32_t move_tile_regs_partial(const Op &op,
+                                                   const input &in, uint64_t vt,
+                                                   uint64_t off,
+                                                   tile_smem<BLOCK, VEC> &sm)
+{
+    return move_tile_regs<Op, BLOCK, VEC, false>(op, in, vt, off, sm);
+}
+
+template <class Op, int BLOCK, int VEC>
+__global__ void __launch_bounds__(BLOCK, MIN_BLOCKS)
+move_kernel_regs(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
+            const uint64_t *seq_off)
+{
+    typedef geom<BLOCK, VEC> G;
+    __shared__ tile_smem<BLOCK, VEC> sm;
+    __shared__ Op sop;
+    op_to_smem(op_param, &sop);
+    __syncthreads();
+    const Op &op = sop;
+    uint64_t t0 = blockIdx.x * tiles_per_seq;
+    uint64_t t1 = t0 + tiles_per_seq < n_tiles ? t0 + tiles_per_seq : n_tiles;
+    uint64_t off = seq_off[blockIdx.x];
+    for (uint64_t t = t0; t < t1; t++) {
+        uint64_t vt = t * (uint64_t)G::SIZE;
+        if (vt >= in.lo && vt + G::SIZE <= in.hi)
+            off += move_tile_regs<Op, BLOCK, VEC, true>(op, in, vt, off, sm);
+        else
+            off += move_tile_regs_partial<Op, BLOCK, VEC>(op, in, vt, off, sm);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Host side: scratch layout and launches.                               */
 
 /* [0, 256): tile counter; then one status word per tile (both zeroed by a
@@ -730,14 +868,24 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     SCG_CHECK(cudaGetDevice(&dev));
     SCG_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+#ifdef SC_TP_PIPELINE
         &per_sm, fused_kernel<Op, BLOCK, VEC>, BLOCK, 0));
+#else
+        &per_sm, fused_kernel_regs<Op, BLOCK, VEC>, BLOCK, 0));
+#endif
     uint64_t blocks = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);
     if (blocks > tiles)
         blocks = tiles;
     scratch_map m = map_scratch(scratch, tiles);
     SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
+#ifdef SC_TP_PIPELINE
     fused_kernel<Op, BLOCK, VEC><<<(unsigned)blocks, BLOCK, 0, s>>>(
         op, in, tiles, m.status, m.counter, d_total);
+#else
+    (void)blocks;
+    fused_kernel_regs<Op, BLOCK, VEC><<<(unsigned)tiles, BLOCK, 0, s>>>(
+        op, in, tiles, m.status, m.counter, d_total);
+#endif
     SCG_CHECK_LAUNCH();
     return 0;
 }
@@ -754,7 +902,11 @@ static int run_three_phase(const Op &op, const input &in, void *scratch,
     SCG_CHECK(cudaGetDevice(&dev));
     SCG_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+#ifdef SC_TP_PIPELINE
         &per_sm, move_kernel<Op, BLOCK, VEC>, BLOCK, 0));
+#else
+        &per_sm, move_kernel_regs<Op, BLOCK, VEC>, BLOCK, 0));
+#endif
     uint64_t want = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);
     if (want > (uint64_t)MAX_SEQ)
         want = MAX_SEQ;
@@ -769,8 +921,13 @@ static int run_three_phase(const Op &op, const input &in, void *scratch,
     prefix_kernel<<<1, PREFIX_THREADS, 0, s>>>(m.seq_count, n_seq, m.seq_off,
                                                 d_total);
     SCG_CHECK_LAUNCH();
+#ifdef SC_TP_PIPELINE
     move_kernel<Op, BLOCK, VEC><<<n_seq, BLOCK, 0, s>>>(op, in, tiles, tps,
                                                         m.seq_off);
+#else
+    move_kernel_regs<Op, BLOCK, VEC><<<n_seq, BLOCK, 0, s>>>(op, in, tiles, tps,
+                                                             m.seq_off);
+#endif
     SCG_CHECK_LAUNCH();
     return 0;
 }

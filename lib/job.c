@@ -227,6 +227,24 @@ static sc_status finish(job_state *js, sc_status st)
     return st;
 }
 
+/* A small input gets a chunk its size: pinned host memory and device
+ * buffers cost time to set up, which short runs would otherwise pay for
+ * a whole default chunk. */
+static size_t default_chunk(const sc_ctx *ctx, const sc_job *j,
+                            const sc_reader *r)
+{
+    if (j->chunk_bytes) return j->chunk_bytes;
+    size_t chunk = ctx->cuda ? SC_DEFAULT_CHUNK_GPU : SC_DEFAULT_CHUNK_CPU;
+    int64_t known = r ? sc_reader_size_hint(r)
+                      : (int64_t)(j->gen_count < ((uint64_t)1 << 60)
+                                  ? j->gen_count * 4 : (uint64_t)1 << 60);
+    if (known >= 0 && (uint64_t)known < chunk) {
+        uint64_t fit = ((uint64_t)known + 4095) & ~(uint64_t)4095;
+        chunk = fit ? (size_t)fit : SC_MIN_CHUNK_BYTES;
+    }
+    return chunk;
+}
+
 sc_status sc_run(sc_ctx *ctx, const sc_job *j)
 {
     if (j->kind == SC_JOB_SORT) return sc_run_sort(ctx, j);
@@ -239,8 +257,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
         st = sc_reader_open(&r, ctx, j->inputs, j->n_inputs, j->in_fmt);
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
-        size_t chunk = j->chunk_bytes ? j->chunk_bytes
-                     : ctx->cuda ? SC_DEFAULT_CHUNK_GPU : SC_DEFAULT_CHUNK_CPU;
+        size_t chunk = default_chunk(ctx, j, r);
         sc_pipeline_cfg cfg = { ctx, r, j->gen_count, chunk / 4,
                                 j->prog ? j->prog : "sc", j->progress };
         sc_stage_ops ops = { process, emit, &js, out_bytes_per_elem(j),

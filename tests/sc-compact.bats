@@ -36,7 +36,6 @@ setup() {
     while IFS= read -r p; do
         vs_ref sc-compact compact in.bin $p || return 1
         vs_ref sc-compact compact in.bin $p -x || return 1
-        vs_ref sc-compact compact in.bin $p --invert || return 1
     done <<'EOF'
 --eq 500
 --eq 0
@@ -97,6 +96,13 @@ EOF
 --gt 500 --lt 400
 --ge 0 --mask 0x100 --le 700
 EOF
+}
+
+@test "sc-compact --invert is -x" {
+    gen_file in.bin 100003 7 0.8 --min 0 --max 1000
+    vs_ref sc-compact compact in.bin --invert
+    vs_ref sc-compact compact in.bin --range 100:200 --invert
+    vs_ref sc-compact compact in.bin --invert --mask 0x30
 }
 
 @test "sc-compact: a combined predicate actually narrows the selection" {
@@ -398,8 +404,18 @@ EOF
     kept=$(nelems want.out)
     grep -q 50000 err.txt || { echo "# -v does not give the elements in: $(cat err.txt)" >&2; return 1; }
     grep -q "$kept" err.txt || { echo "# -v does not give the elements out ($kept): $(cat err.txt)" >&2; return 1; }
-    sc-compact -P in.bin > got.out 2> /dev/null
+}
+
+@test "sc-compact -P: a progress line on stderr (rate; percent when the size is known)" {
+    gen_file in.bin 500000 43 0.5
+    ref compact < in.bin > want.out
+    sc-compact -P in.bin > got.out 2> err.txt
     expect_same want.out got.out
+    grep -q '/s' err.txt || { echo "# no rate: $(cat -A err.txt)" >&2; return 1; }
+    grep -q '%' err.txt || { echo "# no percent for a regular file: $(cat -A err.txt)" >&2; return 1; }
+    cat in.bin | sc-compact --progress > got.out 2> err.txt
+    expect_same want.out got.out
+    grep -q '/s' err.txt
 }
 
 @test "sc-compact -h and -V: stdout, exit 0" {

@@ -51,11 +51,14 @@ ref() {
 
 # gen_random N SEED [DENSITY [sc-gen options...]] > FILE
 # Uniform data with about DENSITY (default 0.5) of the elements nonzero.
+# Test data is made on the CPU explicitly: sc-gen itself is tested in
+# sc-gen.bats (any device) and gpu.bats (cpu == cuda), and on a GPU machine
+# every CUDA run pays for a context, which would double the suite's time.
 gen_random() {
     local n=$1 seed=$2 density=${3:-0.5}
     shift 2
     [ $# -gt 0 ] && shift
-    sc-gen -n "$n" -s "$seed" --dist uniform --density "$density" "$@"
+    sc-gen --device cpu -n "$n" -s "$seed" --dist uniform --density "$density" "$@"
 }
 
 # gen_file FILE N SEED [DENSITY [sc-gen options]]: gen_random into FILE,
