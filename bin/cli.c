@@ -195,6 +195,14 @@ int cli_pred_option(cli *c, int opt, const char *arg)
     return 0;
 }
 
+size_t cli_buffer_size(const cli *c, const char *arg, size_t least)
+{
+    uint64_t v = cli_number(c, "--buffer-size", arg, 1, (uint64_t)1 << 50);
+    if (v < least)
+        cli_usage_error(c, "--buffer-size must be at least %zu bytes", least);
+    return (size_t)v;
+}
+
 void cli_operands(cli *c, int argc, char **argv)
 {
     if (!c->takes_input && optind < argc)

@@ -45,6 +45,14 @@ enum {
     { "mask", required_argument, NULL, OPT_MASK },                      \
     { "invert", no_argument, NULL, 'x' }
 
+/* The predicate options' lines of --help, shared by sc-compact and sc-split. */
+#define CLI_PRED_HELP                                                   \
+"Conditions (all must hold; none given: x != 0):\n"                      \
+"      --eq V --ne V --lt V --le V --gt V --ge V\n"                      \
+"      --range LO:HI   LO <= x <= HI\n"                                  \
+"      --mask M        x & M != 0\n"                                     \
+"  -x, --invert        negate the whole condition\n"
+
 typedef struct cli {
     const char *prog;
     const char *usage;          /* the tool's own lines of --help */
@@ -63,6 +71,8 @@ void cli_init(cli *c, char **argv, const char *prog, sc_job_kind kind,
 void cli_common_option(cli *c, int opt, const char *arg);
 /* Handles a predicate option; returns 0 if opt is none. */
 int cli_pred_option(cli *c, int opt, const char *arg);
+/* -S SIZE of sc-split and sc-rsort: at least `least` bytes. */
+size_t cli_buffer_size(const cli *c, const char *arg, size_t least);
 /* Remaining operands are the inputs. */
 void cli_operands(cli *c, int argc, char **argv);
 

@@ -4,11 +4,7 @@
 static const char usage[] =
 "Usage: sc-compact [OPTION]... [FILE]...\n"
 "Keep the uint32 elements that match, in input order.\n\n"
-"Conditions (all must hold; none given: x != 0):\n"
-"      --eq V --ne V --lt V --le V --gt V --ge V\n"
-"      --range LO:HI   LO <= x <= HI\n"
-"      --mask M        x & M != 0\n"
-"  -x, --invert        negate the whole condition\n\n"
+CLI_PRED_HELP "\n"
 "Output:\n"
 "      --count         print the number of kept elements instead\n"
 "      --indices       write zero-based positions of kept elements (uint32)\n"

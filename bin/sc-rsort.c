@@ -37,12 +37,7 @@ int main(int argc, char **argv)
         case 'u': c.job.unique = 1; break;
         case 'm': c.job.merge = 1; break;
         case 'C': c.job.check = 1; break;
-        case 'S':
-            c.job.buffer_bytes = (size_t)cli_number(&c, "--buffer-size", optarg,
-                                                    1, (uint64_t)1 << 50);
-            if (c.job.buffer_bytes < 4096)
-                cli_usage_error(&c, "--buffer-size must be at least 4K");
-            break;
+        case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4096); break;
         case 'T': c.job.tmpdir = optarg; break;
         case OPT_BITS: {
             uint64_t lo, hi;

@@ -5,11 +5,7 @@ static const char usage[] =
 "Usage: sc-split [OPTION]... [FILE]...\n"
 "Write every selected element, then every rejected one, each group in\n"
 "input order.\n\n"
-"Conditions (all must hold; none given: x != 0):\n"
-"      --eq V --ne V --lt V --le V --gt V --ge V\n"
-"      --range LO:HI   LO <= x <= HI\n"
-"      --mask M        x & M != 0\n"
-"  -x, --invert        negate the whole condition\n\n"
+CLI_PRED_HELP "\n"
 "  -r, --rejects FILE  rejected elements to FILE, selected ones to the output\n"
 "  -S, --buffer-size SIZE  rejects held in memory before spilling to\n"
 "                      temporary files (default 256M)\n"
@@ -33,12 +29,7 @@ int main(int argc, char **argv)
         if (cli_pred_option(&c, opt, optarg)) continue;
         switch (opt) {
         case 'r': c.job.rejects = optarg; break;
-        case 'S':
-            c.job.buffer_bytes = (size_t)cli_number(&c, "--buffer-size", optarg,
-                                                    1, (uint64_t)1 << 50);
-            if (c.job.buffer_bytes < 4)
-                cli_usage_error(&c, "--buffer-size must be at least 4 bytes");
-            break;
+        case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4); break;
         case 'T': c.job.tmpdir = optarg; break;
         case OPT_COUNT: c.job.count_only = 1; break;
         default: cli_common_option(&c, opt, optarg);
