@@ -246,9 +246,11 @@ static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
         } else {
             /* Bytes peeked for the magic come first. */
             size_t pre = r->z.avail_in < len ? r->z.avail_in : len;
-            memcpy(dst, r->z.next_in, pre);
-            r->z.next_in += pre;
-            r->z.avail_in -= (uInt)pre;
+            if (pre) {
+                memcpy(dst, r->z.next_in, pre);
+                r->z.next_in += pre;
+                r->z.avail_in -= (uInt)pre;
+            }
             got = pre;
             if (pre < len) {
                 ssize_t more = file_read(r, dst + pre, len - pre);
