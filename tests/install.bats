@@ -28,7 +28,7 @@ load test_helper
     export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
     # the prefix given to make install, not the configured one
     flags=$(pkg-config --define-prefix --cflags --libs sc)
-    cc -std=c11 -Wall -Wextra -Werror -o example \
+    cc -std=c11 -Wall -Wextra -Werror ${SC_CC_FLAGS:-} -o example \
         "$SC_SRCDIR/examples/libsc-example.c" $flags
     LD_LIBRARY_PATH="$T/prefix/lib" ./example
     # the installed tools run too
