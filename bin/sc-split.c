@@ -8,7 +8,7 @@ static const char usage[] =
 CLI_PRED_HELP "\n"
 "  -r, --rejects FILE  rejected elements to FILE, selected ones to the output\n"
 "  -S, --buffer-size SIZE  rejects held in memory before spilling to\n"
-"                      temporary files (default 256M)\n"
+"                      temporary files (default: a quarter of memory)\n"
 "  -T DIR              directory for temporary files (default $TMPDIR, /tmp)\n"
 "      --count         print 'SELECTED REJECTED' instead\n";
 

@@ -140,6 +140,9 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
 int sc_is_data_fault(sc_status st);
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 
+/* -S's default: a quarter of physical memory, at least 64 MiB. */
+size_t sc_default_buffer_bytes(void);
+
 /* sc-rsort's job: reads everything, sorts (in runs past -S), writes. */
 sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job);
 

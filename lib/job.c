@@ -14,7 +14,6 @@
 #include "pipeline.h"
 #include "spill.h"
 
-#define DEFAULT_SPLIT_BUFFER ((size_t)256 << 20)
 
 typedef struct job_state {
     sc_ctx *ctx;
@@ -187,7 +186,7 @@ static sc_status open_outputs(job_state *js)
         return sc_writer_open(&js->rejects, ctx, j->rejects, &ro);
     }
     return sc_spill_open(&js->spill, ctx, j->tmpdir,
-                         j->buffer_bytes ? j->buffer_bytes : DEFAULT_SPLIT_BUFFER);
+                         j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes());
 }
 
 int sc_is_data_fault(sc_status st)

@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include "merge.h"
 
-#define MIN_DEFAULT_BUFFER ((size_t)64 << 20)
 #define MIN_SORT_ELEMS ((size_t)1024)
 
 typedef struct sort_state {
@@ -28,21 +27,13 @@ typedef struct sort_state {
     uint64_t in;
 } sort_state;
 
-/* -S's default: a quarter of physical memory, but at least 64 MiB. */
-static size_t default_buffer(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t b = pages > 0 && page > 0 ? (size_t)pages / 4 * (size_t)page : 0;
-    return b > MIN_DEFAULT_BUFFER ? b : MIN_DEFAULT_BUFFER;
-}
-
 static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
 {
     memset(ss, 0, sizeof *ss);
     ss->ctx = ctx;
     ss->job = j;
     sc_order_init(&ss->order, j->lo_bit, j->hi_bit, j->reverse);
-    ss->limit = (j->buffer_bytes ? j->buffer_bytes : default_buffer()) / 4;
+    ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes()) / 4;
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
     ss->chunk = (j->chunk_bytes ? j->chunk_bytes : SC_DEFAULT_CHUNK_GPU) / 4;
     if (ss->chunk == 0) ss->chunk = 1;
