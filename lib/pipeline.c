@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline.h"
+#include "progress.h"
 
 #define SLOTS 3
 
@@ -23,7 +24,7 @@ typedef struct pipeline {
     int stop;
     sc_status read_status, write_status;
     uint64_t elems_in, elems_out;
-    double last_progress, start;
+    sc_progress progress;
 } pipeline;
 
 static void push(pipeline *p, queue *q, sc_slot *s)
@@ -89,24 +90,22 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-static void show_progress(pipeline *p, int final)
+/* Input bytes so far and in all, for -P (sc-gen: bytes made). */
+static void progress_figures(const pipeline *p, double *bytes, double *total)
 {
     const sc_pipeline_cfg *c = p->cfg;
-    double now = sc_now();
-    if (!final && now - p->last_progress < 0.5) return;
-    p->last_progress = now;
-    double bytes = c->reader ? (double)sc_reader_bytes_read(c->reader)
-                             : 4.0 * (double)p->elems_in;
-    double total = c->reader ? (double)sc_reader_size_hint(c->reader)
-                             : 4.0 * (double)c->gen_total;
-    double rate = bytes / (now - p->start > 1e-9 ? now - p->start : 1e-9);
-    char pct[16] = "";
-    if (total > 0) snprintf(pct, sizeof pct, ", %3.0f%%", 100.0 * bytes / total);
-    fprintf(stderr, "\r%s: %.1f MiB %s, %.1f MiB/s%s   ", c->prog,
-            bytes / 1048576.0, c->reader ? "read" : "made", rate / 1048576.0,
-            pct);
-    if (final) fputc('\n', stderr);
-    fflush(stderr);
+    *bytes = c->reader ? (double)sc_reader_bytes_read(c->reader)
+                       : 4.0 * (double)p->elems_in;
+    *total = c->reader ? (double)sc_reader_size_hint(c->reader)
+                       : 4.0 * (double)c->gen_total;
+}
+
+static void show_progress(pipeline *p, int final)
+{
+    double bytes, total;
+    progress_figures(p, &bytes, &total);
+    if (final) sc_progress_end(&p->progress, bytes, total);
+    else sc_progress_update(&p->progress, bytes, total);
 }
 
 static void *writer_main(void *arg)
@@ -182,7 +181,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     memset(&p, 0, sizeof p);
     p.cfg = cfg;
     p.ops = ops;
-    p.start = p.last_progress = sc_now();
+    sc_progress_start(&p.progress, cfg->prog, cfg->reader ? "read" : "made");
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.changed, NULL);
     sc_status st = alloc_slots(&p);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "merge.h"
+#include "progress.h"
 
 #define MIN_SORT_ELEMS ((size_t)1024)
 
@@ -25,6 +26,8 @@ typedef struct sort_state {
     sc_runs *runs;          /* NULL until the input outgrows the buffer */
     sc_fault fault;         /* a data fault, reported after the output */
     uint64_t in;
+    sc_progress progress;   /* -P: elements read so far */
+    double total_bytes;     /* -P: of all inputs, < 0 when unknown */
 } sort_state;
 
 static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
@@ -37,6 +40,8 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
     ss->chunk = (j->chunk_bytes ? j->chunk_bytes : SC_DEFAULT_CHUNK_GPU) / 4;
     if (ss->chunk == 0) ss->chunk = 1;
+    sc_progress_start(&ss->progress, j->prog, "read");
+    ss->total_bytes = -1;
 }
 
 /* Grows the buffer towards the limit: to the input's size when known
@@ -69,6 +74,9 @@ static sc_status read_some(sort_state *ss, sc_reader *r, uint32_t *dst,
     sc_status st = sc_reader_read(r, dst, max, got);
     sc_phase_add(ss->ctx, SC_PH_READ, sc_now() - t0);
     ss->in += *got;
+    if (ss->job->progress)
+        sc_progress_update(&ss->progress, 4.0 * (double)ss->in,
+                           ss->total_bytes);
     return sc_fault_note(&ss->fault, ss->ctx, st);
 }
 
@@ -169,6 +177,7 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink)
     sc_reader *r = NULL;
     sc_status st = sc_reader_open(&r, ss->ctx, j->inputs, j->n_inputs,
                                   j->in_fmt);
+    if (st == SC_OK) ss->total_bytes = (double)sc_reader_size_hint(r);
     if (st == SC_OK) st = read_all(ss, r);
     sc_reader_close(r);
     if (st == SC_OK) st = open_sink(ss, sink);
@@ -212,6 +221,8 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
     sc_status st = job->check ? check_inputs(&ss)
                  : job->merge ? merge_inputs(&ss, &sink)
                  : sort_inputs(&ss, &sink);
+    if (job->progress)
+        sc_progress_end(&ss.progress, 4.0 * (double)ss.in, ss.total_bytes);
     if (job->verbose) sc_job_report(ctx, job, ss.in, sink.out, sc_now() - t0);
     return st;
 }
