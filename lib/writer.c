@@ -32,6 +32,7 @@ typedef struct gz_block {
 struct sc_writer {
     sc_ctx *ctx;
     int fd;
+    int direct;                 /* fd opened on a device or FIFO: close it */
     char *path, *tmp;           /* tmp: written beside path */
     const char *name;           /* for messages */
     sc_writer_opts o;
@@ -81,6 +82,25 @@ static sc_status open_temp(sc_writer *w, const char *path)
     return SC_OK;
 }
 
+/* A device, FIFO or socket is written in place: renaming a file over it
+ * would replace, say, /dev/null itself. */
+static int is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+static sc_status open_direct(sc_writer *w, const char *path)
+{
+    w->fd = open(path, O_WRONLY);
+    w->direct = w->fd >= 0;
+    if (w->fd < 0)
+        return sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot open",
+                             path);
+    sc_grow_pipe(w->fd);
+    return SC_OK;
+}
+
 sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
                          const sc_writer_opts *opts)
 {
@@ -94,7 +114,7 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     w->name = "(standard output)";
     sc_status st = SC_OK;
     if (path && strcmp(path, "-") != 0) {
-        st = open_temp(w, path);
+        st = is_special(path) ? open_direct(w, path) : open_temp(w, path);
         w->name = path;
     } else {
         sc_grow_pipe(1);
@@ -255,6 +275,11 @@ static void release(sc_writer *w)
 sc_status sc_writer_commit(sc_writer *w)
 {
     sc_status st = w->failed ? SC_ERR_IO : drain(w);
+    if (w->direct) {
+        if (close(w->fd) != 0 && st == SC_OK) st = write_error(w, errno);
+        w->direct = 0;
+        w->fd = -1;
+    }
     if (st == SC_OK && w->tmp) {
         if (close(w->fd) != 0) st = write_error(w, errno);
         w->fd = -1;
@@ -275,6 +300,7 @@ sc_status sc_writer_commit(sc_writer *w)
 void sc_writer_abort(sc_writer *w)
 {
     if (!w) return;
+    if (w->direct) close(w->fd);
     if (w->tmp) {
         if (w->fd >= 0) close(w->fd);
         unlink(w->tmp);

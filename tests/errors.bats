@@ -629,3 +629,23 @@ make_data() {
         head -n 1 err.txt | grep -q "^$t: " || { echo "# $t: $(cat err.txt)" >&2; return 1; }
     done
 }
+
+# ---------------------------------------------------------------- special outputs
+
+@test "errors: -o and -r onto a FIFO write into it; it stays a FIFO (never renamed over)" {
+    mkfifo out.fifo rej.fifo
+    timeout 20 cat out.fifo > got.out &
+    sc-gen -n 1000 -s 3 -o out.fifo
+    wait
+    sc-gen -n 1000 -s 3 | cmp - got.out
+    [ -p out.fifo ]
+    timeout 20 cat rej.fifo > got.rej &
+    sc-gen -n 1000 -s 3 --density 0.5 | sc-split -r rej.fifo > got.sel
+    wait
+    sc-gen -n 1000 -s 3 --density 0.5 | sc-compact -x > want.rej
+    cmp want.rej got.rej
+    [ -p rej.fifo ]
+    # and a character device stays one
+    sc-gen -n 10 -o /dev/null
+    [ -c /dev/null ]
+}
