@@ -152,29 +152,25 @@ static sc_status sync_stream(sc_ctx *ctx)
     return SC_OK;
 }
 
-/* One timed, checked copy; the phase says which way it goes. */
-static sc_status copy(sc_ctx *ctx, void *dst, const void *src, size_t bytes,
-                      sc_phase phase)
-{
-    double t0 = sc_now();
-    enum cudaMemcpyKind kind = phase == SC_PH_UPLOAD ? cudaMemcpyHostToDevice
-                                                     : cudaMemcpyDeviceToHost;
-    CK(cudaMemcpyAsync(dst, src, bytes, kind, ctx->cuda->stream),
-       phase == SC_PH_UPLOAD ? "upload" : "download");
-    sc_status st = sync_stream(ctx);
-    sc_phase_add(ctx, phase, sc_now() - t0);
-    return st;
-}
-
 static sc_status upload(sc_ctx *ctx, void *dst, const void *src, size_t bytes)
 {
-    return copy(ctx, dst, src, bytes, SC_PH_UPLOAD);
+    double t0 = sc_now();
+    CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
+                       ctx->cuda->stream), "upload");
+    sc_status st = sync_stream(ctx);
+    sc_phase_add(ctx, SC_PH_UPLOAD, sc_now() - t0);
+    return st;
 }
 
 static sc_status download(sc_ctx *ctx, void *dst, const void *src,
                           size_t bytes)
 {
-    return copy(ctx, dst, src, bytes, SC_PH_DOWNLOAD);
+    double t0 = sc_now();
+    CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost,
+                       ctx->cuda->stream), "download");
+    sc_status st = sync_stream(ctx);
+    sc_phase_add(ctx, SC_PH_DOWNLOAD, sc_now() - t0);
+    return st;
 }
 
 /* Kernels of a fused operation are timed as the move phase. */
