@@ -42,8 +42,11 @@
  * elements.  A vector that is only partly inside is read with scalar loads
  * of its valid part only, so no byte outside the array is ever read.
  *
- * Pipelining (-DSC_TP_PIPELINE; NOT YET RUN ON A GPU, the default is the
- * register variant further down).  Both the fused pass and the move run
+ * Pipelining (the default; -DSC_TP_REGS selects the register variant
+ * further down).  This exact code passed the whole test suite on an H200
+ * (2026-11-22, SC_DEVICE=cuda) but has not been benchmarked yet; the
+ * register variant was benchmarked (0.61x CUB fused at 50%) but its final
+ * form has not run on a GPU.  Both the fused pass and the move run
  * persistent blocks that prefetch their next tile into shared memory with
  * cp.async while the current one is ranked, staged and flushed; the
  * current tile's buffer then serves as its stage.  Holding tiles in
@@ -689,12 +692,11 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
 }
 
 /* ------------------------------------------------------------------ */
-/* The register variants (the default until the pipelined ones are       */
-/* measured): one tile per block for the fused pass, tiles loaded        */
-/* straight into registers.  Verified on an H200 (all tests pass) but    */
-/* latency-bound: 4 blocks/SM of one 16 KiB tile each keep DRAM 34% busy */
-/* (fused 0.61x CUB at 50%).  -DSC_TP_PIPELINE selects the cp.async      */
-/* pipelined kernels above instead.                                      */
+/* The register variants (-DSC_TP_REGS): one tile per block for the     */
+/* fused pass, tiles loaded straight into registers.  An earlier form    */
+/* passed the kernel tests on an H200 and measured latency-bound: 4      */
+/* blocks/SM of one 16 KiB tile each keep DRAM 34% busy (fused 0.61x CUB */
+/* at 50%).  The default is the cp.async pipelined kernels above.        */
 
 template <int BLOCK, int VEC>
 struct tile_smem {
@@ -868,7 +870,7 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     SCG_CHECK(cudaGetDevice(&dev));
     SCG_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-#ifdef SC_TP_PIPELINE
+#ifndef SC_TP_REGS
         &per_sm, fused_kernel<Op, BLOCK, VEC>, BLOCK, 0));
 #else
         &per_sm, fused_kernel_regs<Op, BLOCK, VEC>, BLOCK, 0));
@@ -878,7 +880,7 @@ static int run_fused(const Op &op, const input &in, void *scratch,
         blocks = tiles;
     scratch_map m = map_scratch(scratch, tiles);
     SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
-#ifdef SC_TP_PIPELINE
+#ifndef SC_TP_REGS
     fused_kernel<Op, BLOCK, VEC><<<(unsigned)blocks, BLOCK, 0, s>>>(
         op, in, tiles, m.status, m.counter, d_total);
 #else
@@ -902,7 +904,7 @@ static int run_three_phase(const Op &op, const input &in, void *scratch,
     SCG_CHECK(cudaGetDevice(&dev));
     SCG_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-#ifdef SC_TP_PIPELINE
+#ifndef SC_TP_REGS
         &per_sm, move_kernel<Op, BLOCK, VEC>, BLOCK, 0));
 #else
         &per_sm, move_kernel_regs<Op, BLOCK, VEC>, BLOCK, 0));
@@ -921,7 +923,7 @@ static int run_three_phase(const Op &op, const input &in, void *scratch,
     prefix_kernel<<<1, PREFIX_THREADS, 0, s>>>(m.seq_count, n_seq, m.seq_off,
                                                 d_total);
     SCG_CHECK_LAUNCH();
-#ifdef SC_TP_PIPELINE
+#ifndef SC_TP_REGS
     move_kernel<Op, BLOCK, VEC><<<n_seq, BLOCK, 0, s>>>(op, in, tiles, tps,
                                                         m.seq_off);
 #else
