@@ -46,9 +46,9 @@ sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 }
 
 /* Host split into separate selected and rejected buffers. */
-static sc_status split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                             const sc_pred *pred, uint32_t *sel,
-                             uint32_t *rej, uint64_t *selected)
+sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                         const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                         uint64_t *selected)
 {
     if (use_gpu(ctx)) {
         sc_status st = sc_cuda_split(ctx, in, n, pred, sel, rej, selected);
@@ -63,18 +63,11 @@ sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 {
     uint32_t *rej = malloc((n ? n : 1) * sizeof *rej);
     if (!rej) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    sc_status st = split_parts(ctx, in, n, pred, out, rej, selected);
+    sc_status st = sc_split_parts(ctx, in, n, pred, out, rej, selected);
     if (st == SC_OK)
         memcpy(out + *selected, rej, (n - *selected) * sizeof *rej);
     free(rej);
     return st;
-}
-
-sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                         const sc_pred *pred, uint32_t *sel, uint32_t *rej,
-                         uint64_t *selected)
-{
-    return split_parts(ctx, in, n, pred, sel, rej, selected);
 }
 
 sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,

@@ -649,3 +649,25 @@ make_data() {
     sc-gen -n 10 -o /dev/null
     [ -c /dev/null ]
 }
+
+@test "errors: a closed pipe ends the writer by SIGPIPE (status 141), as cat would" {
+    run bash -c 'sc-gen -n 100M | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}"'
+    [ "$status" -eq 0 ]
+    [ "$output" = 141 ]
+}
+
+@test "errors: --count and --total figures are plain text whatever -z or -t say" {
+    sc-gen -n 1000 -s 2 --density 0.5 > in.bin
+    want=$(sc-compact --count < in.bin)
+    [ "$(sc-compact --count -z < in.bin)" = "$want" ]
+    [ "$(sc-compact --count -t < in.bin)" = "$want" ]
+    [ "$(sc-split --count -z < in.bin)" = "$(sc-split --count < in.bin)" ]
+    [ "$(sc-scan --total -z < in.bin)" = "$(sc-scan --total < in.bin)" ]
+}
+
+@test "errors: sc-rsort -P draws a progress line with the percentage of a known size" {
+    sc-gen -n 100000 -s 4 > in.bin
+    sc-rsort -P in.bin > got.out 2> err.txt
+    sc-rsort in.bin | cmp - got.out
+    grep -q "^.*sc-rsort: .* MiB read, .* MiB/s, 100%" err.txt
+}
