@@ -127,6 +127,14 @@ enum { SC_KIND_VALUES = 0, SC_KIND_IDX32 = 1, SC_KIND_IDX64 = 2 };
 
 /* An input's name in messages: "-" is "(standard input)" (reader.c). */
 const char *sc_input_name(const char *path);
+/* The decoded bytes of the inputs when known without reading them (raw
+ * regular files), else -1. */
+int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt);
+/* Bytes per chunk: the one asked for, or the device's default, but never
+ * more than a known input needs (rounded up to 4 KiB). */
+size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known);
+/* SC_OK, or SC_ERR_USAGE with a message for parameters out of range. */
+sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
 
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);

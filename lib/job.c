@@ -119,22 +119,56 @@ static int same_file(const struct stat *a, const struct stat *b)
     return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* SPEC: a streaming tool refuses an output that is also an input. */
+static int is_stdout(const char *path)
+{
+    return !path || strcmp(path, "-") == 0;
+}
+
+/* Where an output goes, when that is a regular file (only a file can be
+ * read back while it is written). */
+static int output_file(const char *path, struct stat *st)
+{
+    int r = is_stdout(path) ? fstat(1, st) : stat(path, st);
+    return r == 0 && S_ISREG(st->st_mode);
+}
+
+/* SPEC: a streaming tool refuses an output that is also an input, whether
+ * named by -o or reached through standard output (cat f >> f). */
 static sc_status check_not_input(sc_ctx *ctx, const sc_job *j, const char *out)
 {
     struct stat os, is;
-    if (!out || strcmp(out, "-") == 0 || stat(out, &os) != 0) return SC_OK;
-    if (j->n_inputs == 0)
-        return fstat(0, &is) == 0 && same_file(&os, &is)
-            ? sc_fail(ctx, SC_ERR_SAMEFILE, "%s: output file is also an input",
-                      out) : SC_OK;
-    for (size_t i = 0; i < j->n_inputs; i++) {
-        const char *in = j->inputs[i];
+    if (!output_file(out, &os)) return SC_OK;
+    const char *name = is_stdout(out) ? "(standard output)" : out;
+    size_t n = j->n_inputs ? j->n_inputs : 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *in = j->n_inputs ? j->inputs[i] : "-";
         int r = strcmp(in, "-") == 0 ? fstat(0, &is) : stat(in, &is);
         if (r == 0 && same_file(&os, &is))
             return sc_fail(ctx, SC_ERR_SAMEFILE, "%s: output file is also an "
-                           "input", out);
+                           "input", name);
     }
+    return SC_OK;
+}
+
+/* sc-split -r: the rejects need a file of their own, or one group would
+ * overwrite or interleave with the other. */
+static sc_status check_rejects(sc_ctx *ctx, const sc_job *j)
+{
+    struct stat os, rs;
+    if (is_stdout(j->rejects))
+        return sc_fail(ctx, SC_ERR_USAGE, "the rejects file cannot be standard "
+                       "output");
+    if (is_stdout(j->output) && !output_file(NULL, &os)) return SC_OK;
+    if (stat(j->rejects, &rs) != 0) {
+        /* Not there yet: only the same name can clash. */
+        return !is_stdout(j->output) && strcmp(j->output, j->rejects) == 0
+            ? sc_fail(ctx, SC_ERR_SAMEFILE, "%s: rejects file is also the "
+                      "output", j->rejects) : SC_OK;
+    }
+    if ((is_stdout(j->output) ? fstat(1, &os) : stat(j->output, &os)) == 0 &&
+        same_file(&os, &rs))
+        return sc_fail(ctx, SC_ERR_SAMEFILE, "%s: rejects file is also the "
+                       "output", j->rejects);
     return SC_OK;
 }
 
@@ -171,9 +205,12 @@ static sc_status open_outputs(job_state *js)
     sc_ctx *ctx = js->ctx;
     const sc_job *j = js->job;
     sc_status st;
+    if ((j->output && !*j->output) || (j->rejects && !*j->rejects))
+        return sc_fail(ctx, SC_ERR_USAGE, "an output file name is empty");
     if (j->kind != SC_JOB_GEN) {
         if ((st = check_not_input(ctx, j, j->output))) return st;
         if (j->rejects && (st = check_not_input(ctx, j, j->rejects))) return st;
+        if (j->rejects && (st = check_rejects(ctx, j))) return st;
     }
     sc_writer_opts o = j->out;
     o.wide = (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_INDICES64)
@@ -228,15 +265,11 @@ static sc_status finish(job_state *js, sc_status st)
 
 /* A small input gets a chunk its size: pinned host memory and device
  * buffers cost time to set up, which short runs would otherwise pay for
- * a whole default chunk. */
-static size_t default_chunk(const sc_ctx *ctx, const sc_job *j,
-                            const sc_reader *r)
+ * a whole chunk; and a -c larger than the input would only waste memory. */
+size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known)
 {
-    if (j->chunk_bytes) return j->chunk_bytes;
-    size_t chunk = ctx->cuda ? SC_DEFAULT_CHUNK_GPU : SC_DEFAULT_CHUNK_CPU;
-    int64_t known = r ? sc_reader_size_hint(r)
-                      : (int64_t)(j->gen_count < ((uint64_t)1 << 60)
-                                  ? j->gen_count * 4 : (uint64_t)1 << 60);
+    size_t chunk = asked ? asked
+                 : ctx->cuda ? SC_DEFAULT_CHUNK_GPU : SC_DEFAULT_CHUNK_CPU;
     if (known >= 0 && (uint64_t)known < chunk) {
         uint64_t fit = ((uint64_t)known + 4095) & ~(uint64_t)4095;
         chunk = fit ? (size_t)fit : SC_MIN_CHUNK_BYTES;
@@ -244,8 +277,40 @@ static size_t default_chunk(const sc_ctx *ctx, const sc_job *j,
     return chunk;
 }
 
+static int64_t known_input(const sc_job *j, const sc_reader *r)
+{
+    if (r) return sc_reader_size_hint(r);
+    return j->gen_count < ((uint64_t)1 << 60) ? (int64_t)(j->gen_count * 4)
+                                               : (int64_t)1 << 62;
+}
+
+/* What the tools' option parsing already rules out, checked again for
+ * library callers. */
+static sc_status check_job(sc_ctx *ctx, const sc_job *j)
+{
+    const char *bad = NULL;
+    if ((unsigned)j->kind > SC_JOB_SORT) bad = "invalid job kind";
+    else if ((unsigned)j->in_fmt > SC_FMT_TEXT) bad = "invalid input format";
+    else if (j->chunk_bytes % SC_MIN_CHUNK_BYTES)
+        bad = "chunk size is not a multiple of 4 KiB";
+    else if (j->n_inputs && !j->inputs) bad = "inputs missing";
+    else if (j->kind == SC_JOB_SCAN && (unsigned)j->scan_op > SC_OP_XOR)
+        bad = "invalid scan operator";
+    else if (j->kind == SC_JOB_COMPACT &&
+             (unsigned)j->compact_out > SC_OUT_COUNT)
+        bad = "invalid compact output";
+    else if (j->kind == SC_JOB_SORT && j->check && j->merge)
+        bad = "check and merge exclude each other";
+    if (bad) return sc_fail(ctx, SC_ERR_USAGE, "%s", bad);
+    return j->kind == SC_JOB_GEN ? sc_gen_params_check(ctx, &j->gen) : SC_OK;
+}
+
 sc_status sc_run(sc_ctx *ctx, const sc_job *j)
 {
+    if (!ctx) return SC_ERR_USAGE;
+    if (!j) return sc_fail(ctx, SC_ERR_USAGE, "sc_run: no job");
+    sc_status bad = check_job(ctx, j);
+    if (bad) return bad;
     if (j->kind == SC_JOB_SORT) return sc_run_sort(ctx, j);
     double t0 = sc_now();
     job_state js = { ctx, j, NULL, NULL, NULL, 0, 0, 0, SC_OK };
@@ -256,7 +321,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
         st = sc_reader_open(&r, ctx, j->inputs, j->n_inputs, j->in_fmt);
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
-        size_t chunk = default_chunk(ctx, j, r);
+        size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known_input(j, r));
         sc_pipeline_cfg cfg = { ctx, r, j->gen_count, chunk / 4,
                                 j->prog ? j->prog : "sc", j->progress };
         sc_stage_ops ops = { process, emit, &js, out_bytes_per_elem(j),
@@ -267,7 +332,11 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     }
     sc_reader_close(r);
     st = finish(&js, st);
-    if (j->verbose) sc_job_report(ctx, j, ps.in, ps.out, sc_now() - t0);
+    /* The elements the run gave out, wherever they went: --count's figure,
+     * and split's rejects, held or in their own file. */
+    uint64_t out = j->kind == SC_JOB_COMPACT ? js.kept
+                 : j->kind == SC_JOB_SPLIT ? js.kept + js.rejected : ps.out;
+    if (j->verbose) sc_job_report(ctx, j, ps.in, out, sc_now() - t0);
     return st;
 }
 

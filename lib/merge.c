@@ -3,6 +3,7 @@
  * ties broken by source number so that the earlier run or input wins:
  * that is what keeps the merge stable). */
 #include <errno.h>
+#include <sys/resource.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,13 +332,34 @@ static const char *const *inputs_or_stdin(const char *const *paths, size_t *n)
     return stdin_only;
 }
 
+/* -m holds every input open at once: lift the soft limit on open files to
+ * the hard one, and refuse, before anything is written, what still does
+ * not fit. */
+static sc_status room_for_inputs(sc_ctx *ctx, size_t n)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return SC_OK;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t was = rl.rlim_cur;
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0) rl.rlim_cur = was;
+    }
+    const rlim_t spare = 32;       /* standard streams, output, temp files */
+    if (rl.rlim_cur != RLIM_INFINITY && n + spare > rl.rlim_cur)
+        return sc_fail(ctx, SC_ERR_IO, "-m with %zu inputs needs more open "
+                       "files than the limit of %llu (ulimit -n); merge them "
+                       "in groups", n, (unsigned long long)rl.rlim_cur);
+    return SC_OK;
+}
+
 sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_format fmt, const sc_order *o, sc_sink *sink,
                           size_t mem_bytes, sc_fault *fault, uint64_t *in)
 {
     paths = inputs_or_stdin(paths, &n);
     source_set ss = { 0 };
-    sc_status st = sources_new(&ss, ctx, o, n, mem_bytes);
+    sc_status st = room_for_inputs(ctx, n);
+    if (st == SC_OK) st = sources_new(&ss, ctx, o, n, mem_bytes);
     for (size_t i = 0; st == SC_OK && i < n; i++) {
         source *s = &ss.src[i];
         s->refill = refill_input;

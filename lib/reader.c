@@ -6,6 +6,10 @@
  * before them has been delivered, so a tool writes all it could decode
  * and then reports the fault (SPEC: "what was decoded before the fault is
  * processed and written, then an error").
+ *
+ * The files are one stream, as cat would join them: an element or a text
+ * number may straddle two files (pieces cut by split -b join up again).
+ * Text line numbers in messages count from each file's start.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,18 +70,48 @@ static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
     r->pending = st;
 }
 
-static int64_t sum_sizes(const char *const *paths, size_t n, sc_format fmt)
+/* Whether a regular file starts with the gzip magic; it is not read from. */
+static int starts_gz(int fd, off_t at)
 {
+    unsigned char m[2];
+    return pread(fd, m, 2, at) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+}
+
+int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
+{
+    static const char *const stdin_path[] = { "-" };
+    if (n == 0) { paths = stdin_path; n = 1; }
     if (fmt == SC_FMT_GZ || fmt == SC_FMT_TEXT) return -1;
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
+        int is_stdin = strcmp(paths[i], "-") == 0;
+        int fd = is_stdin ? 0 : open(paths[i], O_RDONLY);
         struct stat st;
-        if (strcmp(paths[i], "-") == 0 ? fstat(0, &st) : stat(paths[i], &st))
-            return -1;
-        if (!S_ISREG(st.st_mode)) return -1;
-        total += st.st_size;
+        int ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        off_t at = is_stdin && ok ? lseek(0, 0, SEEK_CUR) : 0;
+        ok = ok && at >= 0 && at <= st.st_size;
+        if (ok && fmt == SC_FMT_AUTO && starts_gz(fd, at)) ok = 0;
+        if (fd > 0) close(fd);
+        if (!ok) return -1;
+        total += st.st_size - at;
     }
     return total;
+}
+
+/* A missing, unreadable or directory input is refused before anything is
+ * read, so no tool writes part of a result and then names it. */
+static sc_status check_inputs(sc_ctx *ctx, const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(paths[i], "-") == 0) continue;
+        struct stat st;
+        int err = stat(paths[i], &st) != 0 ? errno
+                : S_ISDIR(st.st_mode) ? EISDIR
+                : access(paths[i], R_OK) != 0 ? errno : 0;
+        if (err) return sc_fail(ctx, SC_ERR_OPEN, "%s: %s", paths[i],
+                                strerror(err));
+    }
+    return SC_OK;
 }
 
 static const char *const stdin_only[] = { "-" };
@@ -86,9 +120,14 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
                          size_t n, sc_format fmt)
 {
     *out = NULL;
+    if (!ctx || (n && !paths) || (unsigned)fmt > SC_FMT_TEXT)
+        return ctx ? sc_fail(ctx, SC_ERR_USAGE, "sc_reader_open: bad argument")
+                   : SC_ERR_USAGE;
+    if (n == 0) { paths = stdin_only; n = 1; }
+    sc_status st = check_inputs(ctx, paths, n);
+    if (st) return st;
     sc_reader *r = calloc(1, sizeof *r);
     if (!r) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    if (n == 0) { paths = stdin_only; n = 1; }
     r->ctx = ctx;
     r->paths = paths;
     r->n_paths = n;
@@ -101,7 +140,7 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
         sc_reader_close(r);
         return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     }
-    r->size_hint = sum_sizes(paths, n, fmt);
+    r->size_hint = sc_inputs_size(paths, n, fmt);
     *out = r;
     return SC_OK;
 }
@@ -144,6 +183,7 @@ static int open_next(sc_reader *r)
     const char *path = r->paths[r->next_path++];
     r->name = sc_input_name(path);
     r->file_bytes = 0;
+    r->line = 1;
     if (strcmp(path, "-") == 0) {
         r->fd = 0;
     } else {
@@ -175,7 +215,8 @@ static int open_next(sc_reader *r)
         } else {
             inflateReset(&r->z);
         }
-        r->z_member_done = 0;
+        /* An empty file is a gzip stream of no members: no data, no fault. */
+        r->z_member_done = r->z.avail_in == 0;
     }
     return 1;
 }
@@ -231,7 +272,9 @@ static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
     return (ssize_t)produced;
 }
 
-/* Decoded bytes of the stream across files: >0, 0 at the end, -1. */
+/* Decoded bytes of the current file, opening the next one first when the
+ * last has ended: >0; 0 at the end of a file (and when no file is left,
+ * with more_files() false); -1 on a fault. */
 static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
 {
     for (;;) {
@@ -258,10 +301,19 @@ static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
                 got += more;
             }
         }
-        if (got > 0) { r->decoded += (uint64_t)got; return got; }
+        if (got > 0) {
+            r->decoded += (uint64_t)got;
+            return got;
+        }
         if (got < 0) return -1;
         close_current(r);
+        return 0;
     }
+}
+
+static int more_files(const sc_reader *r)
+{
+    return r->fd >= 0 || r->next_path < r->n_paths;
 }
 
 /* Raw (and gunzipped raw): whole elements, a partial one carried. */
@@ -271,20 +323,25 @@ static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     size_t want = max * 4, have = r->carry_len;
     memcpy(bytes, r->carry, have);
     r->carry_len = 0;
-    while (have < want) {
+    while (have < want && !r->at_end) {
         ssize_t n = src_read(r, bytes + have, want - have);
-        if (n <= 0) { if (n == 0) r->at_end = 1; break; }
+        if (n < 0) break;
+        if (n == 0 && !more_files(r)) r->at_end = 1;
         have += (size_t)n;
     }
     *got = have / 4;
     r->carry_len = (unsigned)(have % 4);
     memcpy(r->carry, bytes + *got * 4, r->carry_len);
-    if (*got == 0 && r->at_end && r->carry_len && !r->pending)
-        defer(r, SC_ERR_PARTIAL, "%s: input ends with %u stray byte%s after "
-              "element %llu (byte offset %llu)", r->name, r->carry_len,
-              r->carry_len == 1 ? "" : "s",
+    if (*got == 0 && r->at_end && r->carry_len && !r->pending) {
+        unsigned stray = r->carry_len;
+        defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
+              "after %llu whole element%s (byte offset %llu%s)", r->name,
+              stray, stray == 1 ? "" : "s",
               (unsigned long long)(r->decoded / 4),
-              (unsigned long long)(r->decoded - r->carry_len));
+              r->decoded / 4 == 1 ? "" : "s",
+              (unsigned long long)(r->decoded - stray),
+              r->n_paths > 1 ? " of the joined input files" : "");
+    }
     return SC_OK;
 }
 
@@ -316,6 +373,19 @@ static int parse_token(const char *s, size_t len, uint32_t *v)
     return 0;
 }
 
+/* A token as a message may show it: bytes that are not printable ASCII
+ * (a NUL, say) as \xHH, and at most 40 of them. */
+static void printable(char *dst, size_t cap, const char *s, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len && i < 40 && o + 5 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f) dst[o++] = (char)c;
+        else o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+    }
+    dst[o] = 0;
+}
+
 static sc_status read_text(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
     size_t n = 0;
@@ -339,7 +409,7 @@ static sc_status read_text(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
             ssize_t k = src_read(r, (unsigned char *)r->tbuf + r->tlen,
                                  TBUF_BYTES - r->tlen);
             if (k < 0) break;
-            if (k == 0) r->at_end = 1;
+            if (k == 0 && !more_files(r)) r->at_end = 1;
             r->tlen += (size_t)k;
             continue;
         }
@@ -347,12 +417,13 @@ static sc_status read_text(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
         uint32_t v;
         int e = parse_token(r->tbuf + r->tpos, end - r->tpos, &v);
         if (e) {
-            int shown = (int)(end - r->tpos > 40 ? 40 : end - r->tpos);
+            char shown[64];
+            printable(shown, sizeof shown, r->tbuf + r->tpos, end - r->tpos);
             defer(r, e == -2 ? SC_ERR_RANGE : SC_ERR_TEXT,
-                  "%s: line %llu: %s '%.*s'", r->name,
+                  "%s: line %llu: %s '%s'", r->name,
                   (unsigned long long)r->line,
                   e == -2 ? "number above 4294967295" : "malformed number",
-                  shown, r->tbuf + r->tpos);
+                  shown);
             break;
         }
         buf[n++] = v;

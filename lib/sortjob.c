@@ -38,10 +38,10 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     sc_order_init(&ss->order, j->lo_bit, j->hi_bit, j->reverse);
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes()) / 4;
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
-    ss->chunk = (j->chunk_bytes ? j->chunk_bytes : SC_DEFAULT_CHUNK_GPU) / 4;
-    if (ss->chunk == 0) ss->chunk = 1;
+    int64_t known = sc_inputs_size(j->inputs, j->n_inputs, j->in_fmt);
+    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known) / 4;
     sc_progress_start(&ss->progress, j->prog, "read");
-    ss->total_bytes = -1;
+    ss->total_bytes = (double)known;
 }
 
 /* Grows the buffer towards the limit: to the input's size when known
@@ -177,7 +177,6 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink)
     sc_reader *r = NULL;
     sc_status st = sc_reader_open(&r, ss->ctx, j->inputs, j->n_inputs,
                                   j->in_fmt);
-    if (st == SC_OK) ss->total_bytes = (double)sc_reader_size_hint(r);
     if (st == SC_OK) st = read_all(ss, r);
     sc_reader_close(r);
     if (st == SC_OK) st = open_sink(ss, sink);

@@ -84,14 +84,16 @@ uint64_t sc_spill_count(const sc_spill *sp)
 sc_status sc_spill_replay(sc_spill *sp, sc_writer *w)
 {
     if (sp->fd >= 0) {
-        uint32_t *buf = malloc(REPLAY_ELEMS * 4);
+        /* No more memory than -S allows the rejects in the first place. */
+        size_t step = sp->limit < REPLAY_ELEMS ? sp->limit : REPLAY_ELEMS;
+        uint32_t *buf = malloc(step * 4);
         if (!buf) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
         if (lseek(sp->fd, 0, SEEK_SET) != 0) {
             free(buf);
             return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s", sp->path);
         }
         for (uint64_t left = sp->file_elems; left;) {
-            size_t want = left < REPLAY_ELEMS ? (size_t)left : REPLAY_ELEMS;
+            size_t want = left < step ? (size_t)left : step;
             ssize_t got = sc_read_full(sp->fd, buf, want * 4);
             if (got != (ssize_t)(want * 4)) {
                 free(buf);

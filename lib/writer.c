@@ -59,12 +59,42 @@ static sc_status put(sc_writer *w, const void *buf, size_t len)
     return SC_OK;
 }
 
+/* The file that -o names: through a symbolic link to its target, so the
+ * link stays a link, as with sort -o. */
+static char *resolve_target(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real) return real;
+    }
+    return strdup(path);
+}
+
+/* The replacement keeps the mode and, where allowed, the owner of the file
+ * it replaces: a private file stays private. */
+static void copy_attributes(int fd, const char *path)
+{
+    struct stat st;
+    mode_t mask = umask(0);
+    umask(mask);
+    if (stat(path, &st) != 0) {
+        fchmod(fd, 0666 & ~mask);
+        return;
+    }
+    if (fchown(fd, st.st_uid, st.st_gid) != 0 && fchown(fd, -1, st.st_gid)) {
+        /* Not ours to give away: the new file keeps its creator's ids. */
+    }
+    fchmod(fd, st.st_mode & 07777);
+}
+
 static sc_status open_temp(sc_writer *w, const char *path)
 {
-    char *dup = strdup(path), *base = strdup(path);
-    size_t len = strlen(path) + 32;
+    w->path = resolve_target(path);
+    char *dup = w->path ? strdup(w->path) : NULL;
+    char *base = w->path ? strdup(w->path) : NULL;
+    size_t len = (w->path ? strlen(w->path) : 0) + 32;
     w->tmp = malloc(len);
-    w->path = strdup(path);
     if (!dup || !base || !w->tmp || !w->path) {
         free(dup); free(base);
         return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
@@ -76,9 +106,7 @@ static sc_status open_temp(sc_writer *w, const char *path)
         return sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot create",
                              path);
     sc_temp_register(w->tmp);
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(w->fd, 0666 & ~mask);
+    copy_attributes(w->fd, w->path);
     return SC_OK;
 }
 
@@ -104,12 +132,19 @@ static sc_status open_direct(sc_writer *w, const char *path)
 sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
                          const sc_writer_opts *opts)
 {
+    if (!out || !ctx) return SC_ERR_USAGE;
     *out = NULL;
+    if (!opts || opts->fmt == SC_FMT_AUTO || (unsigned)opts->fmt > SC_FMT_TEXT)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid output format");
+    if (opts->fmt == SC_FMT_GZ && (opts->level < 1 || opts->level > 9))
+        return sc_fail(ctx, SC_ERR_USAGE, "gzip level %d is not 1 to 9",
+                       opts->level);
+    if (path && !*path)
+        return sc_fail(ctx, SC_ERR_USAGE, "an output file name is empty");
     sc_writer *w = calloc(1, sizeof *w);
     if (!w) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     w->ctx = ctx;
     w->o = *opts;
-    if (w->o.level < 1 || w->o.level > 9) w->o.level = 6;
     w->fd = 1;
     w->name = "(standard output)";
     sc_status st = SC_OK;
