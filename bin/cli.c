@@ -1,19 +1,22 @@
 /* cli.c — parsing shared by every tool: numbers, sizes, common and
  * predicate options, usage errors. */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 static const char common_help[] =
 "\nCommon options:\n"
 "  -o, --output FILE   write to FILE, replaced only when the run succeeds\n"
-"      --in FMT        input format: auto (default), raw, gz, text\n"
+"%s"
 "  -z, --gzip          gzip output (see --level)\n"
 "      --level N       gzip level 1-9 (default 6)\n"
-"  -t, --text          text output: one decimal number per line\n"
+"  -t, --text          text output: one decimal number per line (not with -z)\n"
 "  -c, --chunk SIZE    bytes per chunk, a multiple of 4K (default 16M on a\n"
 "                      GPU, 4M on the CPU)\n"
 "  -d, --device DEV    auto (default, or $SC_DEVICE), cpu, cuda, cuda:N\n"
@@ -25,9 +28,23 @@ static const char common_help[] =
 "\nSIZE and COUNT take a suffix K, M, G or T (powers of 1024); numbers may\n"
 "be decimal or 0x hex. Exit status: 0 success, 1 failure, 2 usage error.\n";
 
+/* A standard stream the caller closed would otherwise be the first free
+ * descriptor, and -o's temporary file could become "standard input".
+ * /dev/null opened the wrong way round keeps the slot taken and makes any
+ * use of it fail (EBADF), as it would have. */
+static void hold_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+            if (got >= 0 && got != fd) close(got);
+        }
+}
+
 void cli_init(cli *c, char **argv, const char *prog, sc_job_kind kind,
               const char *usage, int takes_input)
 {
+    hold_std_fds();
     argv[0] = (char *)prog;
     memset(c, 0, sizeof *c);
     c->prog = prog;
@@ -55,11 +72,15 @@ uint64_t cli_number(const cli *c, const char *opt, const char *arg,
     const char *p = arg;
     int base = 10;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) { base = 16; p += 2; }
-    if (!*p || *p == '-' || *p == '+' || *p == ' ')
+    /* strtoull would also take blanks, a sign or a second 0x. */
+    if (!(base == 16 ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p))
+        || (base == 16 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')))
         cli_usage_error(c, "invalid value '%s' for %s", arg, opt);
     char *end;
     errno = 0;
     unsigned long long v = strtoull(p, &end, base);
+    if (errno == ERANGE)
+        cli_usage_error(c, "value '%s' for %s is too large", arg, opt);
     if (errno || end == p)
         cli_usage_error(c, "invalid value '%s' for %s", arg, opt);
     unsigned shift = 0;
@@ -110,7 +131,10 @@ static sc_format parse_format(const cli *c, const char *arg)
 
 static void help(const cli *c)
 {
-    printf("%s%s", c->usage, common_help);
+    printf("%s", c->usage);
+    printf(common_help, c->takes_input
+           ? "      --in FMT        input format: auto (default), raw, gz, text\n"
+           : "");
     exit(EXIT_OK);
 }
 
@@ -123,14 +147,20 @@ void cli_common_option(cli *c, int opt, const char *arg)
         if (!c->takes_input) cli_usage_error(c, "unrecognized option '--in'");
         j->in_fmt = parse_format(c, arg);
         break;
-    case 'z': j->out.fmt = SC_FMT_GZ; break;
-    case 't': j->out.fmt = SC_FMT_TEXT; break;
+    case 'z':
+    case 't': {
+        sc_format f = opt == 'z' ? SC_FMT_GZ : SC_FMT_TEXT;
+        if (j->out.fmt != SC_FMT_RAW && j->out.fmt != f)
+            cli_usage_error(c, "--gzip and --text exclude each other");
+        j->out.fmt = f;
+        break;
+    }
     case OPT_LEVEL:
         j->out.level = (int)cli_number(c, "--level", arg, 0, 9);
         if (j->out.level < 1) cli_usage_error(c, "--level must be 1 to 9");
         break;
     case 'c': {
-        uint64_t v = cli_number(c, "--chunk", arg, 1, (uint64_t)1 << 40);
+        uint64_t v = cli_number(c, "--chunk", arg, 1, SIZE_MAX / 8);
         if (v < 4096 || v % 4096)
             cli_usage_error(c, "--chunk must be a multiple of 4K, at least 4K "
                             "(got '%s')", arg);

@@ -9,9 +9,11 @@ static const char usage[] =
 "  -u, --unique        of each run of equal keys keep the first\n"
 "  -m, --merge         merge inputs that are each sorted already\n"
 "  -C, --check         write nothing; exit 1 if the input is not sorted\n"
+"                      (with -u: not strictly increasing; not with -m)\n"
 "  -S, --buffer-size SIZE  memory for sorting in one piece; larger inputs\n"
 "                      are sorted in runs and merged\n"
-"  -T DIR              directory for temporary files (default $TMPDIR, /tmp)\n";
+"  -T, --temporary-directory DIR  directory for temporary files\n"
+"                      (default $TMPDIR, else /tmp)\n";
 
 enum { OPT_BITS = OPT_TOOL_BASE };
 

@@ -9,8 +9,9 @@ CLI_PRED_HELP "\n"
 "  -r, --rejects FILE  rejected elements to FILE, selected ones to the output\n"
 "  -S, --buffer-size SIZE  rejects held in memory before spilling to\n"
 "                      temporary files (default: a quarter of memory)\n"
-"  -T DIR              directory for temporary files (default $TMPDIR, /tmp)\n"
-"      --count         print 'SELECTED REJECTED' instead\n";
+"  -T, --temporary-directory DIR  directory for temporary files\n"
+"                      (default $TMPDIR, else /tmp)\n"
+"      --count         print 'SELECTED REJECTED' instead (not with -r)\n";
 
 int main(int argc, char **argv)
 {

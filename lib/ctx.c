@@ -1,4 +1,6 @@
 /* ctx.c — contexts: device selection and host threads. */
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -17,8 +19,12 @@ static int parse_device(const char *spec, int *want_cuda, int *is_auto,
     if (spec[4] == '\0') return 0;
     if (spec[4] != ':' || spec[5] < '0' || spec[5] > '9') return -1;
     char *end;
+    errno = 0;
     long v = strtol(spec + 5, &end, 10);
-    if (*end != '\0' || v < 0 || v > 1024) return -1;
+    if (*end != '\0' || errno || v < 0) return -1;
+    /* A well-formed index of a GPU that is not there is the device's
+     * failure (exit 1), not the user's syntax. */
+    if (v > INT_MAX) v = INT_MAX;
     *index = (int)v;
     return 0;
 }
@@ -38,11 +44,14 @@ static void name_cpu(sc_ctx *ctx)
 
 sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
 {
+    if (!out) return SC_ERR_USAGE;
     *out = NULL;
     sc_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return SC_ERR_NOMEM;
+    /* An empty SC_DEVICE is as good as unset; an empty -d is a mistake. */
     if (!spec) spec = getenv("SC_DEVICE");
-    if (!spec || !*spec) spec = "auto";
+    if (spec && !*spec && spec == getenv("SC_DEVICE")) spec = NULL;
+    if (!spec) spec = "auto";
     ctx->threads = threads ? threads : online_cpus();
     ctx->cuda_index = -1;
     *out = ctx;
