@@ -7,8 +7,10 @@
  *   streams  sc_reader / sc_writer turn files, pipes and formats into chunks;
  *   jobs     sc_job: one operation over streams, chunk by chunk (sc_run()).
  *
- * Every function returns an sc_status; sc_strerror() names it, and
- * sc_ctx_message() gives the last detailed message (file, offset).
+ * Every function that can fail returns an sc_status; sc_strerror() names
+ * it, and sc_ctx_message() gives the last detailed message (file, offset).
+ * A NULL context, a missing pointer (buffers may be NULL when n is 0) or a
+ * value out of range gives SC_ERR_USAGE rather than a crash.
  */
 #ifndef SC_H
 #define SC_H
@@ -160,21 +162,24 @@ typedef struct sc_reader sc_reader;
 typedef struct sc_writer sc_writer;
 
 /* paths: n names read in order as one stream; "-" is standard input;
- * n == 0 reads standard input. */
+ * n == 0 reads standard input. The files are joined as by cat: an element
+ * or a text number may straddle two of them. A missing, unreadable
+ * or directory input gives SC_ERR_OPEN here, before anything is read. */
 sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
                          size_t n, sc_format fmt);
 /* Reads up to max elements. *got == 0 with SC_OK is the end. After all
  * whole elements are delivered, a fault in the data (stray bytes, corrupt
  * gzip, bad text) is returned as its status with *got == 0. */
 sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got);
-/* Total input bytes if known (regular files, uncompressed), else -1. */
+/* Total input bytes if known without reading (raw regular files, not
+ * gzip whether forced or detected, not text), else -1. */
 int64_t sc_reader_size_hint(const sc_reader *r);
 uint64_t sc_reader_bytes_read(const sc_reader *r);
 void sc_reader_close(sc_reader *r);
 
 typedef struct sc_writer_opts {
     sc_format fmt;      /* SC_FMT_RAW, SC_FMT_GZ or SC_FMT_TEXT */
-    int level;          /* gzip level 1..9 */
+    int level;          /* gzip level 1..9 (others: SC_ERR_USAGE) */
     int wide;           /* elements are uint64 */
 } sc_writer_opts;
 

@@ -900,6 +900,76 @@ static void test_streams(void)
     free(back);
 }
 
+/* Arguments out of range are the caller's mistake: SC_ERR_USAGE, not a
+ * crash and not a quiet success. */
+static void test_bad_arguments(void)
+{
+    sc_ctx *c = cpu_ctx;
+    sc_pred p;
+    sc_pred_default(&p);
+    uint32_t in[4] = { 1, 0, 2, 3 }, out[4];
+    uint64_t kept = 0, carry = 0;
+    ok(sc_compact(NULL, in, 4, &p, out, &kept) == SC_ERR_USAGE,
+       "bad args: sc_compact with no context");
+    ok(sc_compact(c, in, 4, NULL, out, &kept) == SC_ERR_USAGE,
+       "bad args: sc_compact with no predicate");
+    ok(sc_compact(c, NULL, 4, &p, out, &kept) == SC_ERR_USAGE,
+       "bad args: sc_compact with no input and n > 0");
+    ok(sc_compact(c, NULL, 0, &p, NULL, &kept) == SC_OK && kept == 0,
+       "bad args: sc_compact of nothing may pass NULL buffers");
+    ok(sc_scan(c, in, 4, SC_OP_SUM, 0, 0, out, NULL) == SC_ERR_USAGE,
+       "bad args: sc_scan with no carry");
+    ok(sc_scan(c, in, 4, (sc_scan_op)9, 0, 0, out, &carry) == SC_ERR_USAGE,
+       "bad args: sc_scan with an unknown operator");
+    ok(sc_sort(NULL, in, 4, 0, 32, 0) == SC_ERR_USAGE,
+       "bad args: sc_sort with no context");
+
+    sc_gen_params g;
+    sc_gen_params_default(&g);
+    g.min = 20;
+    g.max = 10;
+    ok(sc_gen(c, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: sc_gen with min > max");
+    sc_gen_params_default(&g);
+    g.density = 1.5;
+    ok(sc_gen(c, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: sc_gen with density 1.5");
+    sc_gen_params_default(&g);
+    g.dist = (sc_dist)9;
+    ok(sc_gen(c, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: sc_gen with an unknown dist");
+
+    sc_writer *w = NULL;
+    sc_writer_opts o = { SC_FMT_GZ, 0, 0 };
+    ok(sc_writer_open(&w, c, "-", &o) == SC_ERR_USAGE && !w,
+       "bad args: sc_writer_open with gzip level 0");
+    o.level = 6;
+    o.fmt = SC_FMT_AUTO;
+    ok(sc_writer_open(&w, c, "-", &o) == SC_ERR_USAGE && !w,
+       "bad args: sc_writer_open with format auto");
+    ok(sc_writer_open(&w, c, "-", NULL) == SC_ERR_USAGE && !w,
+       "bad args: sc_writer_open with no options");
+
+    sc_reader *r = NULL;
+    const char *missing[1] = { "/nonexistent/sc-test-input" };
+    ok(sc_reader_open(&r, c, missing, 1, SC_FMT_RAW) == SC_ERR_OPEN && !r &&
+       strstr(sc_ctx_message(c), "/nonexistent/sc-test-input"),
+       "bad args: sc_reader_open names a missing input at once (%s)",
+       sc_ctx_message(c));
+    const char *dot[1] = { "." };
+    ok(sc_reader_open(&r, c, dot, 1, SC_FMT_RAW) == SC_ERR_OPEN && !r,
+       "bad args: sc_reader_open refuses a directory");
+
+    sc_job job;
+    sc_job_init(&job, SC_JOB_COMPACT);
+    job.kind = (sc_job_kind)42;
+    ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: sc_run with an unknown kind");
+    sc_job_init(&job, SC_JOB_COMPACT);
+    job.chunk_bytes = 5;
+    ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: sc_run with a 5-byte chunk");
+    sc_job_init(&job, SC_JOB_SORT);
+    job.check = job.merge = 1;
+    ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: sc_run with check and merge");
+    ok(sc_run(c, NULL) == SC_ERR_USAGE, "bad args: sc_run with no job");
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -915,6 +985,7 @@ int main(void)
     test_gen();
     test_ops();
     test_streams();
+    test_bad_arguments();
     sc_ctx_free(cpu_ctx);
     sc_ctx_free(cpu1_ctx);
     sc_ctx_free(def_ctx);
