@@ -246,6 +246,19 @@ static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
             r->z.next_in = r->zbuf;
             r->z.avail_in = (uInt)got;
         }
+        if (r->z_member_done && r->z.next_in[0] == 0) {
+            /* Zeros after the last member (tape or block padding) end the
+             * file, as gzip -d takes them; anything else in them is not. */
+            size_t k = 0;
+            while (k < r->z.avail_in && r->z.next_in[k] == 0) k++;
+            r->z.next_in += k;
+            r->z.avail_in -= (uInt)k;
+            if (r->z.avail_in == 0) continue;
+            defer(r, SC_ERR_GZIP, "%s: trailing garbage after gzip data at "
+                  "byte %llu", r->name, (unsigned long long)(r->file_bytes
+                  - r->z.avail_in));
+            break;
+        }
         if (r->z_member_done) {
             /* Another member follows: it must start with the magic. */
             if (r->z.next_in[0] != 0x1f) {

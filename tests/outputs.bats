@@ -243,3 +243,18 @@ setup() {
     [ "$status" -eq 0 ]
     cat f* | sc-rsort | cmp - out.bin
 }
+
+@test "outputs: zeros padding the end of a gzip file are taken as gzip -d takes them" {
+    sc-gen -n 1000 -s 3 -z > a.gz
+    { cat a.gz; head -c 10000 /dev/zero; } > padded.gz
+    gzip -dc a.gz > want.bin
+    run_to got.bin err.txt sc-compact --ge 0 padded.gz
+    [ "$status" -eq 0 ] && [ ! -s err.txt ]
+    expect_same want.bin got.bin
+    # Padding with something after it is still garbage.
+    { cat a.gz; head -c 100 /dev/zero; printf x; } > bad.gz
+    run_to got.bin err.txt sc-compact --ge 0 bad.gz
+    [ "$status" -eq 1 ]
+    grep -q 'trailing garbage' err.txt
+    expect_same want.bin got.bin
+}
