@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "fdio.h"
 #include "merge.h"
+#include "progress.h"
 
 #define MIN_SOURCE_ELEMS ((size_t)1024)
 #define MAX_SOURCE_ELEMS ((size_t)1 << 22)
@@ -170,9 +171,10 @@ struct source {
     /* A run: its place in the file, in elements. */
     const sc_runs *runs;
     uint64_t off, left;
-    /* An input (-m): its reader and order check. */
+    /* An input (-m, -C): its reader, order check and -P count. */
     sc_reader *r;
     sc_order_cursor cur;
+    sc_read_meter *meter;
 };
 
 static sc_status refill_run(source *s)
@@ -194,6 +196,10 @@ static sc_status refill_input(source *s)
     double t0 = sc_now();
     sc_status st = sc_reader_read(s->r, s->buf, s->cap, &got);
     sc_phase_add(s->ctx, SC_PH_READ, sc_now() - t0);
+    s->meter->elems += got;
+    if (s->meter->progress)
+        sc_progress_update(s->meter->progress, 4.0 * (double)s->meter->elems,
+                           s->meter->total_bytes);
     if (st == SC_OK) st = sc_order_check(s->ctx, s->order, &s->cur, s->buf, got);
     s->len = st == SC_OK ? got : 0;
     return st;
@@ -354,7 +360,8 @@ static sc_status room_for_inputs(sc_ctx *ctx, size_t n)
 
 sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_format fmt, const sc_order *o, sc_sink *sink,
-                          size_t mem_bytes, sc_fault *fault, uint64_t *in)
+                          size_t mem_bytes, sc_fault *fault,
+                          sc_read_meter *meter)
 {
     paths = inputs_or_stdin(paths, &n);
     source_set ss = { 0 };
@@ -363,22 +370,21 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
     for (size_t i = 0; st == SC_OK && i < n; i++) {
         source *s = &ss.src[i];
         s->refill = refill_input;
+        s->meter = meter;
         s->cur.name = sc_input_name(paths[i]);
         st = sc_reader_open(&s->r, ctx, &paths[i], 1, fmt);
     }
     if (st == SC_OK) st = sources_run(&ss, sink, fault);
-    *in = 0;
-    for (size_t i = 0; ss.src && i < n; i++) {
-        *in += ss.src[i].cur.pos;
+    for (size_t i = 0; ss.src && i < n; i++)
         sc_reader_close(ss.src[i].r);
-    }
     sources_free(&ss);
     return st;
 }
 
 sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_format fmt, const sc_order *o, int strict,
-                          size_t chunk_elems, sc_fault *fault, uint64_t *in)
+                          size_t chunk_elems, sc_fault *fault,
+                          sc_read_meter *meter)
 {
     paths = inputs_or_stdin(paths, &n);
     /* One source, its reader changed per input: the order carries on
@@ -387,17 +393,16 @@ sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
     s.cap = chunk_elems;
     s.buf = malloc(chunk_elems * 4);
     s.refill = refill_input;
+    s.meter = meter;
     s.ctx = ctx;
     s.order = o;
     s.cur.strict = strict;
     sc_status st = s.buf ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    *in = 0;
     for (size_t i = 0; st == SC_OK && !fault->st && i < n; i++) {
         s.cur.name = sc_input_name(paths[i]);
         s.cur.pos = 0;
         st = sc_reader_open(&s.r, ctx, &paths[i], 1, fmt);
         while (st == SC_OK && (st = advance(&s, fault)) == SC_OK && s.len) {}
-        *in += s.cur.pos;
         sc_reader_close(s.r);
         s.r = NULL;
     }

@@ -90,21 +90,31 @@ void sc_runs_close(sc_runs *rs);
 sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
                         size_t mem_bytes);
 
+/* -P for -m and -C: elements read so far, and the line that shows them
+ * (progress NULL: nothing shown). */
+typedef struct sc_read_meter {
+    struct sc_progress *progress;
+    double total_bytes;         /* < 0 when unknown */
+    uint64_t elems;
+} sc_read_meter;
+
 /* -m: merges inputs each sorted already, each read on its own (n == 0:
  * standard input), ties from the earlier input first. An unsorted input
  * stops the merge (SC_ERR_UNSORTED). A data fault in one input ends that
  * input and is noted in *fault; the others are merged to the end.
- * *in gets the elements read. */
+ * meter counts the elements read. */
 sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_format fmt, const sc_order *o, sc_sink *sink,
-                          size_t mem_bytes, sc_fault *fault, uint64_t *in);
+                          size_t mem_bytes, sc_fault *fault,
+                          sc_read_meter *meter);
 
 /* -C: checks that the inputs, one stream, are in order (strictly: -u),
  * reading chunk_elems at a time. SC_ERR_UNSORTED names the input and the
  * element's position in it. A data fault stops the check and is noted in
- * *fault. *in gets the elements read. */
+ * *fault. meter counts the elements read. */
 sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_format fmt, const sc_order *o, int strict,
-                          size_t chunk_elems, sc_fault *fault, uint64_t *in);
+                          size_t chunk_elems, sc_fault *fault,
+                          sc_read_meter *meter);
 
 #endif

@@ -191,19 +191,25 @@ static sc_status merge_inputs(sort_state *ss, sc_sink *sink)
 {
     const sc_job *j = ss->job;
     sc_status st = open_sink(ss, sink);
+    sc_read_meter meter = { j->progress ? &ss->progress : NULL,
+                            ss->total_bytes, 0 };
     if (st == SC_OK)
         st = sc_merge_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
                              &ss->order, sink, ss->limit * 4, &ss->fault,
-                             &ss->in);
+                             &meter);
+    ss->in = meter.elems;
     return close_sink(ss, sink, st);
 }
 
 static sc_status check_inputs(sort_state *ss)
 {
     const sc_job *j = ss->job;
+    sc_read_meter meter = { j->progress ? &ss->progress : NULL,
+                            ss->total_bytes, 0 };
     sc_status st = sc_check_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
                                    &ss->order, j->unique, ss->chunk,
-                                   &ss->fault, &ss->in);
+                                   &ss->fault, &meter);
+    ss->in = meter.elems;
     return st == SC_OK ? sc_fault_raise(&ss->fault, ss->ctx) : st;
 }
 
