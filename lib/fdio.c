@@ -1,5 +1,6 @@
 /* fdio.c — whole reads and writes on file descriptors. */
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +19,22 @@ ssize_t sc_read_full(int fd, void *buf, size_t len)
         got += (size_t)r;
     }
     return (ssize_t)got;
+}
+
+ssize_t sc_read_some(int fd, void *buf, size_t len)
+{
+    for (;;) {
+        ssize_t r = read(fd, buf, len);
+        if (r >= 0 || errno != EINTR) return r;
+    }
+}
+
+int sc_read_would_wait(int fd, int wait_ms)
+{
+    struct pollfd p = { fd, POLLIN, 0 };
+    int r;
+    do r = poll(&p, 1, wait_ms); while (r < 0 && errno == EINTR);
+    return r == 0;
 }
 
 int sc_write_full(int fd, const void *buf, size_t len)

@@ -6,6 +6,10 @@
 
 /* Reads until len bytes or end of file; returns bytes read or -1 (errno). */
 ssize_t sc_read_full(int fd, void *buf, size_t len);
+/* One read, retried only on EINTR: what a pipe holds now, up to len. */
+ssize_t sc_read_some(int fd, void *buf, size_t len);
+/* Whether fd has nothing to read for wait_ms (a producer that stalled). */
+int sc_read_would_wait(int fd, int wait_ms);
 /* Writes all len bytes; 0 or -1 (errno). */
 int sc_write_full(int fd, const void *buf, size_t len);
 /* Gives a pipe a larger buffer: fewer wake-ups per megabyte. */

@@ -10,6 +10,11 @@
  * The files are one stream, as cat would join them: an element or a text
  * number may straddle two files (pieces cut by split -b join up again).
  * Text line numbers in messages count from each file's start.
+ *
+ * A pipe or terminal is read as it comes: when the producer stalls, the
+ * elements already there go out as a short chunk rather than waiting for
+ * a whole one, so a slow live stream flows through (the output does not
+ * depend on chunk sizes, so this changes only when it appears).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +40,7 @@ struct sc_reader {
     int fd;                     /* -1: between files */
     const char *name;           /* current file, for messages */
     int is_gz;                  /* current file is gzip */
+    int live;                   /* current file is a pipe, tty or socket */
     z_stream z;
     int z_ready, z_member_done;
     unsigned char *zbuf;
@@ -165,7 +171,8 @@ static ssize_t file_read(sc_reader *r, void *buf, size_t len)
      * waits on a slow input; nothing is held across it. */
     int old;
     pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-    ssize_t got = sc_read_full(r->fd, buf, len);
+    ssize_t got = r->live ? sc_read_some(r->fd, buf, len)
+                          : sc_read_full(r->fd, buf, len);
     pthread_setcancelstate(old, NULL);
     if (got < 0) {
         defer(r, SC_ERR_IO, "%s: read error: %s", r->name, strerror(errno));
@@ -194,12 +201,18 @@ static int open_next(sc_reader *r)
         }
     }
     sc_grow_pipe(r->fd);
+    struct stat st;
+    r->live = fstat(r->fd, &st) == 0 && !S_ISREG(st.st_mode) &&
+              !S_ISBLK(st.st_mode);
     r->is_gz = r->fmt == SC_FMT_GZ;
     r->z.avail_in = 0;
     if (r->fmt == SC_FMT_AUTO || r->fmt == SC_FMT_GZ) {
-        /* Peek at the magic: the peeked bytes stay in zbuf as input. */
-        ssize_t got = file_read(r, r->zbuf, 2);
-        if (got < 0) return -1;
+        /* Peek at the magic: the peeked bytes stay in zbuf as input. A
+         * pipe may hand over one byte at a time. */
+        ssize_t got = 0, more = 1;
+        while (got < 2 && (more = file_read(r, r->zbuf + got, 2 - got)) > 0)
+            got += more;
+        if (more < 0) return -1;
         if (r->fmt == SC_FMT_AUTO)
             r->is_gz = got == 2 && r->zbuf[0] == 0x1f && r->zbuf[1] == 0x8b;
         r->z.next_in = r->zbuf;
@@ -227,6 +240,16 @@ static void close_current(sc_reader *r)
     r->fd = -1;
 }
 
+/* A live input with data in hand but nothing more for a while: time to
+ * hand over what there is. */
+#define STALL_MS 50
+
+static int stalled(const sc_reader *r, size_t have_bytes)
+{
+    return r->live && have_bytes >= 4 && r->fd >= 0 &&
+           sc_read_would_wait(r->fd, STALL_MS);
+}
+
 /* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
 static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
 {
@@ -234,6 +257,8 @@ static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
     r->z.avail_out = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
     while (r->z.avail_out > 0) {
         if (r->z.avail_in == 0) {
+            if (stalled(r, (size_t)((unsigned char *)r->z.next_out - dst)))
+                break;
             ssize_t got = file_read(r, r->zbuf, ZBUF_BYTES);
             if (got < 0) break;
             if (got == 0) {
@@ -337,6 +362,7 @@ static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     memcpy(bytes, r->carry, have);
     r->carry_len = 0;
     while (have < want && !r->at_end) {
+        if (r->z.avail_in == 0 && stalled(r, have)) break;
         ssize_t n = src_read(r, bytes + have, want - have);
         if (n < 0) break;
         if (n == 0 && !more_files(r)) r->at_end = 1;
@@ -419,6 +445,7 @@ static sc_status read_text(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
                       (unsigned long long)r->line);
                 break;
             }
+            if (n > 0 && r->z.avail_in == 0 && stalled(r, 4)) break;
             ssize_t k = src_read(r, (unsigned char *)r->tbuf + r->tlen,
                                  TBUF_BYTES - r->tlen);
             if (k < 0) break;

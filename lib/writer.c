@@ -262,7 +262,10 @@ static sc_status write_text(sc_writer *w, const void *elems, size_t n)
                                : ((const uint32_t *)elems)[i];
         w->text_len = (size_t)(format_u64(w->text + w->text_len, v) - w->text);
     }
-    return SC_OK;
+    /* Each chunk's text goes out with it, so a live stream stays live. */
+    sc_status st = w->text_len ? put(w, w->text, w->text_len) : SC_OK;
+    w->text_len = 0;
+    return st;
 }
 
 sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)

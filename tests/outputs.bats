@@ -258,3 +258,20 @@ setup() {
     grep -q 'trailing garbage' err.txt
     expect_same want.bin got.bin
 }
+
+@test "outputs: a slow live stream flows through: output before the input ends" {
+    for fmt in "--in text -t" "--ge 0"; do
+        rm -f out done
+        # The producer sends one element, waits, then ends; "done" marks
+        # that it has gone on.
+        {
+            if [ "$fmt" = "--ge 0" ]; then u32le 7; else echo 7; fi
+            sleep 6; : > done
+        } | sc-compact $fmt > out &
+        local pid=$! waited=0
+        while [ ! -s out ] && [ "$waited" -lt 50 ]; do sleep 0.1; waited=$((waited + 1)); done
+        [ -s out ] && [ ! -e done ] ||
+            { echo "# $fmt: nothing came out while the producer waited" >&2; kill $pid; return 1; }
+        wait $pid
+    done
+}
