@@ -102,7 +102,7 @@ void *sc_host_alloc(sc_ctx *ctx, size_t bytes)
         cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocDefault) == cudaSuccess)
         return p;
     cudaGetLastError();
-    return posix_memalign(&p, 4096, bytes ? bytes : 1) == 0 ? p : NULL;
+    return sc_big_alloc(bytes);
 }
 
 void sc_host_free(sc_ctx *ctx, void *p)

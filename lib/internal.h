@@ -88,6 +88,8 @@ void sc_cuda_close(sc_ctx *ctx);
 /* Host memory the device can reach fast (pinned) when on CUDA, else
  * plain aligned memory. */
 void *sc_host_alloc(sc_ctx *ctx, size_t bytes);
+/* Plain host memory, on huge pages when large (hostmem.c); free() it. */
+void *sc_big_alloc(size_t bytes);
 void sc_host_free(sc_ctx *ctx, void *p);
 /* Host-array operations on the GPU: upload, kernels, download. */
 sc_status sc_cuda_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,

@@ -17,8 +17,7 @@ void sc_cuda_close(sc_ctx *ctx) { (void)ctx; }
 void *sc_host_alloc(sc_ctx *ctx, size_t bytes)
 {
     (void)ctx;
-    void *p = NULL;
-    return posix_memalign(&p, 4096, bytes ? bytes : 1) == 0 ? p : NULL;
+    return sc_big_alloc(bytes);
 }
 
 void sc_host_free(sc_ctx *ctx, void *p) { (void)ctx; free(p); }
