@@ -7,6 +7,7 @@
  * the stream position.
  */
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,32 @@ static sc_status check_not_input(sc_ctx *ctx, const sc_job *j, const char *out)
     return SC_OK;
 }
 
+/* A path as its directory's real path plus its last name: two names for a
+ * file that does not exist yet still compare equal. NULL if unknown. */
+static char *canonical(const char *path)
+{
+    char *dir = strdup(path), *base = strdup(path);
+    char *real = dir ? realpath(dirname(dir), NULL) : NULL;
+    char *out = NULL;
+    if (real && base) {
+        size_t len = strlen(real) + strlen(base) + 2;
+        if ((out = malloc(len))) snprintf(out, len, "%s/%s", real,
+                                          basename(base));
+    }
+    free(real); free(dir); free(base);
+    return out;
+}
+
+static int same_place(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return same_file(&sa, &sb);
+    char *ca = canonical(a), *cb = canonical(b);
+    int same = ca && cb ? strcmp(ca, cb) == 0 : strcmp(a, b) == 0;
+    free(ca); free(cb);
+    return same;
+}
+
 /* sc-split -r: the rejects need a file of their own, or one group would
  * overwrite or interleave with the other. */
 static sc_status check_rejects(sc_ctx *ctx, const sc_job *j)
@@ -158,18 +185,12 @@ static sc_status check_rejects(sc_ctx *ctx, const sc_job *j)
     if (is_stdout(j->rejects))
         return sc_fail(ctx, SC_ERR_USAGE, "the rejects file cannot be standard "
                        "output");
-    if (is_stdout(j->output) && !output_file(NULL, &os)) return SC_OK;
-    if (stat(j->rejects, &rs) != 0) {
-        /* Not there yet: only the same name can clash. */
-        return !is_stdout(j->output) && strcmp(j->output, j->rejects) == 0
-            ? sc_fail(ctx, SC_ERR_SAMEFILE, "%s: rejects file is also the "
-                      "output", j->rejects) : SC_OK;
-    }
-    if ((is_stdout(j->output) ? fstat(1, &os) : stat(j->output, &os)) == 0 &&
-        same_file(&os, &rs))
-        return sc_fail(ctx, SC_ERR_SAMEFILE, "%s: rejects file is also the "
-                       "output", j->rejects);
-    return SC_OK;
+    int clash = is_stdout(j->output)
+        ? output_file(NULL, &os) && stat(j->rejects, &rs) == 0 &&
+          same_file(&os, &rs)
+        : same_place(j->output, j->rejects);
+    return clash ? sc_fail(ctx, SC_ERR_SAMEFILE, "%s: rejects file is also "
+                           "the output", j->rejects) : SC_OK;
 }
 
 static size_t out_bytes_per_elem(const sc_job *j)

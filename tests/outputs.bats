@@ -45,8 +45,11 @@ setup() {
     run -1 sc-split --gt 100 -r same.bin -o same.bin in.bin
     [[ "$output" == "sc-split: same.bin: rejects file is also the output" ]]
     [ "$(cat same.bin)" = old ]
-    # Not there yet: the same name still clashes.
+    # Not there yet: the same name still clashes, however it is spelt.
     run -1 sc-split --gt 100 -r new.bin -o new.bin in.bin
+    [ ! -e new.bin ]
+    mkdir sub
+    run -1 sc-split --gt 100 -r ./sub/../new.bin -o new.bin in.bin
     [ ! -e new.bin ]
 }
 
