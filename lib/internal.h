@@ -135,6 +135,9 @@ int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt);
 /* Bytes per chunk: the one asked for, or the device's default, but never
  * more than a known input needs (rounded up to 4 KiB). */
 size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known);
+/* Refuses, before anything is written, outputs that are inputs, a rejects
+ * file that is the output, and empty names (outputs.c). */
+sc_status sc_check_outputs(sc_ctx *ctx, const sc_job *j);
 /* SC_OK, or SC_ERR_USAGE with a message for parameters out of range. */
 sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
 

@@ -7,7 +7,6 @@
  * the stream position.
  */
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,84 +114,6 @@ static sc_status print_figures(job_state *js)
     return sc_writer_write_bytes(js->out, line, (size_t)len);
 }
 
-static int same_file(const struct stat *a, const struct stat *b)
-{
-    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-static int is_stdout(const char *path)
-{
-    return !path || strcmp(path, "-") == 0;
-}
-
-/* Where an output goes, when that is a regular file (only a file can be
- * read back while it is written). */
-static int output_file(const char *path, struct stat *st)
-{
-    int r = is_stdout(path) ? fstat(1, st) : stat(path, st);
-    return r == 0 && S_ISREG(st->st_mode);
-}
-
-/* SPEC: a streaming tool refuses an output that is also an input, whether
- * named by -o or reached through standard output (cat f >> f). */
-static sc_status check_not_input(sc_ctx *ctx, const sc_job *j, const char *out)
-{
-    struct stat os, is;
-    if (!output_file(out, &os)) return SC_OK;
-    const char *name = is_stdout(out) ? "(standard output)" : out;
-    size_t n = j->n_inputs ? j->n_inputs : 1;
-    for (size_t i = 0; i < n; i++) {
-        const char *in = j->n_inputs ? j->inputs[i] : "-";
-        int r = strcmp(in, "-") == 0 ? fstat(0, &is) : stat(in, &is);
-        if (r == 0 && same_file(&os, &is))
-            return sc_fail(ctx, SC_ERR_SAMEFILE, "%s: output file is also an "
-                           "input", name);
-    }
-    return SC_OK;
-}
-
-/* A path as its directory's real path plus its last name: two names for a
- * file that does not exist yet still compare equal. NULL if unknown. */
-static char *canonical(const char *path)
-{
-    char *dir = strdup(path), *base = strdup(path);
-    char *real = dir ? realpath(dirname(dir), NULL) : NULL;
-    char *out = NULL;
-    if (real && base) {
-        size_t len = strlen(real) + strlen(base) + 2;
-        if ((out = malloc(len))) snprintf(out, len, "%s/%s", real,
-                                          basename(base));
-    }
-    free(real); free(dir); free(base);
-    return out;
-}
-
-static int same_place(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return same_file(&sa, &sb);
-    char *ca = canonical(a), *cb = canonical(b);
-    int same = ca && cb ? strcmp(ca, cb) == 0 : strcmp(a, b) == 0;
-    free(ca); free(cb);
-    return same;
-}
-
-/* sc-split -r: the rejects need a file of their own, or one group would
- * overwrite or interleave with the other. */
-static sc_status check_rejects(sc_ctx *ctx, const sc_job *j)
-{
-    struct stat os, rs;
-    if (is_stdout(j->rejects))
-        return sc_fail(ctx, SC_ERR_USAGE, "the rejects file cannot be standard "
-                       "output");
-    int clash = is_stdout(j->output)
-        ? output_file(NULL, &os) && stat(j->rejects, &rs) == 0 &&
-          same_file(&os, &rs)
-        : same_place(j->output, j->rejects);
-    return clash ? sc_fail(ctx, SC_ERR_SAMEFILE, "%s: rejects file is also "
-                           "the output", j->rejects) : SC_OK;
-}
-
 static size_t out_bytes_per_elem(const sc_job *j)
 {
     switch (j->kind) {
@@ -226,13 +147,7 @@ static sc_status open_outputs(job_state *js)
     sc_ctx *ctx = js->ctx;
     const sc_job *j = js->job;
     sc_status st;
-    if ((j->output && !*j->output) || (j->rejects && !*j->rejects))
-        return sc_fail(ctx, SC_ERR_USAGE, "an output file name is empty");
-    if (j->kind != SC_JOB_GEN) {
-        if ((st = check_not_input(ctx, j, j->output))) return st;
-        if (j->rejects && (st = check_not_input(ctx, j, j->rejects))) return st;
-        if (j->rejects && (st = check_rejects(ctx, j))) return st;
-    }
+    if ((st = sc_check_outputs(ctx, j))) return st;
     sc_writer_opts o = j->out;
     o.wide = (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_INDICES64)
           || (j->kind == SC_JOB_SCAN && j->out.wide);
@@ -332,7 +247,8 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     if (!j) return sc_fail(ctx, SC_ERR_USAGE, "sc_run: no job");
     sc_status bad = check_job(ctx, j);
     if (bad) return bad;
-    if (j->kind == SC_JOB_SORT) return sc_run_sort(ctx, j);
+    if (j->kind == SC_JOB_SORT)
+        return (bad = sc_check_outputs(ctx, j)) ? bad : sc_run_sort(ctx, j);
     double t0 = sc_now();
     job_state js = { ctx, j, NULL, NULL, NULL, 0, 0, 0, SC_OK };
     js.carry = j->carry_in;
