@@ -43,6 +43,7 @@ struct sc_reader {
     int live;                   /* current file is a pipe, tty or socket */
     z_stream z;
     int z_ready, z_member_done;
+    int z_padding;              /* zeros seen after the last member */
     unsigned char *zbuf;
     uint64_t file_bytes;        /* bytes taken from the current file */
     uint64_t total_bytes;       /* from all files, for progress */
@@ -230,6 +231,7 @@ static int open_next(sc_reader *r)
         }
         /* An empty file is a gzip stream of no members: no data, no fault. */
         r->z_member_done = r->z.avail_in == 0;
+        r->z_padding = 0;
     }
     return 1;
 }
@@ -248,6 +250,28 @@ static int stalled(const sc_reader *r, size_t have_bytes)
 {
     return r->live && have_bytes >= 4 && r->fd >= 0 &&
            sc_read_would_wait(r->fd, STALL_MS);
+}
+
+/* After a member's end, with input in hand: zeros up to the file's end are
+ * padding (tape or block), as gzip -d takes them; the magic starts another
+ * member; anything else, also after padding, is garbage. 1: read more
+ * input first; 0: inflate the next member; -1: a fault was noted. */
+static int next_member(sc_reader *r)
+{
+    while (r->z.avail_in && r->z.next_in[0] == 0) {
+        r->z.next_in++;
+        r->z.avail_in--;
+        r->z_padding = 1;
+    }
+    if (r->z.avail_in == 0) return 1;
+    if (r->z.next_in[0] == 0x1f && !r->z_padding) {
+        inflateReset(&r->z);
+        r->z_member_done = 0;
+        return 0;
+    }
+    defer(r, SC_ERR_GZIP, "%s: trailing garbage after gzip data at byte %llu",
+          r->name, (unsigned long long)(r->file_bytes - r->z.avail_in));
+    return -1;
 }
 
 /* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
@@ -271,29 +295,10 @@ static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
             r->z.next_in = r->zbuf;
             r->z.avail_in = (uInt)got;
         }
-        if (r->z_member_done && r->z.next_in[0] == 0) {
-            /* Zeros after the last member (tape or block padding) end the
-             * file, as gzip -d takes them; anything else in them is not. */
-            size_t k = 0;
-            while (k < r->z.avail_in && r->z.next_in[k] == 0) k++;
-            r->z.next_in += k;
-            r->z.avail_in -= (uInt)k;
-            if (r->z.avail_in == 0) continue;
-            defer(r, SC_ERR_GZIP, "%s: trailing garbage after gzip data at "
-                  "byte %llu", r->name, (unsigned long long)(r->file_bytes
-                  - r->z.avail_in));
-            break;
-        }
         if (r->z_member_done) {
-            /* Another member follows: it must start with the magic. */
-            if (r->z.next_in[0] != 0x1f) {
-                defer(r, SC_ERR_GZIP, "%s: trailing garbage after gzip data at "
-                      "byte %llu", r->name, (unsigned long long)(r->file_bytes
-                      - r->z.avail_in));
-                break;
-            }
-            inflateReset(&r->z);
-            r->z_member_done = 0;
+            int next = next_member(r);
+            if (next < 0) break;
+            if (next > 0) continue;
         }
         int ret = inflate(&r->z, Z_NO_FLUSH);
         if (ret == Z_STREAM_END) {
