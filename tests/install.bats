@@ -45,7 +45,7 @@ load test_helper
 }
 
 @test "install: the version is the same in the tools, the header and pkg-config" {
-    v=$(sed -n 's/^#define SC_VERSION_STRING "\(.*\)"/\1/p' "$SC_SRCDIR/lib/sc.h")
+    v=$(sed -n 's/^#define SC_VERSION_STRING "\(.*\)"/\1/p' "$SC_SRCDIR/lib/core/sc.h")
     [ -n "$v" ]
     for t in sc-gen sc-compact sc-split sc-scan sc-rsort; do
         run "$t" --version

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cuda_runtime_api.h>
 #include "internal.h"
-#include "../kernels/sc_kernels.h"
+#include "sc_kernels.h"
 
 enum { BUF_IN, BUF_OUT, BUF_AUX, BUF_SCRATCH, BUF_COUNT_OF };
 
