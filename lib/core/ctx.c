@@ -5,7 +5,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <unistd.h>
-#include "internal.h"
+#include "device.h"
 
 /* Parses "auto", "cpu", "cuda", "cuda:N"; *index is -1 for "cuda". */
 static int parse_device(const char *spec, int *want_cuda, int *is_auto,
@@ -38,16 +38,21 @@ static unsigned online_cpus(void)
 static void name_cpu(sc_ctx *ctx)
 {
     ctx->kind = SC_DEVICE_CPU;
-    snprintf(ctx->name, sizeof ctx->name, "cpu (%u thread%s)", ctx->threads,
-             ctx->threads == 1 ? "" : "s");
+    snprintf(ctx->cpu_name, sizeof ctx->cpu_name, "cpu (%u thread%s)",
+             ctx->threads, ctx->threads == 1 ? "" : "s");
+    snprintf(ctx->name, sizeof ctx->name, "%s", ctx->cpu_name);
 }
 
+/* "cpu" never touches CUDA; "auto" starts it only when a job or a call
+ * would pay for it (ops/cost.c); "cuda" starts it here, so that a missing
+ * GPU is an error before any work. */
 sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
 {
     if (!out) return SC_ERR_USAGE;
     *out = NULL;
     sc_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return SC_ERR_NOMEM;
+    pthread_mutex_init(&ctx->lock, NULL);
     /* An empty SC_DEVICE is as good as unset; an empty -d is a mistake. */
     if (!spec) spec = getenv("SC_DEVICE");
     if (spec && !*spec && spec == getenv("SC_DEVICE")) spec = NULL;
@@ -55,6 +60,7 @@ sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
     ctx->threads = threads ? threads : online_cpus();
     ctx->cuda_index = -1;
     *out = ctx;
+    name_cpu(ctx);
 
     int want_cuda, is_auto, index;
     if (parse_device(spec, &want_cuda, &is_auto, &index) != 0)
@@ -62,26 +68,22 @@ sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
                        "invalid device '%s' (auto, cpu, cuda, cuda:N)", spec);
     sc_status st = sc_pool_new(&ctx->pool, ctx->threads);
     if (st != SC_OK) return sc_fail(ctx, st, "cannot start threads");
-    name_cpu(ctx);
-    if (!want_cuda && !is_auto) return SC_OK;
-
-    st = sc_cuda_open(ctx, index < 0 ? 0 : index);
-    if (st == SC_OK) return SC_OK;
-    if (is_auto) {
-        snprintf(ctx->fallback, sizeof ctx->fallback,
-                 "device auto: using the CPU (%.900s)", ctx->message);
-        ctx->message[0] = '\0';
-        name_cpu(ctx);
-        return SC_OK;
-    }
-    return st;
+    ctx->policy = want_cuda ? SC_POLICY_CUDA
+                : is_auto ? SC_POLICY_AUTO : SC_POLICY_CPU;
+    ctx->cuda_index = index < 0 ? 0 : index;
+    if (!want_cuda) return SC_OK;
+    if ((st = sc_device_start(ctx, 0)) != SC_OK) return st;
+    ctx->kind = SC_DEVICE_CUDA;
+    snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
+    return SC_OK;
 }
 
 void sc_ctx_free(sc_ctx *ctx)
 {
     if (!ctx) return;
-    if (ctx->cuda) sc_cuda_close(ctx);
+    sc_device_close(ctx);
     sc_pool_free(ctx->pool);
+    pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
 

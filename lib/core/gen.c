@@ -36,28 +36,3 @@ uint32_t sc_gen_element(const sc_gen_params *g, uint64_t i)
     return sc_gen_plan_element(&plan, i);
 }
 
-typedef struct gen_task {
-    const sc_gen_plan *plan;
-    uint64_t first, n;
-    uint32_t *out;
-    unsigned parts;
-} gen_task;
-
-static void gen_part(void *arg, unsigned i)
-{
-    gen_task *t = arg;
-    uint64_t b = t->n * i / t->parts, e = t->n * (i + 1) / t->parts;
-    for (uint64_t k = b; k < e; k++)
-        t->out[k] = sc_gen_plan_element(t->plan, t->first + k);
-}
-
-void sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan, uint64_t first_index,
-                uint32_t *out, uint64_t n)
-{
-    gen_task t = { plan, first_index, n, out, 1 };
-    uint64_t parts = n >> 16;
-    t.parts = parts == 0 ? 1 : parts > ctx->threads ? ctx->threads : (unsigned)parts;
-    double t0 = sc_now();
-    sc_pool_run(ctx->pool, t.parts, gen_part, &t);
-    sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);
-}

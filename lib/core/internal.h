@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 #include "sc.h"
 #include "sc_hd.h"
 
@@ -32,20 +33,33 @@ double sc_now(void);
 typedef struct sc_pool sc_pool;
 struct sc_cuda;
 
+/* What -d asked for: never the GPU, the faster one, or the GPU only. */
+typedef enum sc_policy { SC_POLICY_CPU, SC_POLICY_AUTO, SC_POLICY_CUDA } sc_policy;
+
+/* The kinds of work the cost model knows (ops/cost.c). */
+typedef enum sc_work { SC_WORK_GEN, SC_WORK_COMPACT, SC_WORK_SPLIT,
+                       SC_WORK_SCAN, SC_WORK_SORT, SC_WORK_COUNT_OF } sc_work;
+
 struct sc_ctx {
-    sc_device_kind kind;
+    sc_device_kind kind;            /* the device that ran work last */
+    sc_policy policy;
     int cuda_index;
     unsigned threads;
     unsigned phase_threads;         /* 0: threads; streaming leaves cores
                                      * to its reader and writer threads */
     sc_pool *pool;
-    struct sc_cuda *cuda;           /* NULL on the CPU */
+    struct sc_cuda *cuda;           /* NULL until the GPU is started */
+    /* The reader, worker and writer threads may each record a message or
+     * a phase time: one lock keeps them whole. */
+    pthread_mutex_t lock;
     char name[320];
+    char cpu_name[64];
     char fallback[1024];
     char message[1024];
+    char choice[256];               /* why auto chose its device */
     double phase_seconds[SC_PH_COUNT_OF];
+    uint64_t chunks_cpu, chunks_gpu;    /* streaming chunks on each */
 };
-
 /* Records status and a formatted message on ctx; returns status. */
 sc_status sc_fail(sc_ctx *ctx, sc_status status, const char *fmt, ...)
     SC_PRINTF(3, 4);
@@ -63,56 +77,30 @@ void sc_pool_run(sc_pool *pool, unsigned n, sc_task_fn fn, void *arg);
 /* Generator plan from user parameters. */
 void sc_gen_plan_make(sc_gen_plan *plan, const sc_gen_params *g);
 
-/* CPU backend. */
-uint64_t sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                        const sc_pred *pred, int out_kind,
-                        uint64_t first_index, void *out);
-uint64_t sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      const sc_pred *pred, uint32_t *sel, uint32_t *rej);
-void sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
-                 int inclusive, int wide, void *out, uint64_t *carry);
+/* CPU backend (cpu/): the entries of sc_cpu_backend (ops/backend.h). */
+sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                         const sc_pred *pred, int out_kind,
+                         uint64_t first_index, void *out, uint64_t *kept);
+sc_status sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                       const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                       uint64_t *selected);
+sc_status sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_scan_op op, int inclusive, int wide, void *out,
+                      uint64_t *carry);
 sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending);
-void sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan, uint64_t first_index,
-                uint32_t *out, uint64_t n);
+sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
+                     uint64_t first_index, uint32_t *out, uint64_t n);
 
 /* Scan identities and combination, shared by the CPU backend and the
  * stream layer. */
 uint64_t sc_scan_identity(sc_scan_op op, int wide);
 uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b);
 
-/* CUDA backend (cuda.c); absent symbols are never called on CPU builds. */
-int sc_cuda_available(void);
-sc_status sc_cuda_open(sc_ctx *ctx, int index);
-void sc_cuda_close(sc_ctx *ctx);
-/* Host memory the device can reach fast (pinned) when on CUDA, else
- * plain aligned memory. */
-void *sc_host_alloc(sc_ctx *ctx, size_t bytes);
-/* Plain host memory, on huge pages when large (hostmem.c); free() it. */
+/* Plain host memory, on huge pages when large (hostmem.c); free() it.
+ * Nothing pins memory in proportion to the input: the GPU's transfers go
+ * through buffers pinned once (cuda/). */
 void *sc_big_alloc(size_t bytes);
-void sc_host_free(sc_ctx *ctx, void *p);
-/* Host-array operations on the GPU: upload, kernels, download. */
-sc_status sc_cuda_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                          const sc_pred *pred, int out_kind,
-                          uint64_t first_index, void *out, uint64_t *kept);
-sc_status sc_cuda_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                        const sc_pred *pred, uint32_t *sel, uint32_t *rej,
-                        uint64_t *selected);
-sc_status sc_cuda_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                       sc_scan_op op, int inclusive, int wide, void *out,
-                       uint64_t *carry);
-sc_status sc_cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                       unsigned lo_bit, unsigned hi_bit, int descending);
-sc_status sc_cuda_gen(sc_ctx *ctx, const sc_gen_plan *plan,
-                      uint64_t first_index, uint32_t *out, uint64_t n);
-sc_status sc_cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                              const sc_pred *pred, uint32_t *d_out,
-                              uint64_t *kept);
-sc_status sc_cuda_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                           sc_scan_op op, int inclusive, int wide,
-                           void *d_out, uint64_t *carry);
-sc_status sc_cuda_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
-                           unsigned lo_bit, unsigned hi_bit, int descending);
 
 /* Split into separate selected and rejected buffers (the stream layer). */
 sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -134,7 +122,8 @@ const char *sc_input_name(const char *path);
 int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt);
 /* Bytes per chunk: the one asked for, or the device's default, but never
  * more than a known input needs (rounded up to 4 KiB). */
-size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known);
+size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known,
+                      sc_work w);
 /* Refuses, before anything is written, outputs that are inputs, a rejects
  * file that is the output, and empty names (outputs.c). */
 sc_status sc_check_outputs(sc_ctx *ctx, const sc_job *j);

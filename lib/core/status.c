@@ -38,7 +38,9 @@ sc_status sc_fail(sc_ctx *ctx, sc_status status, const char *fmt, ...)
     if (ctx) {
         va_list ap;
         va_start(ap, fmt);
+        pthread_mutex_lock(&ctx->lock);
         vsnprintf(ctx->message, sizeof ctx->message, fmt, ap);
+        pthread_mutex_unlock(&ctx->lock);
         va_end(ap);
     }
     return status;
@@ -53,8 +55,10 @@ sc_status sc_fail_errno(sc_ctx *ctx, sc_status status, int err,
         va_start(ap, fmt);
         vsnprintf(head, sizeof head, fmt, ap);
         va_end(ap);
+        pthread_mutex_lock(&ctx->lock);
         snprintf(ctx->message, sizeof ctx->message, "%s: %s", head,
                  strerror(err));
+        pthread_mutex_unlock(&ctx->lock);
     }
     if (err == EPIPE)
         return SC_ERR_PIPE;
@@ -75,6 +79,8 @@ double sc_now(void)
 
 void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds)
 {
-    /* Phases are timed by one thread each, so plain adds suffice. */
+    /* The reader, worker and writer threads each add theirs. */
+    pthread_mutex_lock(&ctx->lock);
     ctx->phase_seconds[ph] += seconds;
+    pthread_mutex_unlock(&ctx->lock);
 }

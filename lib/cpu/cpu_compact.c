@@ -124,17 +124,19 @@ static void compact_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
 
 /* Positions are produced 64 bits wide (SC_KIND_IDX64); ops.c narrows them
  * for the 32-bit output after checking the range. */
-uint64_t sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                        const sc_pred *pred, int out_kind,
-                        uint64_t first_index, void *out)
+sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                         const sc_pred *pred, int out_kind,
+                         uint64_t first_index, void *out, uint64_t *kept)
 {
     uint64_t moved[SC_MAX_SEQS];
     compact_op op = { in, pred, is_default_pred(pred), out_kind, first_index,
                       out, NULL, moved };
     sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, compact_move, &op };
-    if (n == 0) return 0;
-    sc_phases_run(ctx, &ph);
-    return moved[sc_phases_seqs(ctx, n) - 1];
+    *kept = 0;
+    if (n == 0) return SC_OK;
+    sc_status st = sc_phases_run(ctx, &ph);
+    if (st == SC_OK) *kept = moved[sc_phases_seqs(ctx, n) - 1];
+    return st;
 }
 
 /* Split: rejects of a sequence start at (begin - selected before it). */
@@ -174,14 +176,17 @@ static void split_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     op->moved[seq] = off[0] + m;
 }
 
-uint64_t sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      const sc_pred *pred, uint32_t *sel, uint32_t *rej)
+sc_status sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                       const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                       uint64_t *selected)
 {
     uint64_t moved[SC_MAX_SEQS];
     compact_op op = { in, pred, is_default_pred(pred), SC_KIND_VALUES, 0,
                       sel, rej, moved };
     sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, split_move, &op };
-    if (n == 0) return 0;
-    sc_phases_run(ctx, &ph);
-    return moved[sc_phases_seqs(ctx, n) - 1];
+    *selected = 0;
+    if (n == 0) return SC_OK;
+    sc_status st = sc_phases_run(ctx, &ph);
+    if (st == SC_OK) *selected = moved[sc_phases_seqs(ctx, n) - 1];
+    return st;
 }

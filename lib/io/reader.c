@@ -28,6 +28,7 @@
 #include <zlib.h>
 #include "fdio.h"
 #include "internal.h"
+#include "pread.h"
 
 #define ZBUF_BYTES ((size_t)1 << 20)
 #define TBUF_BYTES ((size_t)1 << 20)
@@ -54,6 +55,8 @@ struct sc_reader {
     size_t tlen, tpos;
     uint64_t line;              /* text: current line, 1-based */
     int64_t size_hint;
+    sc_preader *par;            /* regular files: reads by several threads */
+    int par_tried;
     int at_end;
     sc_status pending;          /* fault to report once data is out */
     char pending_msg[1024];
@@ -157,6 +160,7 @@ void sc_reader_close(sc_reader *r)
     if (!r) return;
     if (r->fd > 0) close(r->fd);
     if (r->z_ready) inflateEnd(&r->z);
+    sc_preader_free(r->par);
     free(r->zbuf);
     free(r->tbuf);
     free(r);
@@ -165,16 +169,35 @@ void sc_reader_close(sc_reader *r)
 int64_t sc_reader_size_hint(const sc_reader *r) { return r->size_hint; }
 uint64_t sc_reader_bytes_read(const sc_reader *r) { return r->total_bytes; }
 
+/* Large reads of a regular file go to several threads: half the
+ * context's, leaving the rest to the work on what was read. */
+#define PAR_READ_MIN ((size_t)2 << 20)
+
+static ssize_t whole_read(sc_reader *r, void *buf, size_t len)
+{
+    if (len >= PAR_READ_MIN && !r->par_tried) {
+        r->par_tried = 1;
+        unsigned t = r->ctx->threads / 2;
+        r->par = sc_preader_new(t > 8 ? 8 : t);
+    }
+    return r->par && len >= PAR_READ_MIN ? sc_preader_read(r->par, r->fd, buf, len)
+                                         : sc_read_full(r->fd, buf, len);
+}
+
 /* Reads bytes of the current file, counting them. */
 static ssize_t file_read(sc_reader *r, void *buf, size_t len)
 {
-    /* A pipeline stopped by a failure elsewhere may cancel a read that
-     * waits on a slow input; nothing is held across it. */
-    int old;
-    pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-    ssize_t got = r->live ? sc_read_some(r->fd, buf, len)
-                          : sc_read_full(r->fd, buf, len);
-    pthread_setcancelstate(old, NULL);
+    ssize_t got;
+    if (r->live) {
+        /* A pipeline stopped by a failure elsewhere may cancel a read
+         * that waits on a slow input; nothing is held across it. */
+        int old;
+        pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+        got = sc_read_some(r->fd, buf, len);
+        pthread_setcancelstate(old, NULL);
+    } else {
+        got = whole_read(r, buf, len);
+    }
     if (got < 0) {
         defer(r, SC_ERR_IO, "%s: read error: %s", r->name, strerror(errno));
         return -1;

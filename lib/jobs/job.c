@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "cost.h"
+#include "device.h"
 #include "pipeline.h"
 #include "spill.h"
 
@@ -22,63 +24,61 @@ typedef struct job_state {
     sc_writer *rejects;         /* split -r */
     sc_spill *spill;            /* split without -r */
     uint64_t kept, rejected;
-    uint64_t carry;             /* scan accumulator */
-    sc_status late;             /* an error to report after the output */
+    uint64_t carry;             /* scan: the accumulator after the last chunk */
+    sc_gen_plan plan;           /* gen */
 } job_state;
 
-/* --indices without --wide: positions are checked, then narrowed. */
-static sc_status narrow_indices(job_state *js, sc_slot *s, uint64_t k)
+/* --indices without --wide: positions come 64 bits wide where a chunk
+ * reaches past 2^32; the first that does not fit ends the output. */
+static sc_status narrow_indices(job_state *js, sc_slot *s)
 {
-    const uint64_t *wide = s->out;
-    uint32_t *narrow = s->out;
-    uint64_t ok = 0;
+    const uint64_t *wide = s->c.out;
+    uint32_t *narrow = s->c.out;
+    uint64_t ok = 0, k = s->c.n_sel;
     while (ok < k && wide[ok] <= UINT32_MAX) {
         narrow[ok] = (uint32_t)wide[ok];
         ok++;
     }
-    s->n_out = (size_t)ok;
-    if (ok < k)
-        js->late = sc_fail(js->ctx, SC_ERR_RANGE, "position %" PRIu64 " of a "
-                           "kept element exceeds 4294967295; use --wide",
-                           wide[ok]);
-    return SC_OK;
+    s->c.n_sel = ok;
+    if (ok == k) return SC_OK;
+    sc_status st = sc_writer_write(js->out, narrow, (size_t)ok);
+    s->n_out = st == SC_OK ? (size_t)ok : 0;
+    return st != SC_OK ? st
+         : sc_fail(js->ctx, SC_ERR_RANGE, "position %" PRIu64 " of a kept "
+                   "element exceeds 4294967295; use --wide", wide[ok]);
 }
 
-static sc_status process(void *arg, sc_slot *s)
+/* Until b says it ran: the GPU hands the chunk to the CPU when full. */
+#define ON(b, CALL) \
+    do st = (b)->CALL; while (sc_backend_retry(ctx, &(b), st))
+
+/* The worker: one chunk on table b, results left in the slot. */
+static sc_status process(void *arg, sc_slot *s, const sc_backend *b)
 {
     job_state *js = arg;
     const sc_job *j = js->job;
     sc_ctx *ctx = js->ctx;
-    uint64_t k = 0;
+    sc_chunk *c = &s->c;
     sc_status st = SC_OK;
-    if (js->late) return js->late;      /* nothing after a bad position */
+    int wide_idx = j->compact_out == SC_OUT_INDICES32 ||
+                   j->compact_out == SC_OUT_INDICES64;
     switch (j->kind) {
     case SC_JOB_GEN:
-        st = sc_gen(ctx, &j->gen, s->first, s->out, s->n);
-        s->n_out = s->n;
+        ON(b, gen(ctx, &js->plan, c->first, c->out, c->n));
         break;
     case SC_JOB_COMPACT:
-        if (j->compact_out == SC_OUT_VALUES || j->compact_out == SC_OUT_COUNT)
-            st = sc_compact(ctx, s->in, s->n, &j->pred, s->out, &k);
-        else
-            st = sc_compact_indices(ctx, s->in, s->n, &j->pred, s->first,
-                                    s->out, &k);
-        js->kept += k;
-        s->n_out = j->compact_out == SC_OUT_COUNT ? 0 : (size_t)k;
-        if (st == SC_OK && j->compact_out == SC_OUT_INDICES32)
-            st = narrow_indices(js, s, k);
+        ON(b, compact(ctx, c->in, c->n, &j->pred,
+                      wide_idx ? SC_KIND_IDX64 : SC_KIND_VALUES, c->first,
+                      c->out, &c->n_sel));
+        c->out_wide = j->compact_out == SC_OUT_INDICES32;
         break;
     case SC_JOB_SPLIT:
-        st = sc_split_parts(ctx, s->in, s->n, &j->pred, s->out, s->aux, &k);
-        js->kept += k;
-        js->rejected += s->n - k;
-        s->n_out = j->count_only ? 0 : (size_t)k;
-        s->n_aux = j->count_only ? 0 : s->n - (size_t)k;
+        ON(b, split(ctx, c->in, c->n, &j->pred, c->out, c->aux, &c->n_sel));
         break;
     case SC_JOB_SCAN:
-        st = sc_scan(ctx, s->in, s->n, j->scan_op, j->inclusive,
-                     j->out.wide, s->out, &js->carry);
-        s->n_out = j->scan_total ? 0 : s->n;
+        c->carry_out = c->carry_in;
+        ON(b, scan(ctx, c->in, c->n, j->scan_op, j->inclusive, j->out.wide,
+                   c->out, &c->carry_out));
         break;
     default:
         st = sc_fail(ctx, SC_ERR_USAGE, "not a streaming job");
@@ -86,14 +86,39 @@ static sc_status process(void *arg, sc_slot *s)
     return st;
 }
 
+/* The writer: a chunk's results, in input order, wherever they go. */
 static sc_status emit(void *arg, sc_slot *s)
 {
     job_state *js = arg;
+    const sc_job *j = js->job;
+    sc_chunk *c = &s->c;
+    size_t n = 0;
     sc_status st = SC_OK;
-    if (s->n_out) st = sc_writer_write(js->out, s->out, s->n_out);
-    if (st == SC_OK && s->n_aux)
-        st = js->rejects ? sc_writer_write(js->rejects, s->aux, s->n_aux)
-                         : sc_spill_add(js->spill, s->aux, s->n_aux);
+    switch (j->kind) {
+    case SC_JOB_GEN: n = c->n; break;
+    case SC_JOB_COMPACT:
+        js->kept += c->n_sel;
+        if (j->compact_out == SC_OUT_COUNT) break;
+        if (c->out_wide && (st = narrow_indices(js, s))) return st;
+        n = (size_t)c->n_sel;
+        break;
+    case SC_JOB_SPLIT:
+        js->kept += c->n_sel;
+        js->rejected += c->n - c->n_sel;
+        if (j->count_only) break;
+        n = (size_t)c->n_sel;
+        size_t r = c->n - (size_t)c->n_sel;
+        st = !r ? SC_OK : js->rejects ? sc_writer_write(js->rejects, c->aux, r)
+                                      : sc_spill_add(js->spill, c->aux, r);
+        break;
+    case SC_JOB_SCAN:
+        js->carry = c->carry_out;
+        if (!j->scan_total) n = c->n;
+        break;
+    default: break;
+    }
+    if (st == SC_OK && n) st = sc_writer_write(js->out, c->out, n);
+    s->n_out = st == SC_OK ? n : 0;
     return st;
 }
 
@@ -114,6 +139,28 @@ static sc_status print_figures(job_state *js)
     return sc_writer_write_bytes(js->out, line, (size_t)len);
 }
 
+/* What the GPU's lanes do with each chunk of this job. */
+static sc_chunk_work chunk_work(const job_state *js)
+{
+    const sc_job *j = js->job;
+    sc_chunk_work w;
+    memset(&w, 0, sizeof w);
+    w.pred = &j->pred;
+    w.plan = &js->plan;
+    w.op = j->scan_op;
+    w.inclusive = j->inclusive;
+    w.wide = j->out.wide;
+    w.out_kind = j->compact_out == SC_OUT_INDICES32 ? SC_KIND_IDX32
+               : j->compact_out == SC_OUT_INDICES64 ? SC_KIND_IDX64
+               : SC_KIND_VALUES;
+    w.figures_only = j->compact_out == SC_OUT_COUNT || j->count_only ||
+                     j->scan_total;
+    w.work = j->kind == SC_JOB_GEN ? SC_WORK_GEN
+           : j->kind == SC_JOB_COMPACT ? SC_WORK_COMPACT
+           : j->kind == SC_JOB_SPLIT ? SC_WORK_SPLIT : SC_WORK_SCAN;
+    return w;
+}
+
 static size_t out_bytes_per_elem(const sc_job *j)
 {
     switch (j->kind) {
@@ -132,6 +179,12 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
     static const char *const names[SC_PH_COUNT_OF] = {
         "read", "upload", "count", "prefix", "move", "download", "write" };
     fprintf(stderr, "%s: device: %s\n", prog, ctx->name);
+    if (ctx->chunks_cpu && ctx->chunks_gpu)
+        fprintf(stderr, "%s: chunks: %" PRIu64 " on the CPU (before the GPU "
+                "was ready), %" PRIu64 " on the GPU\n", prog, ctx->chunks_cpu,
+                ctx->chunks_gpu);
+    if (ctx->choice[0])
+        fprintf(stderr, "%s: why: %s\n", prog, ctx->choice);
     if (ctx->fallback[0])
         fprintf(stderr, "%s: note: %s\n", prog, ctx->fallback);
     fprintf(stderr, "%s: elements: in %" PRIu64 ", out %" PRIu64 "\n", prog,
@@ -192,7 +245,6 @@ static sc_status finish(job_state *js, sc_status st)
         if (r == SC_OK) r = print_figures(js);
         if (r != SC_OK) st = r;
     }
-    if (st == SC_OK) st = js->late;
     if (js->rejects) st = sc_job_close_output(js->rejects, j->rejects, st);
     if (js->out) st = sc_job_close_output(js->out, j->output, st);
     sc_spill_close(js->spill);
@@ -202,10 +254,14 @@ static sc_status finish(job_state *js, sc_status st)
 /* A small input gets a chunk its size: pinned host memory and device
  * buffers cost time to set up, which short runs would otherwise pay for
  * a whole chunk; and a -c larger than the input would only waste memory. */
-size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known)
+size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known,
+                      sc_work w)
 {
+    int gpu = ctx->policy == SC_POLICY_CUDA ||
+              (ctx->policy == SC_POLICY_AUTO &&
+               sc_cost_gpu_pays(ctx, w, known, sc_device_eta(ctx), 1, NULL, 0));
     size_t chunk = asked ? asked
-                 : ctx->cuda ? SC_DEFAULT_CHUNK_GPU : SC_DEFAULT_CHUNK_CPU;
+                 : gpu ? SC_DEFAULT_CHUNK_GPU : SC_DEFAULT_CHUNK_CPU;
     if (known >= 0 && (uint64_t)known < chunk) {
         uint64_t fit = ((uint64_t)known + 4095) & ~(uint64_t)4095;
         chunk = fit ? (size_t)fit : SC_MIN_CHUNK_BYTES;
@@ -250,19 +306,25 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     if (j->kind == SC_JOB_SORT)
         return (bad = sc_check_outputs(ctx, j)) ? bad : sc_run_sort(ctx, j);
     double t0 = sc_now();
-    job_state js = { ctx, j, NULL, NULL, NULL, 0, 0, 0, SC_OK };
+    job_state js;
+    memset(&js, 0, sizeof js);
+    js.ctx = ctx;
+    js.job = j;
     js.carry = j->carry_in;
+    if (j->kind == SC_JOB_GEN) sc_gen_plan_make(&js.plan, &j->gen);
     sc_reader *r = NULL;
     sc_status st = open_outputs(&js);
     if (st == SC_OK && j->kind != SC_JOB_GEN)
         st = sc_reader_open(&r, ctx, j->inputs, j->n_inputs, j->in_fmt);
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
-        size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known_input(j, r));
-        sc_pipeline_cfg cfg = { ctx, r, j->gen_count, chunk / 4,
-                                j->prog ? j->prog : "sc", j->progress };
         sc_stage_ops ops = { process, emit, &js, out_bytes_per_elem(j),
-                             j->kind == SC_JOB_SPLIT };
+                             j->kind == SC_JOB_SPLIT, chunk_work(&js) };
+        size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known_input(j, r),
+                                      ops.work.work);
+        sc_pipeline_cfg cfg = { ctx, r, j->gen_count, chunk / 4,
+                                j->prog ? j->prog : "sc", j->progress,
+                                j->carry_in };
         ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
         st = sc_pipeline_run(&cfg, &ops, &ps);
         ctx->phase_threads = 0;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cost.h"
+#include "device.h"
 #include "merge.h"
 #include "progress.h"
 
@@ -30,6 +32,18 @@ typedef struct sort_state {
     double total_bytes;     /* -P: of all inputs, < 0 when unknown */
 } sort_state;
 
+/* Under "auto" the GPU starts while the input is read, when the sort of
+ * an input that size would pay for it, or when the size is unknown (a
+ * pipe): the sort itself decides at the end, by the size it then knows,
+ * whether to wait for the GPU (ops.c). -m and -C only stream. */
+static void start_gpu_early(sc_ctx *ctx, const sc_job *j, int64_t known)
+{
+    if (ctx->policy != SC_POLICY_AUTO || j->merge || j->check) return;
+    if (known < 0 || sc_cost_gpu_pays(ctx, SC_WORK_SORT, known,
+                                      sc_device_eta(ctx), 0, NULL, 0))
+        sc_device_start(ctx, 1);
+}
+
 static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
 {
     memset(ss, 0, sizeof *ss);
@@ -39,7 +53,8 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes()) / 4;
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
     int64_t known = sc_inputs_size(j->inputs, j->n_inputs, j->in_fmt);
-    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known) / 4;
+    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_WORK_SORT) / 4;
+    start_gpu_early(ctx, j, known);
     sc_progress_start(&ss->progress, j->prog, "read");
     ss->total_bytes = (double)known;
 }
@@ -56,11 +71,11 @@ static sc_status grow(sort_state *ss, const sc_reader *r)
         cap = hint >= 0 ? (size_t)hint / 4 + 1 : ss->chunk;
     }
     if (cap > ss->limit) cap = ss->limit;
-    uint32_t *buf = sc_host_alloc(ss->ctx, cap * 4);
+    uint32_t *buf = sc_big_alloc(cap * 4);
     if (!buf) return sc_fail(ss->ctx, SC_ERR_NOMEM, "out of memory for %zu "
                              "elements; try a smaller -S", cap);
     if (ss->len) memcpy(buf, ss->buf, ss->len * 4);
-    sc_host_free(ss->ctx, ss->buf);
+    free(ss->buf);
     ss->buf = buf;
     ss->cap = cap;
     return SC_OK;
@@ -145,7 +160,7 @@ static sc_status write_sorted(sort_state *ss, sc_sink *sink)
     }
     sc_status st = ss->len ? spill_run(ss) : SC_OK;
     /* The merge's buffers take the sort buffer's place. */
-    sc_host_free(ss->ctx, ss->buf);
+    free(ss->buf);
     ss->buf = NULL;
     ss->cap = 0;
     return st == SC_OK ? sc_merge_runs(ss->runs, &ss->order, sink,
@@ -182,7 +197,7 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink)
     if (st == SC_OK) st = open_sink(ss, sink);
     if (st == SC_OK) st = write_sorted(ss, sink);
     st = close_sink(ss, sink, st);
-    sc_host_free(ss->ctx, ss->buf);
+    free(ss->buf);
     sc_runs_close(ss->runs);
     return st;
 }

@@ -1,15 +1,16 @@
-/* ops.c — the array layer: each operation on the context's device.
+/* ops.c — the array layer: each operation on the device the context
+ * picks for it (backend.h).
  *
- * On CUDA a call that finds the device out of memory runs on the CPU
- * instead (SC_ERR_NOMEM from the CUDA backend means exactly that), so a
+ * When the GPU finds itself out of memory the work runs on the CPU
+ * instead (SC_ERR_NOMEM from the CUDA table means exactly that), so a
  * result is never lost or wrong because the GPU was full.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
-
-static int use_gpu(sc_ctx *ctx) { return ctx->cuda != NULL; }
+#include "backend.h"
+#include "cost.h"
+#include "device.h"
 
 /* A call with a missing pointer (or a value out of its range) is the
  * caller's mistake: say so rather than crash. Buffers may be NULL when n
@@ -31,27 +32,83 @@ sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g)
     return SC_OK;
 }
 
-/* Keeps going on the CPU after the device ran out of memory. */
-static int gpu_gave_up(sc_ctx *ctx, sc_status st)
+void sc_backend_used(sc_ctx *ctx, const sc_backend *b)
 {
-    if (st != SC_ERR_NOMEM) return 0;
+    pthread_mutex_lock(&ctx->lock);
+    if (b == &sc_cpu_backend) {
+        if (ctx->kind != SC_DEVICE_CUDA)
+            snprintf(ctx->name, sizeof ctx->name, "%s", ctx->cpu_name);
+    } else {
+        ctx->kind = SC_DEVICE_CUDA;
+        snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
+    }
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+#ifdef SC_HAVE_CUDA
+static const sc_backend *pick_auto(sc_ctx *ctx, sc_work w, uint64_t bytes)
+{
+    int ready = sc_device_ready(ctx);
+    if (ready < 0 && ctx->cuda) return &sc_cpu_backend;    /* it failed */
+    double eta = ready == 1 ? 0 : sc_device_eta(ctx);
+    char why[200];
+    if (!sc_cost_gpu_pays(ctx, w, (int64_t)bytes, eta, 0, why, sizeof why)) {
+        snprintf(ctx->choice, sizeof ctx->choice, "auto chose the CPU: %s",
+                 why);
+        return &sc_cpu_backend;
+    }
+    snprintf(ctx->choice, sizeof ctx->choice, "auto chose the GPU: %s", why);
+    if (sc_device_start(ctx, 0) == SC_OK) return &sc_cuda_backend;
+    snprintf(ctx->fallback, sizeof ctx->fallback,
+             "device auto: using the CPU (%.900s)", ctx->message);
+    ctx->message[0] = '\0';
+    return &sc_cpu_backend;
+}
+#endif
+
+const sc_backend *sc_backend_pick(sc_ctx *ctx, sc_work w, uint64_t bytes)
+{
+#ifdef SC_HAVE_CUDA
+    if (ctx->policy == SC_POLICY_CUDA)
+        return sc_device_wait(ctx) == SC_OK ? &sc_cuda_backend : NULL;
+    if (ctx->policy == SC_POLICY_AUTO) return pick_auto(ctx, w, bytes);
+#else
+    (void)w; (void)bytes;
+    if (ctx->policy == SC_POLICY_CUDA) {
+        sc_device_wait(ctx);
+        return NULL;
+    }
+#endif
+    return &sc_cpu_backend;
+}
+
+int sc_backend_retry(sc_ctx *ctx, const sc_backend **b, sc_status st)
+{
+    if (*b == &sc_cpu_backend || st != SC_ERR_NOMEM) return 0;
     snprintf(ctx->fallback, sizeof ctx->fallback,
              "device memory exhausted; continued on the CPU");
+    *b = &sc_cpu_backend;
     return 1;
 }
+
+/* Runs CALL on the table picked for it. */
+#define ON_DEVICE(ctx, w, bytes, CALL)                                      \
+    do {                                                                    \
+        const sc_backend *b_ = sc_backend_pick((ctx), (w), (bytes));        \
+        if (!b_) return SC_ERR_NODEVICE;                                    \
+        sc_status st_;                                                      \
+        do st_ = b_->CALL; while (sc_backend_retry((ctx), &b_, st_));       \
+        sc_backend_used((ctx), b_);                                         \
+        return st_;                                                         \
+    } while (0)
 
 sc_status sc_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                      const sc_pred *pred, uint32_t *out, uint64_t *kept)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
     if (bad) return bad;
-    if (use_gpu(ctx)) {
-        sc_status st = sc_cuda_compact(ctx, in, n, pred, SC_KIND_VALUES, 0,
-                                       out, kept);
-        if (!gpu_gave_up(ctx, st)) return st;
-    }
-    *kept = sc_cpu_compact(ctx, in, n, pred, SC_KIND_VALUES, 0, out);
-    return SC_OK;
+    ON_DEVICE(ctx, SC_WORK_COMPACT, n * 4,
+              compact(ctx, in, n, pred, SC_KIND_VALUES, 0, out, kept));
 }
 
 sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -60,28 +117,19 @@ sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
     if (bad) return bad;
-    if (use_gpu(ctx)) {
-        sc_status st = sc_cuda_compact(ctx, in, n, pred, SC_KIND_IDX64,
-                                       first_index, out, kept);
-        if (!gpu_gave_up(ctx, st)) return st;
-    }
-    *kept = sc_cpu_compact(ctx, in, n, pred, SC_KIND_IDX64, first_index, out);
-    return SC_OK;
+    ON_DEVICE(ctx, SC_WORK_COMPACT, n * 4,
+              compact(ctx, in, n, pred, SC_KIND_IDX64, first_index, out, kept));
 }
 
-/* Host split into separate selected and rejected buffers. */
 sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                          const sc_pred *pred, uint32_t *sel, uint32_t *rej,
                          uint64_t *selected)
 {
-    sc_status bad = BAD_ARGS(ctx, !pred || !selected || (n && (!in || !sel || !rej)));
+    sc_status bad = BAD_ARGS(ctx, !pred || !selected ||
+                                  (n && (!in || !sel || !rej)));
     if (bad) return bad;
-    if (use_gpu(ctx)) {
-        sc_status st = sc_cuda_split(ctx, in, n, pred, sel, rej, selected);
-        if (!gpu_gave_up(ctx, st)) return st;
-    }
-    *selected = sc_cpu_split(ctx, in, n, pred, sel, rej);
-    return SC_OK;
+    ON_DEVICE(ctx, SC_WORK_SPLIT, n * 4,
+              split(ctx, in, n, pred, sel, rej, selected));
 }
 
 sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -105,13 +153,8 @@ sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
     if (bad) return bad;
     if ((unsigned)op > SC_OP_XOR)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid scan operator");
-    if (use_gpu(ctx)) {
-        sc_status st = sc_cuda_scan(ctx, in, n, op, inclusive, wide, out,
-                                    carry);
-        if (!gpu_gave_up(ctx, st)) return st;
-    }
-    sc_cpu_scan(ctx, in, n, op, inclusive, wide, out, carry);
-    return SC_OK;
+    ON_DEVICE(ctx, SC_WORK_SCAN, n * 4,
+              scan(ctx, in, n, op, inclusive, wide, out, carry));
 }
 
 sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
@@ -122,11 +165,8 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
     if (lo_bit >= hi_bit || hi_bit > 32)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
-    if (use_gpu(ctx)) {
-        sc_status st = sc_cuda_sort(ctx, keys, n, lo_bit, hi_bit, descending);
-        if (!gpu_gave_up(ctx, st)) return st;
-    }
-    return sc_cpu_sort(ctx, keys, n, lo_bit, hi_bit, descending);
+    ON_DEVICE(ctx, SC_WORK_SORT, n * 4,
+              sort(ctx, keys, n, lo_bit, hi_bit, descending));
 }
 
 sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
@@ -137,19 +177,21 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
     if ((bad = sc_gen_params_check(ctx, g))) return bad;
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);
-    if (use_gpu(ctx)) {
-        sc_status st = sc_cuda_gen(ctx, &plan, first_index, out, n);
-        if (!gpu_gave_up(ctx, st)) return st;
-    }
-    sc_cpu_gen(ctx, &plan, first_index, out, n);
-    return SC_OK;
+    ON_DEVICE(ctx, SC_WORK_GEN, n * 4, gen(ctx, &plan, first_index, out, n));
 }
 
-static sc_status need_gpu(sc_ctx *ctx)
+/* Device arrays need the GPU whatever the policy but "cpu". */
+static const sc_backend *gpu_for_device_arrays(sc_ctx *ctx)
 {
-    return sc_fail(ctx, SC_ERR_NODEVICE,
-                   "device pointers need a CUDA context (device is %s)",
-                   ctx->name);
+    if (ctx->policy != SC_POLICY_CPU && sc_device_start(ctx, 0) == SC_OK) {
+#ifdef SC_HAVE_CUDA
+        sc_backend_used(ctx, &sc_cuda_backend);
+        return &sc_cuda_backend;
+#endif
+    }
+    sc_fail(ctx, SC_ERR_NODEVICE,
+            "device pointers need a CUDA context (device is %s)", ctx->name);
+    return NULL;
 }
 
 sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
@@ -157,8 +199,9 @@ sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!d_in || !d_out)));
     if (bad) return bad;
-    if (!use_gpu(ctx)) return need_gpu(ctx);
-    return sc_cuda_dev_compact(ctx, d_in, n, pred, d_out, kept);
+    const sc_backend *b = gpu_for_device_arrays(ctx);
+    return b ? b->dev_compact(ctx, d_in, n, pred, d_out, kept)
+             : SC_ERR_NODEVICE;
 }
 
 sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
@@ -167,8 +210,9 @@ sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, !carry || (n && (!d_in || !d_out)));
     if (bad) return bad;
-    if (!use_gpu(ctx)) return need_gpu(ctx);
-    return sc_cuda_dev_scan(ctx, d_in, n, op, inclusive, wide, d_out, carry);
+    const sc_backend *b = gpu_for_device_arrays(ctx);
+    return b ? b->dev_scan(ctx, d_in, n, op, inclusive, wide, d_out, carry)
+             : SC_ERR_NODEVICE;
 }
 
 sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
@@ -176,9 +220,10 @@ sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, n && !d_keys);
     if (bad) return bad;
-    if (!use_gpu(ctx)) return need_gpu(ctx);
     if (lo_bit >= hi_bit || hi_bit > 32)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
-    return sc_cuda_dev_sort(ctx, d_keys, n, lo_bit, hi_bit, descending);
+    const sc_backend *b = gpu_for_device_arrays(ctx);
+    return b ? b->dev_sort(ctx, d_keys, n, lo_bit, hi_bit, descending)
+             : SC_ERR_NODEVICE;
 }

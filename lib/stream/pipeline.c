@@ -1,12 +1,19 @@
-/* pipeline.c — reader thread, worker, writer thread over a ring of slots. */
+/* pipeline.c — reader thread, worker, writer thread over a ring of slots;
+ * each chunk on the CPU or queued on the GPU's lanes. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "device.h"
+#include "cost.h"
+#include "lane.h"
 #include "pipeline.h"
 #include "progress.h"
 
-#define SLOTS 3
+/* Four slots: one being read, two on the GPU (one uploading or
+ * computing while the other downloads), one being written. */
+#define SLOTS 4
 
 typedef struct queue {
     sc_slot *items[SLOTS + 1];
@@ -25,6 +32,12 @@ typedef struct pipeline {
     sc_status read_status, write_status;
     uint64_t elems_in, elems_out;
     sc_progress progress;
+    /* The worker's device state. */
+    int want_gpu;               /* the GPU takes chunks once it is ready */
+    sc_lanes *lanes;
+    const sc_backend *sync_gpu; /* the GPU without lanes (memory too tight) */
+    int prev_on_gpu;
+    uint64_t last_carry;
 } pipeline;
 
 static void push(pipeline *p, queue *q, sc_slot *s)
@@ -71,14 +84,14 @@ static void *reader_main(void *arg)
         size_t got = 0;
         sc_status st = SC_OK;
         if (c->reader) {
-            st = sc_reader_read(c->reader, s->in, c->chunk_elems, &got);
+            st = sc_reader_read(c->reader, s->c.in, c->chunk_elems, &got);
         } else {
             uint64_t left = c->gen_total - pos;
             got = left < c->chunk_elems ? (size_t)left : c->chunk_elems;
         }
         sc_phase_add(c->ctx, SC_PH_READ, sc_now() - t0);
-        s->n = got;
-        s->first = pos;
+        s->c.n = got;
+        s->c.first = pos;
         pos += got;
         if (got == 0) {
             p->read_status = st;
@@ -91,19 +104,13 @@ static void *reader_main(void *arg)
 }
 
 /* Input bytes so far and in all, for -P (sc-gen: bytes made). */
-static void progress_figures(const pipeline *p, double *bytes, double *total)
-{
-    const sc_pipeline_cfg *c = p->cfg;
-    *bytes = c->reader ? (double)sc_reader_bytes_read(c->reader)
-                       : 4.0 * (double)p->elems_in;
-    *total = c->reader ? (double)sc_reader_size_hint(c->reader)
-                       : 4.0 * (double)c->gen_total;
-}
-
 static void show_progress(pipeline *p, int final)
 {
-    double bytes, total;
-    progress_figures(p, &bytes, &total);
+    const sc_pipeline_cfg *c = p->cfg;
+    double bytes = c->reader ? (double)sc_reader_bytes_read(c->reader)
+                             : 4.0 * (double)p->elems_in;
+    double total = c->reader ? (double)sc_reader_size_hint(c->reader)
+                             : 4.0 * (double)c->gen_total;
     if (final) sc_progress_end(&p->progress, bytes, total);
     else sc_progress_update(&p->progress, bytes, total);
 }
@@ -116,10 +123,14 @@ static void *writer_main(void *arg)
         if (!s || s == &p->end_mark) break;
         if (p->write_status == SC_OK) {
             double t0 = sc_now();
-            p->write_status = p->ops->emit(p->ops->op, s);
+            sc_status st = s->on_gpu
+                ? sc_lanes_finish(p->lanes, (unsigned)(s - p->slots), &s->c)
+                : SC_OK;
+            if (st == SC_OK) st = p->ops->emit(p->ops->op, s);
             sc_phase_add(p->cfg->ctx, SC_PH_WRITE, sc_now() - t0);
             p->elems_out += s->n_out;
-            if (p->write_status != SC_OK) stop_all(p);
+            p->write_status = st;
+            if (st != SC_OK) stop_all(p);
         }
         if (p->cfg->progress) show_progress(p, 0);
         push(p, &p->free_q, s);
@@ -127,30 +138,156 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* Plain memory: the CPU needs nothing else, and the GPU pins it once it
+ * is ready (page-locking keeps the contents). */
 static sc_status alloc_slots(pipeline *p)
 {
-    sc_ctx *ctx = p->cfg->ctx;
     size_t n = p->cfg->chunk_elems;
     for (int i = 0; i < SLOTS; i++) {
-        sc_slot *s = &p->slots[i];
-        if (p->cfg->reader && !(s->in = sc_host_alloc(ctx, n * 4)))
+        sc_chunk *c = &p->slots[i].c;
+        if (p->cfg->reader && !(c->in = sc_big_alloc(n * 4)))
             return SC_ERR_NOMEM;
         if (p->ops->out_bytes_per_elem &&
-            !(s->out = sc_host_alloc(ctx, n * p->ops->out_bytes_per_elem)))
+            !(c->out = sc_big_alloc(n * p->ops->out_bytes_per_elem)))
             return SC_ERR_NOMEM;
-        if (p->ops->need_aux && !(s->aux = sc_host_alloc(ctx, n * 4)))
+        if (p->ops->need_aux && !(c->aux = sc_big_alloc(n * 4)))
             return SC_ERR_NOMEM;
     }
     return SC_OK;
 }
 
-static void free_slots(pipeline *p)
+static void unpin_slots(pipeline *p)
 {
     for (int i = 0; i < SLOTS; i++) {
-        sc_host_free(p->cfg->ctx, p->slots[i].in);
-        sc_host_free(p->cfg->ctx, p->slots[i].out);
-        sc_host_free(p->cfg->ctx, p->slots[i].aux);
+        sc_slot *s = &p->slots[i];
+        if (!s->pinned) continue;
+        sc_device_unpin(p->cfg->ctx, s->c.in);
+        sc_device_unpin(p->cfg->ctx, s->c.out);
+        sc_device_unpin(p->cfg->ctx, s->c.aux);
+        s->pinned = 0;
     }
+}
+
+static void free_slots(pipeline *p)
+{
+    sc_lanes_close(p->lanes);
+    p->lanes = NULL;
+    unpin_slots(p);
+    for (int i = 0; i < SLOTS; i++) {
+        free(p->slots[i].c.in);
+        free(p->slots[i].c.out);
+        free(p->slots[i].c.aux);
+    }
+}
+
+static int pin_slots(pipeline *p)
+{
+    sc_ctx *ctx = p->cfg->ctx;
+    size_t n = p->cfg->chunk_elems;
+    for (int i = 0; i < SLOTS; i++) {
+        sc_slot *s = &p->slots[i];
+        int bad = (s->c.in && sc_device_pin(ctx, s->c.in, n * 4)) ||
+                  (s->c.out && sc_device_pin(ctx, s->c.out,
+                                             n * p->ops->out_bytes_per_elem)) ||
+                  (s->c.aux && sc_device_pin(ctx, s->c.aux, n * 4));
+        s->pinned = 1;
+        if (bad) return -1;
+    }
+    return 0;
+}
+
+/* The GPU is ready: pin the slots and open a lane for each.  Where device
+ * memory is too tight for lanes, the GPU's synchronous table takes the
+ * chunks (it cuts them smaller, and hands them to the CPU at worst). */
+static sc_status attach(pipeline *p)
+{
+    sc_ctx *ctx = p->cfg->ctx;
+    sc_status st = sc_device_wait(ctx);
+    if (st == SC_OK && pin_slots(p) != 0)
+        st = sc_fail(ctx, SC_ERR_NOMEM, "cannot pin host memory");
+    if (st == SC_OK)
+        st = sc_lanes_open(ctx, &p->lanes, SLOTS, p->cfg->chunk_elems,
+                           &p->ops->work);
+    if (st == SC_OK) return SC_OK;
+    unpin_slots(p);
+#ifdef SC_HAVE_CUDA
+    if (st == SC_ERR_NOMEM) {
+        p->sync_gpu = &sc_cuda_backend;
+        return SC_OK;
+    }
+#endif
+    return st;
+}
+
+/* Whether the GPU should take this job's chunks, and if so starting it
+ * (in the background under "auto"). */
+static void choose_device(pipeline *p)
+{
+    sc_ctx *ctx = p->cfg->ctx;
+    const sc_pipeline_cfg *c = p->cfg;
+    if (ctx->policy == SC_POLICY_CUDA) { p->want_gpu = 1; return; }
+    if (ctx->policy != SC_POLICY_AUTO) return;
+#ifdef SC_HAVE_CUDA
+    int64_t known = c->reader ? sc_reader_size_hint(c->reader)
+                              : (int64_t)(c->gen_total * 4);
+    char why[200];
+    int ready = sc_device_ready(ctx);
+    double eta = ready == 1 ? 0 : sc_device_eta(ctx);
+    p->want_gpu = (ready >= 0 || !ctx->cuda) &&
+                  sc_cost_gpu_pays(ctx, p->ops->work.work, known, eta, 1, why,
+                                   sizeof why);
+    snprintf(ctx->choice, sizeof ctx->choice, "auto %s: %s",
+             p->want_gpu ? "started the GPU" : "kept to the CPU", why);
+    if (p->want_gpu && sc_device_start(ctx, 1) != SC_OK) p->want_gpu = 0;
+#else
+    (void)c;
+#endif
+}
+
+/* The table for the next chunk; NULL: queue it on the lanes. */
+static sc_status route(pipeline *p, const sc_backend **b)
+{
+    sc_ctx *ctx = p->cfg->ctx;
+    *b = p->lanes ? NULL : p->sync_gpu ? p->sync_gpu : &sc_cpu_backend;
+    if (p->lanes || p->sync_gpu || !p->want_gpu) return SC_OK;
+    int ready = sc_device_ready(ctx);
+    if (ready == 0 && ctx->policy == SC_POLICY_AUTO) return SC_OK;
+    sc_status st = ready < 0 ? sc_device_wait(ctx) : attach(p);
+    if (st != SC_OK && ctx->policy == SC_POLICY_AUTO) {
+        snprintf(ctx->fallback, sizeof ctx->fallback,
+                 "device auto: using the CPU (%.900s)", ctx->message);
+        p->want_gpu = 0;
+        return SC_OK;
+    }
+    if (st != SC_OK) return st;
+    *b = p->lanes ? NULL : p->sync_gpu;
+    return SC_OK;
+}
+
+static sc_status run_chunk(pipeline *p, sc_slot *s)
+{
+    sc_ctx *ctx = p->cfg->ctx;
+    const sc_backend *b;
+    sc_status st = route(p, &b);
+    if (st != SC_OK) return st;
+    s->n_out = 0;
+    s->c.n_sel = 0;
+    s->c.out_wide = 0;
+    s->on_gpu = b == NULL;
+    if (!p->prev_on_gpu || b) s->c.carry_in = p->last_carry;
+    if (b) {
+        st = p->ops->process(p->ops->op, s, b);
+        p->last_carry = s->c.carry_out;
+        sc_backend_used(ctx, b);
+    } else {
+        st = sc_lanes_submit(p->lanes, (unsigned)(s - p->slots), &s->c,
+                             p->prev_on_gpu);
+        if (!ctx->chunks_gpu) sc_backend_used(ctx, NULL);
+    }
+    if (b == &sc_cpu_backend) ctx->chunks_cpu++;
+    else ctx->chunks_gpu++;
+    p->prev_on_gpu = s->on_gpu;
+    return st;
 }
 
 /* The worker: runs on the caller's thread until the end mark. */
@@ -163,15 +300,42 @@ static sc_status work(pipeline *p)
             push(p, &p->done_q, s);
             return SC_OK;
         }
-        p->elems_in += s->n;
-        s->n_out = s->n_aux = 0;
-        sc_status st = p->ops->process(p->ops->op, s);
+        p->elems_in += s->c.n;
+        sc_status st = run_chunk(p, s);
         if (st != SC_OK) {
             push(p, &p->done_q, &p->end_mark);
             return st;
         }
         push(p, &p->done_q, s);
     }
+}
+
+static sc_status thread_failed(const sc_pipeline_cfg *cfg, int err)
+{
+    return sc_fail(cfg->ctx, SC_ERR_NOMEM, "cannot start a thread: %s",
+                   strerror(err));
+}
+
+/* Runs the worker between the reader and writer threads. */
+static sc_status run_threads(pipeline *p)
+{
+    pthread_t rt, wt;
+    int err = pthread_create(&rt, NULL, reader_main, p);
+    if (err) return thread_failed(p->cfg, err);
+    if ((err = pthread_create(&wt, NULL, writer_main, p)) != 0) {
+        stop_all(p);
+        pthread_cancel(rt);
+        pthread_join(rt, NULL);
+        return thread_failed(p->cfg, err);
+    }
+    sc_status st = work(p);
+    pthread_join(wt, NULL);
+    /* The reader may be blocked on a slow input after a failure: stop it
+     * rather than wait (it reads with cancellation enabled). */
+    stop_all(p);
+    if (st != SC_OK || p->write_status != SC_OK) pthread_cancel(rt);
+    pthread_join(rt, NULL);
+    return st;
 }
 
 sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
@@ -181,28 +345,23 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     memset(&p, 0, sizeof p);
     p.cfg = cfg;
     p.ops = ops;
+    p.last_carry = cfg->carry_in;
     sc_progress_start(&p.progress, cfg->prog, cfg->reader ? "read" : "made");
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.changed, NULL);
-    sc_status st = alloc_slots(&p);
-    if (st != SC_OK) {
+    stats->in = stats->out = 0;
+    if (alloc_slots(&p) != SC_OK) {
         free_slots(&p);
         return sc_fail(cfg->ctx, SC_ERR_NOMEM, "out of memory for %zu-byte "
                        "chunks", cfg->chunk_elems * 4);
     }
+    choose_device(&p);
     for (int i = 0; i < SLOTS; i++) push(&p, &p.free_q, &p.slots[i]);
-    pthread_t rt, wt;
-    pthread_create(&rt, NULL, reader_main, &p);
-    pthread_create(&wt, NULL, writer_main, &p);
-    st = work(&p);
-    pthread_join(wt, NULL);
-    /* The reader may be blocked on a slow input after a failure: stop it
-     * rather than wait (it reads with cancellation enabled). */
-    stop_all(&p);
-    if (st != SC_OK || p.write_status != SC_OK) pthread_cancel(rt);
-    pthread_join(rt, NULL);
+    sc_status st = run_threads(&p);
     if (cfg->progress) show_progress(&p, 1);
     free_slots(&p);
+    pthread_mutex_destroy(&p.lock);
+    pthread_cond_destroy(&p.changed);
     stats->in = p.elems_in;
     stats->out = p.elems_out;
     if (st == SC_OK) st = p.write_status;

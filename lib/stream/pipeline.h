@@ -1,32 +1,40 @@
 /* pipeline.h — the chunk pipeline every streaming job runs on.
  *
- * Three threads and a few slots: the reader fills a slot's input, the
- * worker (the caller's thread) runs the operation on it, the writer
- * thread emits its output; then the slot goes back to the reader.  So
- * reading, computing and writing overlap, and memory stays bounded by
- * SLOTS chunks whatever the input length.
+ * A reader thread fills slots, the worker (the caller's thread) hands
+ * each chunk to a device, and a writer thread emits the results in input
+ * order; then the slot goes back to the reader.  So reading, computing
+ * and writing overlap, and memory stays bounded by SLOTS chunks whatever
+ * the input length.
+ *
+ * The device is chosen chunk by chunk: the CPU (the job's process()) or
+ * the GPU's lanes, which queue the chunk and let the writer collect it.
+ * Under "auto" the GPU starts in the background when the cost model says
+ * it pays, and the CPU takes the chunks that come before it is ready.
+ * The pipeline knows no job kind: only the work's description.
  */
 #ifndef SC_PIPELINE_H
 #define SC_PIPELINE_H
 
-#include "internal.h"
+#include "backend.h"
+#include "chunk.h"
 
 typedef struct sc_slot {
-    uint32_t *in;
-    size_t n;               /* input elements */
-    uint64_t first;         /* stream position of in[0] */
-    void *out;
-    size_t n_out;
-    uint32_t *aux;          /* split: the rejects */
-    size_t n_aux;
+    sc_chunk c;
+    size_t n_out;           /* elements the emit wrote, for -v */
+    int on_gpu;             /* queued on the lanes: the writer finishes it */
+    int pinned;
 } sc_slot;
 
 typedef struct sc_stage_ops {
-    sc_status (*process)(void *op, sc_slot *s);     /* worker thread */
-    sc_status (*emit)(void *op, sc_slot *s);        /* writer thread */
+    /* Worker thread: the chunk on table b (the CPU's, or the GPU's
+     * synchronous one when lanes could not be had). */
+    sc_status (*process)(void *op, sc_slot *s, const sc_backend *b);
+    /* Writer thread, in input order. */
+    sc_status (*emit)(void *op, sc_slot *s);
     void *op;
     size_t out_bytes_per_elem;      /* 0: no output buffer */
     int need_aux;
+    sc_chunk_work work;             /* what the GPU does with a chunk */
 } sc_stage_ops;
 
 typedef struct sc_pipeline_cfg {
@@ -36,6 +44,7 @@ typedef struct sc_pipeline_cfg {
     size_t chunk_elems;
     const char *prog;
     int progress;
+    uint64_t carry_in;      /* the first chunk's carry (scan) */
 } sc_pipeline_cfg;
 
 /* Elements in and out, for -v. */

@@ -1,0 +1,12 @@
+/* cpu_backend.c — the CPU's table: the three-phase instances on the
+ * context's thread pool, working on host memory. */
+#include "backend.h"
+
+const sc_backend sc_cpu_backend = {
+    .name = "cpu",
+    .compact = sc_cpu_compact,
+    .split = sc_cpu_split,
+    .scan = sc_cpu_scan,
+    .sort = sc_cpu_sort,
+    .gen = sc_cpu_gen,
+};

@@ -1,0 +1,56 @@
+/* device.h — the GPU's life in a context, as the rest of libsc sees it:
+ * started on demand (in the background for "auto", so the CPU works
+ * meanwhile), polled without blocking, waited for, and buffers pinned
+ * for fast transfers.  In a build without CUDA every call says "no GPU". */
+#ifndef SC_DEVICE_H
+#define SC_DEVICE_H
+
+#include "internal.h"
+
+#ifdef SC_HAVE_CUDA
+/* Starts the GPU ctx->cuda_index: in the background, or here and now. A
+ * second call does nothing.  SC_OK, or why no GPU can be started. */
+sc_status sc_device_start(sc_ctx *ctx, int background);
+/* 1 ready, 0 still starting, -1 failed or never started; never blocks. */
+int sc_device_ready(sc_ctx *ctx);
+/* Blocks until the start has ended; SC_OK when the GPU is ready. */
+sc_status sc_device_wait(sc_ctx *ctx);
+/* Seconds until a start under way is likely done (0 once ready). */
+double sc_device_eta(const sc_ctx *ctx);
+/* Ends the GPU's use; a start still under way is left to finish alone,
+ * so a short run never waits for it. */
+void sc_device_close(sc_ctx *ctx);
+/* Pins (page-locks) host memory already allocated, so transfers run at
+ * full speed; 0 on success. */
+int sc_device_pin(sc_ctx *ctx, void *p, size_t bytes);
+void sc_device_unpin(sc_ctx *ctx, void *p);
+/* "cuda:0 (NVIDIA H200)" once started. */
+const char *sc_device_name(const sc_ctx *ctx);
+#else
+static inline sc_status sc_device_start(sc_ctx *ctx, int background)
+{
+    (void)background;
+    return sc_fail(ctx, SC_ERR_NODEVICE,
+                   "no CUDA device: this build of libsc has no CUDA support");
+}
+static inline int sc_device_ready(sc_ctx *ctx) { (void)ctx; return -1; }
+static inline sc_status sc_device_wait(sc_ctx *ctx)
+{
+    return sc_device_start(ctx, 0);
+}
+static inline double sc_device_eta(const sc_ctx *ctx) { (void)ctx; return 0; }
+static inline void sc_device_close(sc_ctx *ctx) { (void)ctx; }
+static inline int sc_device_pin(sc_ctx *ctx, void *p, size_t bytes)
+{
+    (void)ctx; (void)p; (void)bytes;
+    return -1;
+}
+static inline void sc_device_unpin(sc_ctx *ctx, void *p) { (void)ctx; (void)p; }
+static inline const char *sc_device_name(const sc_ctx *ctx)
+{
+    (void)ctx;
+    return "none";
+}
+#endif
+
+#endif

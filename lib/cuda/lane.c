@@ -1,0 +1,229 @@
+/* lane.c — chunks queued on CUDA streams, one stream per pipeline slot.
+ *
+ * A chunk's upload, kernels and the copies whose sizes are known (a scan's
+ * or sc-gen's output, the counts) are queued at once; the outputs whose
+ * size the kernels decide (kept, selected, rejected) are fetched when the
+ * writer asks for the chunk.  Scans chain their carries on the device:
+ * each waits for the kernel of the chunk before, never for the host. */
+#include <stdlib.h>
+#include "cuda_internal.h"
+#include "lane.h"
+
+enum { SMALL_COUNT = 0, SMALL_CARRY_OUT = 1, SMALL_CARRY_IN = 2, SMALLS = 4 };
+
+typedef struct lane {
+    cudaStream_t stream;
+    cudaEvent_t kernels_done, all_done;
+    void *d_in, *d_out, *d_aux, *d_scratch;
+    uint64_t *d_small, *h_small;
+    size_t n;                   /* the chunk queued */
+    int out_kind;               /* what the kernels wrote to d_out */
+} lane;
+
+struct sc_lanes {
+    sc_ctx *ctx;
+    sc_chunk_work w;
+    size_t elems;
+    unsigned count, last;       /* last: the lane queued most recently */
+    size_t bytes_in, bytes_out, bytes_aux, bytes_scratch;
+    lane lanes[];
+};
+
+static size_t out_esz(const sc_chunk_work *w)
+{
+    if (w->work == SC_WORK_COMPACT) return w->out_kind == SC_KIND_VALUES ? 4 : 8;
+    if (w->work == SC_WORK_SCAN) return w->wide ? 8 : 4;
+    return 4;
+}
+
+static size_t scratch_bytes(const sc_chunk_work *w, size_t n)
+{
+    switch (w->work) {
+    case SC_WORK_COMPACT: return scg_compact_scratch(n);
+    case SC_WORK_SPLIT: return scg_split_scratch(n);
+    case SC_WORK_SCAN: return scg_scan_scratch(n);
+    default: return 0;
+    }
+}
+
+static sc_status lane_open(sc_lanes *l, lane *ln)
+{
+    sc_ctx *ctx = l->ctx;
+    sc_status st;
+    CK(cudaStreamCreateWithFlags(&ln->stream, cudaStreamNonBlocking),
+       "creating a stream");
+    CK(cudaEventCreateWithFlags(&ln->kernels_done, cudaEventDisableTiming),
+       "creating an event");
+    CK(cudaEventCreateWithFlags(&ln->all_done, cudaEventDisableTiming),
+       "creating an event");
+    CK(cudaHostAlloc((void **)&ln->h_small, SMALLS * sizeof(uint64_t),
+                     cudaHostAllocDefault), "allocating pinned memory");
+    if ((st = sc_cuda_malloc(ctx, (void **)&ln->d_small,
+                             SMALLS * sizeof(uint64_t))) ||
+        (l->bytes_in && (st = sc_cuda_malloc(ctx, &ln->d_in, l->bytes_in))) ||
+        (st = sc_cuda_malloc(ctx, &ln->d_out, l->bytes_out)) ||
+        (l->bytes_aux && (st = sc_cuda_malloc(ctx, &ln->d_aux, l->bytes_aux))) ||
+        (l->bytes_scratch &&
+         (st = sc_cuda_malloc(ctx, &ln->d_scratch, l->bytes_scratch))))
+        return st;
+    return SC_OK;
+}
+
+sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
+                        size_t elems, const sc_chunk_work *w)
+{
+    *out = NULL;
+    sc_status st = sc_cuda_bind(ctx);
+    if (st) return st;
+    sc_lanes *l = calloc(1, sizeof *l + count * sizeof(lane));
+    if (!l) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    l->ctx = ctx;
+    l->w = *w;
+    l->elems = elems;
+    l->count = count;
+    l->last = count;
+    l->bytes_in = w->work == SC_WORK_GEN ? 0 : elems * 4 + 16;
+    l->bytes_out = elems * out_esz(w) + 16;
+    l->bytes_aux = w->work == SC_WORK_SPLIT ? elems * 4 + 16 : 0;
+    l->bytes_scratch = scratch_bytes(w, elems) + 256;
+    for (unsigned i = 0; i < count && st == SC_OK; i++)
+        st = lane_open(l, &l->lanes[i]);
+    if (st != SC_OK) {
+        sc_lanes_close(l);
+        return st;
+    }
+    *out = l;
+    return SC_OK;
+}
+
+void sc_lanes_close(sc_lanes *l)
+{
+    if (!l) return;
+    sc_ctx *ctx = l->ctx;
+    for (unsigned i = 0; i < l->count; i++) {
+        lane *ln = &l->lanes[i];
+        if (ln->stream) cudaStreamSynchronize(ln->stream);
+        sc_cuda_free(ctx, ln->d_small, SMALLS * sizeof(uint64_t));
+        sc_cuda_free(ctx, ln->d_in, l->bytes_in);
+        sc_cuda_free(ctx, ln->d_out, l->bytes_out);
+        sc_cuda_free(ctx, ln->d_aux, l->bytes_aux);
+        sc_cuda_free(ctx, ln->d_scratch, l->bytes_scratch);
+        if (ln->h_small) cudaFreeHost(ln->h_small);
+        if (ln->kernels_done) cudaEventDestroy(ln->kernels_done);
+        if (ln->all_done) cudaEventDestroy(ln->all_done);
+        if (ln->stream) cudaStreamDestroy(ln->stream);
+    }
+    free(l);
+}
+
+/* A scan's carry-in: the chunk before's carry-out on the device, or the
+ * host's value copied up. */
+static sc_status carry_in(sc_lanes *l, lane *ln, const sc_chunk *c,
+                          int chain, const uint64_t **d_carry)
+{
+    sc_ctx *ctx = l->ctx;
+    if (chain && l->last < l->count) {
+        lane *prev = &l->lanes[l->last];
+        CK(cudaStreamWaitEvent(ln->stream, prev->kernels_done, 0), "chaining");
+        *d_carry = prev->d_small + SMALL_CARRY_OUT;
+        return SC_OK;
+    }
+    ln->h_small[SMALL_CARRY_IN] = c->carry_in;
+    CK(cudaMemcpyAsync(ln->d_small + SMALL_CARRY_IN,
+                       ln->h_small + SMALL_CARRY_IN, 8,
+                       cudaMemcpyHostToDevice, ln->stream), "upload");
+    *d_carry = ln->d_small + SMALL_CARRY_IN;
+    return SC_OK;
+}
+
+/* The kernels of chunk c; positions go 32-bit only where they fit. */
+static sc_status queue_kernels(sc_lanes *l, lane *ln, sc_chunk *c, int chain)
+{
+    const sc_chunk_work *w = &l->w;
+    const uint64_t *d_carry = NULL;
+    sc_status st = SC_OK;
+    int err = 0;
+    switch (w->work) {
+    case SC_WORK_GEN:
+        err = scg_gen(w->plan, c->first, ln->d_out, c->n, ln->stream);
+        break;
+    case SC_WORK_COMPACT:
+        ln->out_kind = w->out_kind;
+        if (w->out_kind == SC_KIND_IDX32 && c->first + c->n - 1 > UINT32_MAX)
+            ln->out_kind = SC_KIND_IDX64;
+        c->out_wide = ln->out_kind != w->out_kind;
+        err = scg_compact(ln->d_in, c->n, w->pred, ln->out_kind, c->first,
+                          ln->d_out, ln->d_small + SMALL_COUNT, ln->d_scratch,
+                          SCG_ALGO_FUSED, ln->stream);
+        break;
+    case SC_WORK_SPLIT:
+        err = scg_split(ln->d_in, c->n, w->pred, ln->d_out, ln->d_aux,
+                        ln->d_small + SMALL_COUNT, ln->d_scratch, ln->stream);
+        break;
+    case SC_WORK_SCAN:
+        if ((st = carry_in(l, ln, c, chain, &d_carry))) return st;
+        err = scg_scan(ln->d_in, c->n, (int)w->op, w->inclusive, w->wide,
+                       d_carry, ln->d_out, ln->d_small + SMALL_CARRY_OUT,
+                       ln->d_scratch, ln->stream);
+        break;
+    default:
+        return sc_fail(l->ctx, SC_ERR_USAGE, "no GPU lane for this work");
+    }
+    if (err) return sc_cuda_fail(l->ctx, (cudaError_t)err, "queuing kernels");
+    return SC_OK;
+}
+
+sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain)
+{
+    sc_ctx *ctx = l->ctx;
+    lane *ln = &l->lanes[i];
+    const sc_chunk_work *w = &l->w;
+    double t0 = sc_now();
+    sc_status st = sc_cuda_bind(ctx);
+    if (st) return st;
+    ln->n = c->n;
+    ln->out_kind = SC_KIND_VALUES;
+    c->out_wide = 0;
+    if (w->work != SC_WORK_GEN)
+        CK(cudaMemcpyAsync(ln->d_in, c->in, c->n * 4, cudaMemcpyHostToDevice,
+                           ln->stream), "upload");
+    if ((st = queue_kernels(l, ln, c, chain))) return st;
+    CK(cudaEventRecord(ln->kernels_done, ln->stream), "recording an event");
+    l->last = i;
+    int known_size = w->work == SC_WORK_GEN || w->work == SC_WORK_SCAN;
+    if (known_size && !w->figures_only)
+        CK(cudaMemcpyAsync(c->out, ln->d_out, c->n * out_esz(w),
+                           cudaMemcpyDeviceToHost, ln->stream), "download");
+    CK(cudaMemcpyAsync(ln->h_small, ln->d_small, 2 * sizeof(uint64_t),
+                       cudaMemcpyDeviceToHost, ln->stream), "download");
+    CK(cudaEventRecord(ln->all_done, ln->stream), "recording an event");
+    sc_phase_add(ctx, SC_PH_UPLOAD, sc_now() - t0);
+    return SC_OK;
+}
+
+sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
+{
+    sc_ctx *ctx = l->ctx;
+    lane *ln = &l->lanes[i];
+    const sc_chunk_work *w = &l->w;
+    double t0 = sc_now();
+    sc_status st = sc_cuda_bind(ctx);
+    if (st) return st;
+    CK(cudaEventSynchronize(ln->all_done), "running kernels");
+    c->carry_out = ln->h_small[SMALL_CARRY_OUT];
+    c->n_sel = w->work == SC_WORK_COMPACT || w->work == SC_WORK_SPLIT
+             ? ln->h_small[SMALL_COUNT] : 0;
+    if ((w->work == SC_WORK_COMPACT || w->work == SC_WORK_SPLIT) &&
+        !w->figures_only) {
+        size_t esz = ln->out_kind == SC_KIND_IDX64 ? 8 : 4;
+        CK(cudaMemcpyAsync(c->out, ln->d_out, c->n_sel * esz,
+                           cudaMemcpyDeviceToHost, ln->stream), "download");
+        if (w->work == SC_WORK_SPLIT)
+            CK(cudaMemcpyAsync(c->aux, ln->d_aux, (c->n - c->n_sel) * 4,
+                               cudaMemcpyDeviceToHost, ln->stream),
+               "download");
+        CK(cudaStreamSynchronize(ln->stream), "download");
+    }
+    sc_phase_add(ctx, SC_PH_DOWNLOAD, sc_now() - t0);
+    return SC_OK;
+}

@@ -1,0 +1,29 @@
+/* chunk.h — one chunk of a stream and the work a streaming job does on
+ * it: what the pipeline hands to a device, CPU or GPU alike. */
+#ifndef SC_CHUNK_H
+#define SC_CHUNK_H
+
+#include "internal.h"
+
+typedef struct sc_chunk_work {
+    sc_work work;               /* GEN, COMPACT, SPLIT or SCAN */
+    const sc_pred *pred;        /* COMPACT, SPLIT */
+    int out_kind;               /* COMPACT: SC_KIND_* wanted */
+    sc_scan_op op;              /* SCAN */
+    int inclusive, wide;
+    const sc_gen_plan *plan;    /* GEN */
+    int figures_only;           /* only counts or the total are wanted */
+} sc_chunk_work;
+
+typedef struct sc_chunk {
+    uint32_t *in;               /* NULL for GEN */
+    size_t n;                   /* elements in (GEN: to make) */
+    uint64_t first;             /* stream position of in[0] */
+    void *out;                  /* results: kept, selected, scanned, made */
+    uint32_t *aux;              /* SPLIT: the rejected */
+    uint64_t n_sel;             /* COMPACT: kept; SPLIT: selected */
+    int out_wide;               /* positions came 64-bit where 32 were asked */
+    uint64_t carry_in, carry_out;   /* SCAN: the accumulator around it */
+} sc_chunk;
+
+#endif

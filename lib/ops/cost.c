@@ -1,0 +1,56 @@
+/* cost.c — the cost model of "-d auto", with constants measured on the
+ * GPU machine (sc(7) has the table and how it was measured).
+ *
+ * Work runs at a rate per CPU thread up to a ceiling the memory system
+ * sets, or on the GPU at a rate its transfers set, after its start.  The
+ * rates count input bytes (output bytes for sc-gen), end to end on host
+ * arrays: the GPU's include the copies both ways. */
+#include <stdio.h>
+#include "cost.h"
+
+typedef struct rate {
+    double cpu_thread;          /* bytes/s per thread */
+    double cpu_ceiling;         /* bytes/s, all threads */
+    double gpu;                 /* bytes/s, transfers included */
+} rate;
+
+static const rate rates[SC_WORK_COUNT_OF] = {
+    [SC_WORK_GEN]     = { 1.5e9, 20e9, 40e9 },
+    [SC_WORK_COMPACT] = { 2.5e9, 25e9, 20e9 },
+    [SC_WORK_SPLIT]   = { 1.5e9, 18e9, 18e9 },
+    [SC_WORK_SCAN]    = { 2.5e9, 25e9, 20e9 },
+    [SC_WORK_SORT]    = { 0.12e9, 1.2e9, 9e9 },
+};
+
+static double cpu_rate(const sc_ctx *ctx, sc_work w)
+{
+    double r = rates[w].cpu_thread * ctx->threads;
+    return r < rates[w].cpu_ceiling ? r : rates[w].cpu_ceiling;
+}
+
+int sc_cost_gpu_pays(const sc_ctx *ctx, sc_work w, int64_t bytes, double eta,
+                     int streaming, char *why, size_t why_len)
+{
+    double cpu = cpu_rate(ctx, w), gpu = rates[w].gpu;
+    int pays;
+    double t_cpu = 0, t_gpu = 0;
+    if (bytes < 0) {
+        /* Unknown size: worth starting when each chunk goes faster. */
+        pays = streaming && gpu > cpu * 1.05;
+    } else {
+        t_cpu = (double)bytes / cpu;
+        /* Streaming, the CPU does what arrives before the GPU is up. */
+        double left = streaming ? (double)bytes - eta * cpu : (double)bytes;
+        t_gpu = left > 0 ? eta + left / gpu : t_cpu;
+        pays = left > 0 && t_gpu < t_cpu * 0.95;
+    }
+    if (why && why_len) {
+        if (bytes < 0)
+            snprintf(why, why_len, "size unknown; per chunk cpu %.1f GB/s, "
+                     "gpu %.1f GB/s", cpu / 1e9, gpu / 1e9);
+        else
+            snprintf(why, why_len, "%.3g MB: estimated cpu %.3f s, gpu %.3f s "
+                     "(start %.2f s)", (double)bytes / 1e6, t_cpu, t_gpu, eta);
+    }
+    return pays;
+}
