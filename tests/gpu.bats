@@ -29,8 +29,8 @@ same_on_both() {
     grep -q -i cuda err.txt
     sc-compact --device cuda:0 -v in.bin > /dev/null 2> err.txt
     grep -q -i cuda err.txt
-    # auto picks the GPU when there is one
-    env -u SC_DEVICE sc-compact -v in.bin > /dev/null 2> err.txt
+    # auto takes the GPU where the cost model says it pays
+    env -u SC_DEVICE SC_TEST_COST=gpu sc-compact -v in.bin > /dev/null 2> err.txt
     grep -q -i cuda err.txt || { echo "# auto -v: $(cat err.txt)" >&2; return 1; }
 }
 

@@ -90,7 +90,13 @@ void sc_ctx_free(sc_ctx *ctx)
 sc_device_kind sc_ctx_device(const sc_ctx *ctx) { return ctx->kind; }
 const char *sc_ctx_device_name(const sc_ctx *ctx) { return ctx->name; }
 unsigned sc_ctx_threads(const sc_ctx *ctx) { return ctx->threads; }
-const char *sc_ctx_fallback_reason(const sc_ctx *ctx) { return ctx->fallback; }
+/* Why the GPU was not used: it failed or ran out of memory, else what
+ * the cost model of "auto" said. */
+const char *sc_ctx_fallback_reason(const sc_ctx *ctx)
+{
+    if (ctx->fallback[0] || ctx->kind == SC_DEVICE_CUDA) return ctx->fallback;
+    return ctx->choice;
+}
 
 /* -S's default for sc-split and sc-rsort: a quarter of physical memory,
  * but at least 64 MiB, as memory is taken only as the data needs it. */

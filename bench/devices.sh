@@ -1,0 +1,96 @@
+#!/bin/sh
+# devices.sh — each tool at each input size on -d cpu, -d cuda and -d auto,
+# end to end from a cached file as a user runs it, with cat and (for the
+# sort) CuPy measured in the same run.  Prints one table; the last column
+# says whether auto came within 5 % of the faster device.  Run by
+# bench/run-bench on a GPU machine, or alone:
+#   bench/devices.sh BIN_DIR [SIZES]   (SIZES in bytes, default
+#   "0 4096 4194304 67108864 1073741824 4294967296")
+set -eu
+LC_ALL=C
+export LC_ALL
+BIN=$1
+SIZES=${2:-"0 4096 4194304 67108864 1073741824 4294967296"}
+D=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/sc-devices.XXXXXX")
+trap 'rm -rf "$D"' EXIT
+
+# best CMD: the best wall time of 3 runs (1 when one takes over 3 s), or
+# "FAIL".
+best() {
+    b=
+    for i in 1 2 3; do
+        t0=$(date +%s.%N)
+        sh -c "$1" >/dev/null 2>"$D/err" || { echo FAIL; return; }
+        t1=$(date +%s.%N)
+        t=$(awk "BEGIN { printf \"%.4f\", $t1 - $t0 }")
+        if [ -z "$b" ] || awk "BEGIN { exit !($t < $b) }"; then b=$t; fi
+        awk "BEGIN { exit !($t > 3) }" && break
+    done
+    echo "$b"
+}
+
+row() {
+    printf '%-12s %-22s %9s %9s %9s %9s %7s  %s\n' "$@"
+}
+
+verdict() {
+    awk -v c="$1" -v g="$2" -v a="$3" 'BEGIN {
+        if (a == "FAIL") { print "FAIL"; exit }
+        m = c; if (g != "FAIL" && g != "-" && g + 0 < m + 0) m = g
+        printf "%.2f %s\n", a / m, (a <= m * 1.05) ? "yes" : "NO" }'
+}
+
+echo "== devices: each tool on cpu, cuda and auto (seconds, best of 3)"
+row size tool cpu cuda auto ref "auto/best" "within 5%"
+for size in $SIZES; do
+    n=$((size / 4))
+    "$BIN/sc-gen" -d cpu -n "$n" --density 0.5 -o "$D/in"
+    cat "$D/in" >/dev/null
+    ref_cat=$(best "cat '$D/in'")
+    ref_copy=$(best "cat <'$D/in' >'$D/copy'")
+    for tool in sc-gen sc-compact sc-split sc-scan sc-rsort; do
+        case $tool in
+        sc-gen) cmd="'$BIN/sc-gen' -n $n --density 0.5 -DEV" ref=$ref_cat ;;
+        sc-rsort) cmd="'$BIN/sc-rsort' -DEV <'$D/in' >'$D/out'" ref=$ref_copy ;;
+        sc-split) cmd="'$BIN/sc-split' -r /dev/null -DEV <'$D/in'" ref=$ref_cat ;;
+        *) cmd="'$BIN/$tool' -DEV <'$D/in'" ref=$ref_cat ;;
+        esac
+        t_cpu=$(best "$(echo "$cmd" | sed 's/-DEV/-d cpu/')")
+        t_gpu=$(best "$(echo "$cmd" | sed 's/-DEV/-d cuda/')")
+        t_auto=$(best "$(echo "$cmd" | sed 's/-DEV/-d auto/')")
+        v=$(verdict "$t_cpu" "$t_gpu" "$t_auto")
+        row "$size" "$tool" "$t_cpu" "$t_gpu" "$t_auto" "$ref" ${v}
+    done
+    # CuPy, file -> GPU sort -> file, in the same run (1 GiB only).
+    if [ "$size" -eq 1073741824 ] && python3 -c 'import cupy' 2>/dev/null; then
+        t_cupy=$(best "python3 -c \"import cupy, numpy; a = numpy.fromfile('$D/in', dtype=numpy.uint32); cupy.asnumpy(cupy.sort(cupy.asarray(a))).tofile('$D/out')\"")
+        t_rs=$(best "'$BIN/sc-rsort' <'$D/in' >'$D/out'")
+        echo "   CuPy file->sort->file $t_cupy s; sc-rsort (auto) $t_rs s: $(awk "BEGIN { printf \"%.2f\", $t_cupy / $t_rs }")x (target >= 2)"
+        echo "   sc-rsort (auto) vs cat <F >out: $(awk "BEGIN { printf \"%.2f\", $t_rs / $ref_copy }") (target <= 1.0)"
+        t_c=$(best "'$BIN/sc-compact' <'$D/in'")
+        t_cc=$(best "'$BIN/sc-compact' -d cpu <'$D/in'")
+        echo "   sc-compact <F >/dev/null vs cat F: auto $(awk "BEGIN { printf \"%.2f\", $ref_cat / $t_c }")x, cpu $(awk "BEGIN { printf \"%.2f\", $ref_cat / $t_cc }")x (targets >= 2, >= 1.5)"
+    fi
+    rm -f "$D/in" "$D/out" "$D/copy"
+done
+echo "== empty input, 20 runs each (target: at most 10 ms a run)"
+for d in cpu auto; do
+    t0=$(date +%s.%N)
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        "$BIN/sc-compact" -d $d </dev/null
+    done
+    t1=$(date +%s.%N)
+    echo "   sc-compact -d $d </dev/null: $(awk "BEGIN { printf \"%.1f\", ($t1 - $t0) * 1000 / 20 }") ms a run"
+done
+echo "== pipelines, 1 GiB (auto vs cpu; cat | X | cat vs cat | cat)"
+"$BIN/sc-gen" -d cpu -n 256M --density 0.5 -o "$D/in"
+cat "$D/in" >/dev/null
+for d in cpu auto; do
+    eval "p_$d=\$(best \"'$BIN/sc-gen' -n 256M --density 0.5 -d $d | '$BIN/sc-compact' -d $d | '$BIN/sc-scan' -d $d | '$BIN/sc-rsort' -d $d >'$D/out'\")"
+done
+echo "   gen | compact | scan | rsort >out: cpu $p_cpu s, auto $p_auto s: auto/cpu $(awk "BEGIN { printf \"%.2f\", $p_auto / $p_cpu }") (target <= 0.6)"
+t_cc=$(best "cat '$D/in' | cat")
+for tool in sc-compact sc-scan sc-split; do
+    t=$(best "cat '$D/in' | '$BIN/$tool' | cat")
+    echo "   cat F | $tool | cat: $t s vs cat F | cat $t_cc s: $(awk "BEGIN { printf \"%.2f\", $t_cc / $t }")x (target >= 1.0)"
+done

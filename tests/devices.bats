@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# Devices: -d cpu never touches CUDA, -d auto says what it chose and why,
+# and a run whose chunks went partly to the CPU (before the GPU was
+# ready) and partly to the GPU gives the same bytes as either alone.
+
+load test_helper
+
+setup() {
+    sc_setup
+    require_tool sc-gen sc-compact sc-split sc-scan sc-rsort
+}
+
+# cuda_build: this libsc was built with the CUDA backend.
+cuda_build() {
+    grep -q '^#define SC_HAVE_CUDA 1' "$SC_BUILDDIR/config.h" 2>/dev/null ||
+        grep -q -- '-DSC_HAVE_CUDA=1' "$SC_BUILDDIR/Makefile" 2>/dev/null
+}
+
+# The real program, not the libtool wrapper script (whose shell would show
+# in LD_DEBUG too).
+real_tool() {
+    if [ -x "$SC_BUILDDIR/bin/.libs/$1" ]; then
+        echo "$SC_BUILDDIR/bin/.libs/$1"
+    else
+        echo "$SC_BUILDDIR/bin/$1"
+    fi
+}
+
+# loads_driver TOOL ARGS...: the dynamic loader was asked for libcuda.
+loads_driver() {
+    local t
+    t=$(real_tool "$1")
+    shift
+    LD_LIBRARY_PATH="$SC_BUILDDIR/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_DEBUG=libs "$t" "$@" 2>&1 >/dev/null | grep -q 'libcuda'
+}
+
+@test "devices: -d cpu never loads the CUDA driver, in any tool" {
+    gen_file in.bin 100000 3 0.5
+    local t
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        ! loads_driver $t -d cpu in.bin || { echo "# $t -d cpu loaded libcuda" >&2; return 1; }
+        SC_DEVICE=cpu run ! loads_driver $t in.bin
+    done
+    ! loads_driver sc-gen -d cpu -n 100000
+    ! loads_driver sc-compact -d cpu </dev/null
+}
+
+@test "devices: the driver probe can fail: -d cuda asks for libcuda (CUDA builds)" {
+    cuda_build || skip "this build has no CUDA backend"
+    loads_driver sc-compact -d cuda </dev/null || true
+    run loads_driver sc-compact -d cuda </dev/null
+    [ "$status" -eq 0 ]
+}
+
+@test "devices: -d auto on a small input keeps to the CPU and -v says why" {
+    u32le 1 0 2 > in.bin
+    run sc-compact -d auto -v in.bin
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"device: cpu"* ]]
+    [[ "$output" == *"why: auto kept to the CPU"* ]]
+    ! loads_driver sc-compact -d auto in.bin
+}
+
+@test "devices: -d auto never starts CUDA for a known input too small to pay" {
+    : > empty.bin
+    gen_file small.bin 1000 3 0.5
+    local t
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        ! loads_driver $t -d auto empty.bin || { echo "# $t: empty" >&2; return 1; }
+        ! loads_driver $t -d auto small.bin || { echo "# $t: small" >&2; return 1; }
+        ! loads_driver $t -d auto < small.bin || { echo "# $t: <small" >&2; return 1; }
+    done
+    ! loads_driver sc-gen -d auto -n 1000
+}
+
+# split_run TOOL ARGS...: TOOL reads a stream whose first part comes at
+# once and the rest a second later, with auto told to want the GPU and
+# the GPU's start slowed: the first chunks go to the CPU, the rest to the
+# GPU.  Its output must equal the CPU's alone, and -v must show both.
+split_run() {
+    local tool=$1
+    shift
+    "$tool" -d cpu "$@" < in.bin > cpu.out
+    { head -c 1048576 in.bin; sleep 1.5; tail -c +1048577 in.bin; } |
+        SC_TEST_COST=gpu SC_TEST_DEVICE_DELAY_MS=400 "$tool" -d auto -c 64K -v "$@" \
+            > mixed.out 2> mixed.err
+    expect_same cpu.out mixed.out || { echo "# $tool $*" >&2; return 1; }
+    grep -q "on the CPU (before the GPU was ready)" mixed.err ||
+        { echo "# $tool $*: $(cat mixed.err)" >&2; return 1; }
+}
+
+@test "devices (GPU): chunks split between the CPU and the GPU give the same bytes" {
+    skip_without_gpu "the hand-over from the CPU to the GPU needs one"
+    gen_file in.bin 3000017 11 0.5
+    split_run sc-compact
+    split_run sc-compact --indices
+    split_run sc-compact --indices -w --gt 0x80000000
+    split_run sc-compact --count
+    split_run sc-split --lt 0x40000000
+    split_run sc-scan
+    split_run sc-scan -i --op max
+    split_run sc-scan -w --carry-in 7
+    split_run sc-scan --total --op xor
+}
+
+@test "devices (GPU): -d auto sorts a large input on the GPU" {
+    skip_without_gpu
+    gen_file in.bin 16777216 5 1
+    sc-rsort -d cpu in.bin > cpu.out
+    SC_TEST_COST=gpu sc-rsort -d auto -v in.bin > gpu.out 2> err.txt
+    expect_same cpu.out gpu.out
+    grep -q "device: cuda" err.txt || { cat err.txt >&2; return 1; }
+}
