@@ -29,8 +29,9 @@ same_on_both() {
     grep -q -i cuda err.txt
     sc-compact --device cuda:0 -v in.bin > /dev/null 2> err.txt
     grep -q -i cuda err.txt
-    # auto takes the GPU where the cost model says it pays
-    env -u SC_DEVICE SC_TEST_COST=gpu sc-compact -v in.bin > /dev/null 2> err.txt
+    # auto takes the GPU where the cost model says it pays (a sort waits
+    # for the GPU to start; a stream that ends first never does)
+    env -u SC_DEVICE SC_TEST_COST=gpu sc-rsort -v in.bin > /dev/null 2> err.txt
     grep -q -i cuda err.txt || { echo "# auto -v: $(cat err.txt)" >&2; return 1; }
 }
 
