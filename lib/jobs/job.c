@@ -1,175 +1,48 @@
-/* job.c — an operation applied to streams, chunk by chunk.
+/* job.c — a streaming job run over the pipeline, whatever its kind.
  *
- * Each streaming job is three small functions over the pipeline: process
- * a chunk (on the context's device), emit its output, and finish (figures
- * of --count / --total, split's held rejects).  The state carried from
- * chunk to chunk is the job struct below: counts, the scan accumulator,
- * the stream position.
+ * The kinds (stream_job.h) say what a chunk becomes; this file opens the
+ * outputs, runs the pipeline with the kind's functions, and finishes:
+ * split's held rejects, the figures of --count / --total, the commit.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cost.h"
 #include "device.h"
-#include "pipeline.h"
-#include "spill.h"
+#include "stream_job.h"
 
-
-typedef struct job_state {
-    sc_ctx *ctx;
-    const sc_job *job;
-    sc_writer *out;
-    sc_writer *rejects;         /* split -r */
-    sc_spill *spill;            /* split without -r */
-    uint64_t kept, rejected;
-    uint64_t carry;             /* scan: the accumulator after the last chunk */
-    sc_gen_plan plan;           /* gen */
-} job_state;
-
-/* --indices without --wide: positions come 64 bits wide where a chunk
- * reaches past 2^32; the first that does not fit ends the output. */
-static sc_status narrow_indices(job_state *js, sc_slot *s)
+static const sc_job_type *job_type(const sc_job *j)
 {
-    const uint64_t *wide = s->c.out;
-    uint32_t *narrow = s->c.out;
-    uint64_t ok = 0, k = s->c.n_sel;
-    while (ok < k && wide[ok] <= UINT32_MAX) {
-        narrow[ok] = (uint32_t)wide[ok];
-        ok++;
+    switch (j->kind) {
+    case SC_JOB_GEN: return &sc_gen_job;
+    case SC_JOB_COMPACT: return &sc_compact_job;
+    case SC_JOB_SPLIT: return &sc_split_job;
+    case SC_JOB_SCAN: return &sc_scan_job;
+    default: return NULL;
     }
-    s->c.n_sel = ok;
-    if (ok == k) return SC_OK;
-    sc_status st = sc_writer_write(js->out, narrow, (size_t)ok);
-    s->n_out = st == SC_OK ? (size_t)ok : 0;
-    return st != SC_OK ? st
-         : sc_fail(js->ctx, SC_ERR_RANGE, "position %" PRIu64 " of a kept "
-                   "element exceeds 4294967295; use --wide", wide[ok]);
 }
 
-/* Until b says it ran: the GPU hands the chunk to the CPU when full. */
-#define ON(b, CALL) \
-    do st = (b)->CALL; while (sc_backend_retry(ctx, &(b), st))
+/* The pipeline's hooks, bound to the job's kind. */
+typedef struct bound_job { job_state *js; const sc_job_type *type; } bound_job;
 
-/* The worker: one chunk on table b, results left in the slot. */
 static sc_status process(void *arg, sc_slot *s, const sc_backend *b)
 {
-    job_state *js = arg;
-    const sc_job *j = js->job;
-    sc_ctx *ctx = js->ctx;
-    sc_chunk *c = &s->c;
-    sc_status st = SC_OK;
-    int wide_idx = j->compact_out == SC_OUT_INDICES32 ||
-                   j->compact_out == SC_OUT_INDICES64;
-    switch (j->kind) {
-    case SC_JOB_GEN:
-        ON(b, gen(ctx, &js->plan, c->first, c->out, c->n));
-        break;
-    case SC_JOB_COMPACT:
-        ON(b, compact(ctx, c->in, c->n, &j->pred,
-                      wide_idx ? SC_KIND_IDX64 : SC_KIND_VALUES, c->first,
-                      c->out, &c->n_sel));
-        c->out_wide = j->compact_out == SC_OUT_INDICES32;
-        break;
-    case SC_JOB_SPLIT:
-        ON(b, split(ctx, c->in, c->n, &j->pred, c->out, c->aux, &c->n_sel));
-        break;
-    case SC_JOB_SCAN:
-        c->carry_out = c->carry_in;
-        ON(b, scan(ctx, c->in, c->n, j->scan_op, j->inclusive, j->out.wide,
-                   c->out, &c->carry_out));
-        break;
-    default:
-        st = sc_fail(ctx, SC_ERR_USAGE, "not a streaming job");
-    }
-    return st;
+    bound_job *bj = arg;
+    return bj->type->process(bj->js, s, b);
 }
 
-/* The writer: a chunk's results, in input order, wherever they go. */
 static sc_status emit(void *arg, sc_slot *s)
 {
-    job_state *js = arg;
-    const sc_job *j = js->job;
-    sc_chunk *c = &s->c;
-    size_t n = 0;
-    sc_status st = SC_OK;
-    switch (j->kind) {
-    case SC_JOB_GEN: n = c->n; break;
-    case SC_JOB_COMPACT:
-        js->kept += c->n_sel;
-        if (j->compact_out == SC_OUT_COUNT) break;
-        if (c->out_wide && (st = narrow_indices(js, s))) return st;
-        n = (size_t)c->n_sel;
-        break;
-    case SC_JOB_SPLIT:
-        js->kept += c->n_sel;
-        js->rejected += c->n - c->n_sel;
-        if (j->count_only) break;
-        n = (size_t)c->n_sel;
-        size_t r = c->n - (size_t)c->n_sel;
-        st = !r ? SC_OK : js->rejects ? sc_writer_write(js->rejects, c->aux, r)
-                                      : sc_spill_add(js->spill, c->aux, r);
-        break;
-    case SC_JOB_SCAN:
-        js->carry = c->carry_out;
-        if (!j->scan_total) n = c->n;
-        break;
-    default: break;
-    }
-    if (st == SC_OK && n) st = sc_writer_write(js->out, c->out, n);
-    s->n_out = st == SC_OK ? n : 0;
-    return st;
+    bound_job *bj = arg;
+    return bj->type->emit(bj->js, s);
 }
 
-static sc_status print_figures(job_state *js)
+static sc_status print_figures(job_state *js, const sc_job_type *t)
 {
-    const sc_job *j = js->job;
     char line[64];
-    int len;
-    if (j->kind == SC_JOB_SPLIT && j->count_only)
-        len = snprintf(line, sizeof line, "%" PRIu64 " %" PRIu64 "\n",
-                       js->kept, js->rejected);
-    else if (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_COUNT)
-        len = snprintf(line, sizeof line, "%" PRIu64 "\n", js->kept);
-    else if (j->kind == SC_JOB_SCAN && j->scan_total)
-        len = snprintf(line, sizeof line, "%" PRIu64 "\n", js->carry);
-    else
-        return SC_OK;
-    return sc_writer_write_bytes(js->out, line, (size_t)len);
-}
-
-/* What the GPU's lanes do with each chunk of this job. */
-static sc_chunk_work chunk_work(const job_state *js)
-{
-    const sc_job *j = js->job;
-    sc_chunk_work w;
-    memset(&w, 0, sizeof w);
-    w.pred = &j->pred;
-    w.plan = &js->plan;
-    w.op = j->scan_op;
-    w.inclusive = j->inclusive;
-    w.wide = j->out.wide;
-    w.out_kind = j->compact_out == SC_OUT_INDICES32 ? SC_KIND_IDX32
-               : j->compact_out == SC_OUT_INDICES64 ? SC_KIND_IDX64
-               : SC_KIND_VALUES;
-    w.figures_only = j->compact_out == SC_OUT_COUNT || j->count_only ||
-                     j->scan_total;
-    w.work = j->kind == SC_JOB_GEN ? SC_WORK_GEN
-           : j->kind == SC_JOB_COMPACT ? SC_WORK_COMPACT
-           : j->kind == SC_JOB_SPLIT ? SC_WORK_SPLIT : SC_WORK_SCAN;
-    return w;
-}
-
-static size_t out_bytes_per_elem(const sc_job *j)
-{
-    switch (j->kind) {
-    case SC_JOB_COMPACT:
-        return j->compact_out == SC_OUT_VALUES || j->compact_out == SC_OUT_COUNT
-            ? 4 : 8;
-    case SC_JOB_SCAN: return j->out.wide ? 8 : 4;
-    default: return 4;
-    }
+    int len = t->figures ? t->figures(js, line, sizeof line) : 0;
+    return len > 0 ? sc_writer_write_bytes(js->out, line, (size_t)len) : SC_OK;
 }
 
 void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
@@ -195,24 +68,16 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
     fprintf(stderr, " total %.3f s\n", seconds);
 }
 
-static sc_status open_outputs(job_state *js)
+static sc_status open_outputs(job_state *js, const sc_job_type *t)
 {
     sc_ctx *ctx = js->ctx;
     const sc_job *j = js->job;
     sc_status st;
     if ((st = sc_check_outputs(ctx, j))) return st;
     sc_writer_opts o = j->out;
-    o.wide = (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_INDICES64)
-          || (j->kind == SC_JOB_SCAN && j->out.wide);
+    o.wide = t->wide(j);
     if ((st = sc_writer_open(&js->out, ctx, j->output, &o))) return st;
-    if (j->kind != SC_JOB_SPLIT || j->count_only) return SC_OK;
-    if (j->rejects) {
-        sc_writer_opts ro = j->out;
-        ro.wide = 0;
-        return sc_writer_open(&js->rejects, ctx, j->rejects, &ro);
-    }
-    return sc_spill_open(&js->spill, ctx, j->tmpdir,
-                         j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes());
+    return t->open_more ? t->open_more(js) : SC_OK;
 }
 
 int sc_is_data_fault(sc_status st)
@@ -236,13 +101,13 @@ sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st)
 }
 
 /* Everything after the chunks: held rejects, figures, commit. */
-static sc_status finish(job_state *js, sc_status st)
+static sc_status finish(job_state *js, const sc_job_type *t, sc_status st)
 {
     const sc_job *j = js->job;
     /* After a data fault what was decoded still goes out in full. */
     if (st == SC_OK || sc_is_data_fault(st)) {
         sc_status r = js->spill ? sc_spill_replay(js->spill, js->out) : SC_OK;
-        if (r == SC_OK) r = print_figures(js);
+        if (r == SC_OK) r = print_figures(js, t);
         if (r != SC_OK) st = r;
     }
     if (js->rejects) st = sc_job_close_output(js->rejects, j->rejects, st);
@@ -306,6 +171,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     if (j->kind == SC_JOB_SORT)
         return (bad = sc_check_outputs(ctx, j)) ? bad : sc_run_sort(ctx, j);
     double t0 = sc_now();
+    const sc_job_type *t = job_type(j);
     job_state js;
     memset(&js, 0, sizeof js);
     js.ctx = ctx;
@@ -313,15 +179,17 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     js.carry = j->carry_in;
     if (j->kind == SC_JOB_GEN) sc_gen_plan_make(&js.plan, &j->gen);
     sc_reader *r = NULL;
-    sc_status st = open_outputs(&js);
+    sc_status st = open_outputs(&js, t);
     if (st == SC_OK && j->kind != SC_JOB_GEN)
         st = sc_reader_open(&r, ctx, j->inputs, j->n_inputs, j->in_fmt);
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
-        sc_stage_ops ops = { process, emit, &js, out_bytes_per_elem(j),
-                             j->kind == SC_JOB_SPLIT, chunk_work(&js) };
+        bound_job bj = { &js, t };
+        sc_stage_ops ops = { process, emit, &bj, t->out_bytes(j), t->need_aux,
+                             { 0 } };
+        t->describe(&js, &ops.work);
         size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known_input(j, r),
-                                      ops.work.work);
+                                      t->work);
         sc_pipeline_cfg cfg = { ctx, r, j->gen_count, chunk / 4,
                                 j->prog ? j->prog : "sc", j->progress,
                                 j->carry_in };
@@ -330,7 +198,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
         ctx->phase_threads = 0;
     }
     sc_reader_close(r);
-    st = finish(&js, st);
+    st = finish(&js, t, st);
     /* The elements the run gave out, wherever they went: --count's figure,
      * and split's rejects, held or in their own file. */
     uint64_t out = j->kind == SC_JOB_COMPACT ? js.kept

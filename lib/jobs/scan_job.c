@@ -1,0 +1,49 @@
+/* scan_job.c — sc-scan: the running accumulator carried from chunk to
+ * chunk (on the device between GPU chunks); or only its final value. */
+#include <inttypes.h>
+#include <stdio.h>
+#include "stream_job.h"
+
+static size_t out_bytes(const sc_job *j) { return j->out.wide ? 8 : 4; }
+static int wide(const sc_job *j) { return j->out.wide; }
+
+static void describe(const job_state *js, sc_chunk_work *w)
+{
+    const sc_job *j = js->job;
+    w->work = SC_WORK_SCAN;
+    w->op = j->scan_op;
+    w->inclusive = j->inclusive;
+    w->wide = j->out.wide;
+    w->figures_only = j->scan_total;
+}
+
+static sc_status process(job_state *js, sc_slot *s, const sc_backend *b)
+{
+    const sc_job *j = js->job;
+    sc_ctx *ctx = js->ctx;
+    sc_chunk *c = &s->c;
+    sc_status st;
+    c->carry_out = c->carry_in;
+    SC_ON(b, scan(ctx, c->in, c->n, j->scan_op, j->inclusive, j->out.wide,
+                  c->out, &c->carry_out));
+    return st;
+}
+
+static sc_status emit(job_state *js, sc_slot *s)
+{
+    js->carry = s->c.carry_out;
+    if (js->job->scan_total) return SC_OK;
+    sc_status st = sc_writer_write(js->out, s->c.out, s->c.n);
+    s->n_out = st == SC_OK ? s->c.n : 0;
+    return st;
+}
+
+static int figures(const job_state *js, char *line, size_t len)
+{
+    if (!js->job->scan_total) return 0;
+    return snprintf(line, len, "%" PRIu64 "\n", js->carry);
+}
+
+const sc_job_type sc_scan_job = {
+    SC_WORK_SCAN, 0, out_bytes, wide, NULL, describe, process, emit, figures
+};

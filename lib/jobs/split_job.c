@@ -1,0 +1,66 @@
+/* split_job.c — sc-split: the selected to the output, the rejected to
+ * -r's file or held (spilling past -S) until the end; or the two counts. */
+#include <inttypes.h>
+#include <stdio.h>
+#include "stream_job.h"
+
+static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
+static int wide(const sc_job *j) { (void)j; return 0; }
+
+static sc_status open_more(job_state *js)
+{
+    const sc_job *j = js->job;
+    if (j->count_only) return SC_OK;
+    if (j->rejects) {
+        sc_writer_opts ro = j->out;
+        ro.wide = 0;
+        return sc_writer_open(&js->rejects, js->ctx, j->rejects, &ro);
+    }
+    return sc_spill_open(&js->spill, js->ctx, j->tmpdir,
+                         j->buffer_bytes ? j->buffer_bytes
+                                         : sc_default_buffer_bytes());
+}
+
+static void describe(const job_state *js, sc_chunk_work *w)
+{
+    w->work = SC_WORK_SPLIT;
+    w->pred = &js->job->pred;
+    w->figures_only = js->job->count_only;
+}
+
+static sc_status process(job_state *js, sc_slot *s, const sc_backend *b)
+{
+    sc_ctx *ctx = js->ctx;
+    sc_chunk *c = &s->c;
+    sc_status st;
+    SC_ON(b, split(ctx, c->in, c->n, &js->job->pred, c->out, c->aux,
+                   &c->n_sel));
+    return st;
+}
+
+static sc_status emit(job_state *js, sc_slot *s)
+{
+    sc_chunk *c = &s->c;
+    size_t r = c->n - (size_t)c->n_sel;
+    js->kept += c->n_sel;
+    js->rejected += r;
+    if (js->job->count_only) return SC_OK;
+    sc_status st = !r ? SC_OK
+                 : js->rejects ? sc_writer_write(js->rejects, c->aux, r)
+                 : sc_spill_add(js->spill, c->aux, r);
+    if (st == SC_OK) st = sc_writer_write(js->out, c->out, (size_t)c->n_sel);
+    s->n_out = st == SC_OK ? (size_t)c->n_sel : 0;
+    return st;
+}
+
+static int figures(const job_state *js, char *line, size_t len)
+{
+    if (!js->job->count_only) return 0;
+    return snprintf(line, len, "%" PRIu64 " %" PRIu64 "\n", js->kept,
+                    js->rejected);
+}
+
+const sc_job_type sc_split_job = {
+    SC_WORK_SPLIT, 1, out_bytes, wide, open_more, describe, process, emit,
+    figures
+};
