@@ -6,12 +6,9 @@
 #include <unistd.h>
 #include "cli.h"
 
-/* libsc's table of temporary files (lib/tempfiles.c). */
-void sc_temp_remove_all(void);
-
 static void on_fatal_signal(int sig)
 {
-    sc_temp_remove_all();
+    sc_remove_temporaries();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -30,7 +27,7 @@ static void install_signals(void)
  * by SIGPIPE, as if it had not been caught. */
 static void die_of_sigpipe(void)
 {
-    sc_temp_remove_all();
+    sc_remove_temporaries();
     signal(SIGPIPE, SIG_DFL);
     raise(SIGPIPE);
     _exit(EXIT_FAIL);

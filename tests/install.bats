@@ -54,3 +54,14 @@ load test_helper
     done
     grep -q "^Version: $v\$" "$SC_BUILDDIR/sc.pc"
 }
+
+@test "install: libsc exports the functions of sc.h and nothing else" {
+    so=$(ls "$SC_BUILDDIR"/lib/.libs/libsc.so.[0-9]* 2>/dev/null | head -n 1)
+    [ -n "$so" ] || skip "no shared libsc in this build"
+    sed -n 's/^[A-Za-z0-9_ ]*[ *]\(sc_[a-z0-9_]*\)(.*/\1/p' \
+        "$SC_SRCDIR/lib/core/sc.h" | sort > api.txt
+    [ "$(wc -l < api.txt)" -gt 30 ]
+    nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRW]$/ { print $3 }' |
+        grep -v '^_' | sort > exported.txt
+    diff -u api.txt exported.txt
+}

@@ -225,6 +225,11 @@ void sc_job_init(sc_job *job, sc_job_kind kind);
 /* Runs the job; on failure sc_ctx_message() says why. */
 sc_status sc_run(sc_ctx *ctx, const sc_job *job);
 
+/* Removes the temporary files libsc is writing (an -o file's replacement,
+ * sorted runs, held rejects): for a program's fatal-signal handler, so
+ * that a killed run leaves nothing behind.  Async-signal-safe. */
+void sc_remove_temporaries(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,3 +41,5 @@ void sc_temp_remove_all(void)
             used[i] = 0;
         }
 }
+
+void sc_remove_temporaries(void) { sc_temp_remove_all(); }
