@@ -2,6 +2,7 @@
 #ifndef SC_INTERNAL_H
 #define SC_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,9 +54,15 @@ sc_status sc_fail_errno(sc_ctx *ctx, sc_status status, int err,
                         const char *fmt, ...) SC_PRINTF(4, 5);
 void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds);
 
+/* pthread_create with a test hook (thread.c): 0 or the error number.
+ * SC_TEST_FAIL_THREAD=N fails the N-th call in the process with EAGAIN. */
+int sc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+
 /* The thread pool: run(task, arg, i) for i in [0, n) on up to the pool's
  * threads, returning when all are done. */
 typedef void (*sc_task_fn)(void *arg, unsigned i);
+/* A thread that cannot start fails the whole pool: SC_ERR_NOMEM with
+ * errno set to why (a pool quietly smaller than asked would hide it). */
 sc_status sc_pool_new(sc_pool **out, unsigned threads);
 void sc_pool_free(sc_pool *pool);
 void sc_pool_run(sc_pool *pool, unsigned n, sc_task_fn fn, void *arg);

@@ -147,7 +147,7 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     w->o = *opts;
     w->fd = 1;
     w->name = "(standard output)";
-    sc_status st = SC_OK;
+    sc_status st = SC_OK, no_threads = SC_OK;
     if (path && strcmp(path, "-") != 0) {
         st = is_special(path) ? open_direct(w, path) : open_temp(w, path);
         w->name = path;
@@ -157,13 +157,16 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     if (st == SC_OK && w->o.fmt == SC_FMT_GZ) {
         w->stage = malloc(GZ_BLOCK * GZ_BATCH);
         st = w->stage ? sc_pool_new(&w->pool, ctx->threads) : SC_ERR_NOMEM;
+        if (st && w->stage)
+            no_threads = sc_fail_errno(ctx, st, errno, "cannot start "
+                                       "compression threads");
     }
     if (st == SC_OK && w->o.fmt == SC_FMT_TEXT) {
         w->text = malloc(TEXT_BUF);
         if (!w->text) st = SC_ERR_NOMEM;
     }
     if (st != SC_OK) {
-        if (st == SC_ERR_NOMEM) sc_fail(ctx, st, "out of memory");
+        if (st == SC_ERR_NOMEM && !no_threads) sc_fail(ctx, st, "out of memory");
         sc_writer_abort(w);
         return st;
     }
