@@ -57,3 +57,31 @@ no_leftovers() {
     done
     SC_TEST_FAIL_THREAD=1 run -1 timeout 20 sc-gen -d cpu -j 1 -n 100 -o out.bin
 }
+
+# ------------------------------------------------------- -C over several files
+
+@test "faults: sc-rsort -C reads its inputs as one stream (text split across files)" {
+    printf '1 2' > ta
+    printf '0\n' > tb
+    run -0 bash -c 'cat ta tb | sc-rsort --in text -C'
+    run -0 sc-rsort --in text -C ta tb
+    printf '1 2 ' > ta
+    run -1 --separate-stderr sc-rsort --in text -C ta tb
+    [ "$stderr" = "sc-rsort: (inputs as one stream): disorder at element 2: 0 after 2" ]
+}
+
+@test "faults: sc-rsort -C reads its inputs as one stream (raw elements split across files)" {
+    u32le 1 2 3 4 > whole
+    head -c 6 whole > ra
+    tail -c +7 whole > rb
+    run -0 --separate-stderr sc-rsort -C ra rb
+    [ -z "$stderr" ]
+    u32le 1 3 2 > whole
+    head -c 5 whole > ra
+    tail -c +6 whole > rb
+    run -1 --separate-stderr sc-rsort -C ra - < rb
+    [ "$stderr" = "sc-rsort: (inputs as one stream): disorder at element 2: 2 after 3" ]
+    # One input keeps its own name.
+    run -1 --separate-stderr sc-rsort -C whole
+    [ "$stderr" = "sc-rsort: whole: disorder at element 2: 2 after 3" ]
+}

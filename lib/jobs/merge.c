@@ -387,8 +387,9 @@ sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_read_meter *meter)
 {
     paths = inputs_or_stdin(paths, &n);
-    /* One source, its reader changed per input: the order carries on
-     * from one input into the next (they are one stream). */
+    /* One reader over all inputs, as cat would join them: an element or
+     * a text number may straddle two files, and the order carries on from
+     * one input into the next. Positions count from the first input. */
     source s = { 0 };
     s.cap = chunk_elems;
     s.buf = malloc(chunk_elems * 4);
@@ -397,15 +398,11 @@ sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
     s.ctx = ctx;
     s.order = o;
     s.cur.strict = strict;
+    s.cur.name = n == 1 ? sc_input_name(paths[0]) : "(inputs as one stream)";
     sc_status st = s.buf ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; st == SC_OK && !fault->st && i < n; i++) {
-        s.cur.name = sc_input_name(paths[i]);
-        s.cur.pos = 0;
-        st = sc_reader_open(&s.r, ctx, &paths[i], 1, fmt);
-        while (st == SC_OK && (st = advance(&s, fault)) == SC_OK && s.len) {}
-        sc_reader_close(s.r);
-        s.r = NULL;
-    }
+    if (st == SC_OK) st = sc_reader_open(&s.r, ctx, paths, n, fmt);
+    while (st == SC_OK && (st = advance(&s, fault)) == SC_OK && s.len) {}
+    sc_reader_close(s.r);
     free(s.buf);
     return st;
 }

@@ -109,8 +109,9 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_read_meter *meter);
 
 /* -C: checks that the inputs, one stream, are in order (strictly: -u),
- * reading chunk_elems at a time. SC_ERR_UNSORTED names the input and the
- * element's position in it. A data fault stops the check and is noted in
+ * reading chunk_elems at a time. SC_ERR_UNSORTED names the input (with
+ * several, "(inputs as one stream)") and the element's position in the
+ * stream. A data fault stops the check and is noted in
  * *fault. meter counts the elements read. */
 sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_format fmt, const sc_order *o, int strict,
