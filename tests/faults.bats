@@ -85,3 +85,33 @@ no_leftovers() {
     run -1 --separate-stderr sc-rsort -C whole
     [ "$stderr" = "sc-rsort: whole: disorder at element 2: 2 after 3" ]
 }
+
+# ------------------------------------------------------------ ulimit -f
+
+# limited KIB CMD...: CMD under a file size limit of KIB KiB.
+limited() {
+    local kib=$1
+    shift
+    bash -c 'ulimit -f "$0" && exec "$@"' "$kib" "$@"
+}
+
+@test "faults: past ulimit -f a write error, exit 1, no temporary left (not SIGXFSZ)" {
+    gen_file big.bin 100000 4 0.5
+    run -1 --separate-stderr limited 100 sc-compact -o out big.bin
+    [ "$stderr" = "sc-compact: out: write error: File too large" ]
+    no_leftovers
+    run -1 --separate-stderr limited 100 sc-rsort -o out big.bin
+    [ "$stderr" = "sc-rsort: out: write error: File too large" ]
+    no_leftovers
+    # The runs' temporary file is the one that hits the limit.
+    run -1 --separate-stderr limited 100 sc-rsort -S 4K -o /dev/null big.bin
+    [[ "$stderr" == "sc-rsort: $TMPDIR/sc-rsort-"*": write error: File too large" ]]
+    no_leftovers
+    run -1 --separate-stderr limited 100 sc-split -S 4K -o /dev/null big.bin
+    [[ "$stderr" == "sc-split: $TMPDIR/sc-spill-"*": write error: File too large" ]]
+    no_leftovers
+    run -1 --separate-stderr limited 100 sc-split -r rej -o out big.bin
+    [[ "$stderr" == *": write error: File too large" ]]
+    [ ! -e rej ]
+    no_leftovers
+}
