@@ -115,3 +115,16 @@ limited() {
     [ ! -e rej ]
     no_leftovers
 }
+
+# ------------------------------------------------- --help to a full device
+
+@test "faults: --help and --version to a full device: a write error, exit 1" {
+    [ -w /dev/full ] || skip "no /dev/full here"
+    for t in sc-gen sc-compact sc-split sc-scan sc-rsort; do
+        for o in --help --version; do
+            run -1 --separate-stderr bash -c 'exec "$0" "$1" > /dev/full' "$t" "$o"
+            [ "$stderr" = "$t: write error: No space left on device" ] ||
+                { echo "# $t $o: $stderr" >&2; return 1; }
+        done
+    done
+}
