@@ -128,3 +128,62 @@ limited() {
         done
     done
 }
+
+# ------------------------------------------------------------------ -o
+
+@test "faults: -o through a dangling symbolic link creates the link's target" {
+    for t in sc-gen sc-compact sc-rsort; do
+        rm -rf dl new sub && mkdir sub
+        ln -s new dl
+        if [ "$t" = sc-gen ]; then
+            run -0 "$t" -n 3 -o dl
+        else
+            run -0 "$t" -o dl in.bin
+        fi
+        [ -L dl ] && [ "$(readlink dl)" = new ] && [ -f new ] && [ -s new ]
+        # A chain of links, relative to each link's own directory.
+        ln -s ../x sub/l2 && ln -s sub/l2 l1
+        run -0 sc-gen -n 3 -o l1
+        [ -L l1 ] && [ -L sub/l2 ] && [ "$(nelems x)" -eq 3 ]
+        rm -f l1 x
+    done
+    no_leftovers
+}
+
+@test "faults: -o with a name of 245 to 255 bytes (the temporary's name fits)" {
+    local n name
+    for n in 245 250 255; do
+        name=$(printf "%${n}s" "" | tr ' ' o)
+        run -0 --separate-stderr sc-gen -n 5 -o "$name"
+        [ "$(nelems "$name")" -eq 5 ]
+        mkdir -p d
+        run -0 --separate-stderr sc-split -r "d/$name" -o "$name" in.bin
+        [ -s "$name" ] && [ -s "d/$name" ] && rm "$name" "d/$name"
+        [ -z "$(ls -A d)" ]
+    done
+    no_leftovers
+}
+
+# ------------------------------------------------- sc-split -r: the pair
+
+@test "faults: sc-split -r R -o O: a failed second rename leaves both old files" {
+    echo old-rejects > R
+    echo old-output > O
+    for n in 1 2; do
+        SC_TEST_FAIL_RENAME=$n run -1 --separate-stderr sc-split -r R -o O in.bin
+        [[ "$stderr" == "sc-split: "?": cannot rename temporary file into place: Permission denied" ]] ||
+            { echo "# $stderr" >&2; return 1; }
+        [ "$(cat R)" = old-rejects ] && [ "$(cat O)" = old-output ]
+        [ "$(stat -c %h R)" -eq 1 ]
+        no_leftovers
+        [ -z "$(ls -A | grep '^\.')" ]
+    done
+    # No old rejects file: none is left either.
+    rm R
+    SC_TEST_FAIL_RENAME=2 run -1 sc-split -r R -o O in.bin
+    [ ! -e R ] && [ "$(cat O)" = old-output ]
+    # Without a fault both are replaced.
+    run -0 sc-split -r R -o O in.bin
+    ref split < in.bin > both
+    cat O R | cmp - both
+}

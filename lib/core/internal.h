@@ -148,6 +148,11 @@ sc_status sc_check_outputs(sc_ctx *ctx, const sc_job *j);
 /* SC_OK, or SC_ERR_USAGE with a message for parameters out of range. */
 sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
 
+/* Commits two writers so that both files are replaced or neither
+ * (sc-split -r); either one on standard output or a device is committed
+ * as it comes. Both writers are gone afterwards. */
+sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b);
+
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);
 
