@@ -187,3 +187,23 @@ limited() {
     ref split < in.bin > both
     cat O R | cmp - both
 }
+
+# ------------------------------------------------------- sc-rsort -S tiny
+
+@test "faults: sc-rsort -S 4K on 20 MB: merged in passes, memory stays near -S" {
+    gen_file in20.bin 5000000 9 0.9 --max 100000
+    mkdir runs
+    ref sort --bits 0:12 < in20.bin > want.out
+    local timer=()
+    [ -x /usr/bin/time ] && timer=(/usr/bin/time -f %M -o rss.txt)
+    run -0 "${timer[@]}" sc-rsort -S 4K -T runs --bits 0:12 -o got.out in20.bin
+    expect_same want.out got.out
+    [ -z "$(ls -A runs)" ]
+    [ ${#timer[@]} -gt 0 ] || skip "no /usr/bin/time: peak memory not checked"
+    # Under a sanitizer memory is what the sanitizer makes it.
+    [ -z "${ASAN_OPTIONS:-}${TSAN_OPTIONS:-}" ] || skip "sanitizer build: peak memory not checked"
+    # 5000 runs of 4 KiB: one buffer each at once would be 20 MB.
+    local peak
+    peak=$(tail -n 1 rss.txt)
+    [ "$peak" -lt 12000 ] || { echo "# peak RSS $peak KiB" >&2; return 1; }
+}
