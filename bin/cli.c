@@ -129,13 +129,24 @@ static sc_format parse_format(const cli *c, const char *arg)
     cli_usage_error(c, "invalid input format '%s' (auto, raw, gz, text)", arg);
 }
 
+/* Ends --help and --version: what stdio still holds may fail to go out
+ * (a full device), and that must not pass as success. */
+static void exit_after_stdout(const cli *c)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: write error: %s\n", c->prog, strerror(errno));
+        exit(EXIT_FAIL);
+    }
+    exit(EXIT_OK);
+}
+
 static void help(const cli *c)
 {
     printf("%s", c->usage);
     printf(common_help, c->takes_input
            ? "      --in FMT        input format: auto (default), raw, gz, text\n"
            : "");
-    exit(EXIT_OK);
+    exit_after_stdout(c);
 }
 
 void cli_common_option(cli *c, int opt, const char *arg)
@@ -177,7 +188,8 @@ void cli_common_option(cli *c, int opt, const char *arg)
     case 'h': help(c); break;
     case 'V':
         printf("%s (sc) %s\n", c->prog, sc_version());
-        exit(EXIT_OK);
+        exit_after_stdout(c);
+        break;
     default:
         /* getopt has printed what was wrong. */
         fprintf(stderr, "Try '%s --help' for more information.\n", c->prog);

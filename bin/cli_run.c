@@ -21,6 +21,9 @@ static void install_signals(void)
     /* A closed output pipe is seen as EPIPE, so temporary files are
      * removed before the program goes. */
     signal(SIGPIPE, SIG_IGN);
+    /* Past ulimit -f a write fails with EFBIG instead of killing us, so
+     * the failure is reported and the temporary files go. */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 /* Ends the way a filter whose reader went away is expected to: quietly,

@@ -2,6 +2,7 @@
 #ifndef SC_INTERNAL_H
 #define SC_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -67,9 +68,15 @@ sc_status sc_fail_errno(sc_ctx *ctx, sc_status status, int err,
                         const char *fmt, ...) SC_PRINTF(4, 5);
 void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds);
 
+/* pthread_create with a test hook (thread.c): 0 or the error number.
+ * SC_TEST_FAIL_THREAD=N fails the N-th call in the process with EAGAIN. */
+int sc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+
 /* The thread pool: run(task, arg, i) for i in [0, n) on up to the pool's
  * threads, returning when all are done. */
 typedef void (*sc_task_fn)(void *arg, unsigned i);
+/* A thread that cannot start fails the whole pool: SC_ERR_NOMEM with
+ * errno set to why (a pool quietly smaller than asked would hide it). */
 sc_status sc_pool_new(sc_pool **out, unsigned threads);
 void sc_pool_free(sc_pool *pool);
 void sc_pool_run(sc_pool *pool, unsigned n, sc_task_fn fn, void *arg);
@@ -129,6 +136,11 @@ size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known,
 sc_status sc_check_outputs(sc_ctx *ctx, const sc_job *j);
 /* SC_OK, or SC_ERR_USAGE with a message for parameters out of range. */
 sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
+
+/* Commits two writers so that both files are replaced or neither
+ * (sc-split -r); either one on standard output or a device is committed
+ * as it comes. Both writers are gone afterwards. */
+sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b);
 
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);

@@ -4,6 +4,7 @@
  * Workers sleep between loops; the caller takes part in each loop, so a
  * pool of one thread runs everything inline with no hand-off.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include "internal.h"
@@ -54,6 +55,7 @@ static void *worker(void *arg)
 
 sc_status sc_pool_new(sc_pool **out, unsigned threads)
 {
+    *out = NULL;
     sc_pool *p = calloc(1, sizeof *p);
     if (!p) return SC_ERR_NOMEM;
     pthread_mutex_init(&p->lock, NULL);
@@ -61,9 +63,14 @@ sc_status sc_pool_new(sc_pool **out, unsigned threads)
     pthread_cond_init(&p->done, NULL);
     unsigned want = threads > 1 ? threads - 1 : 0;
     p->tids = calloc(want ? want : 1, sizeof *p->tids);
-    if (!p->tids) { free(p); return SC_ERR_NOMEM; }
+    if (!p->tids) { sc_pool_free(p); return SC_ERR_NOMEM; }
     for (unsigned i = 0; i < want; i++) {
-        if (pthread_create(&p->tids[i], NULL, worker, p) != 0) break;
+        int err = sc_thread_start(&p->tids[i], worker, p);
+        if (err) {
+            sc_pool_free(p);        /* stops the workers already started */
+            errno = err;
+            return SC_ERR_NOMEM;
+        }
         p->n_workers++;
     }
     *out = p;

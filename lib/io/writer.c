@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <zlib.h>
 #include "fdio.h"
 #include "internal.h"
+#include "replace.h"
 
 #define GZ_BLOCK ((size_t)1 << 20)
 #define GZ_BATCH 64                     /* blocks compressed at once */
@@ -59,18 +59,6 @@ static sc_status put(sc_writer *w, const void *buf, size_t len)
     return SC_OK;
 }
 
-/* The file that -o names: through a symbolic link to its target, so the
- * link stays a link, as with sort -o. */
-static char *resolve_target(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        char *real = realpath(path, NULL);
-        if (real) return real;
-    }
-    return strdup(path);
-}
-
 /* The replacement keeps the mode and, where allowed, the owner of the file
  * it replaces: a private file stays private. */
 static void copy_attributes(int fd, const char *path)
@@ -90,18 +78,9 @@ static void copy_attributes(int fd, const char *path)
 
 static sc_status open_temp(sc_writer *w, const char *path)
 {
-    w->path = resolve_target(path);
-    char *dup = w->path ? strdup(w->path) : NULL;
-    char *base = w->path ? strdup(w->path) : NULL;
-    size_t len = (w->path ? strlen(w->path) : 0) + 32;
-    w->tmp = malloc(len);
-    if (!dup || !base || !w->tmp || !w->path) {
-        free(dup); free(base);
-        return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
-    }
-    snprintf(w->tmp, len, "%s/.%s.sc-XXXXXX", dirname(dup), basename(base));
-    free(dup); free(base);
-    w->fd = mkstemp(w->tmp);
+    w->path = sc_output_target(path);
+    if (!w->path) return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
+    w->fd = sc_temp_beside(w->path, &w->tmp);
     if (w->fd < 0)
         return sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot create",
                              path);
@@ -147,7 +126,7 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     w->o = *opts;
     w->fd = 1;
     w->name = "(standard output)";
-    sc_status st = SC_OK;
+    sc_status st = SC_OK, no_threads = SC_OK;
     if (path && strcmp(path, "-") != 0) {
         st = is_special(path) ? open_direct(w, path) : open_temp(w, path);
         w->name = path;
@@ -157,13 +136,16 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     if (st == SC_OK && w->o.fmt == SC_FMT_GZ) {
         w->stage = malloc(GZ_BLOCK * GZ_BATCH);
         st = w->stage ? sc_pool_new(&w->pool, ctx->threads) : SC_ERR_NOMEM;
+        if (st && w->stage)
+            no_threads = sc_fail_errno(ctx, st, errno, "cannot start "
+                                       "compression threads");
     }
     if (st == SC_OK && w->o.fmt == SC_FMT_TEXT) {
         w->text = malloc(TEXT_BUF);
         if (!w->text) st = SC_ERR_NOMEM;
     }
     if (st != SC_OK) {
-        if (st == SC_ERR_NOMEM) sc_fail(ctx, st, "out of memory");
+        if (st == SC_ERR_NOMEM && !no_threads) sc_fail(ctx, st, "out of memory");
         sc_writer_abort(w);
         return st;
     }
@@ -310,7 +292,8 @@ static void release(sc_writer *w)
     free(w);
 }
 
-sc_status sc_writer_commit(sc_writer *w)
+/* Everything out and the file closed; a temporary is not renamed yet. */
+static sc_status seal(sc_writer *w)
 {
     sc_status st = w->failed ? SC_ERR_IO : drain(w);
     if (w->direct) {
@@ -321,17 +304,55 @@ sc_status sc_writer_commit(sc_writer *w)
     if (st == SC_OK && w->tmp) {
         if (close(w->fd) != 0) st = write_error(w, errno);
         w->fd = -1;
-        if (st == SC_OK && rename(w->tmp, w->path) != 0)
+    }
+    return st;
+}
+
+/* The temporary is in place: nothing to remove any more. */
+static void installed(sc_writer *w)
+{
+    sc_temp_unregister(w->tmp);
+    free(w->tmp);
+    w->tmp = NULL;
+}
+
+sc_status sc_writer_commit(sc_writer *w)
+{
+    sc_status st = seal(w);
+    if (st == SC_OK && w->tmp) {
+        if (sc_rename(w->tmp, w->path) == 0)
+            installed(w);
+        else
             st = sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot rename "
                                "temporary file into place", w->path);
-        if (st == SC_OK) {
-            sc_temp_unregister(w->tmp);
-            free(w->tmp);
-            w->tmp = NULL;
-        }
     }
     if (st != SC_OK) { sc_writer_abort(w); return st; }
     release(w);
+    return SC_OK;
+}
+
+sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b)
+{
+    sc_status st;
+    if (!a->tmp || !b->tmp) {
+        /* A device or standard output is written as it goes: nothing of
+         * it can be held back, so the files follow one by one. */
+        if ((st = sc_writer_commit(a)) != SC_OK) { sc_writer_abort(b); return st; }
+        return sc_writer_commit(b);
+    }
+    st = seal(a);
+    if (st == SC_OK) st = seal(b);
+    if (st == SC_OK)
+        st = sc_replace_pair(a->ctx, a->tmp, a->path, b->tmp, b->path);
+    if (st != SC_OK) {
+        sc_writer_abort(a);
+        sc_writer_abort(b);
+        return st;
+    }
+    installed(a);
+    installed(b);
+    release(a);
+    release(b);
     return SC_OK;
 }
 

@@ -110,6 +110,11 @@ static sc_status finish(job_state *js, const sc_job_type *t, sc_status st)
         if (r == SC_OK) r = print_figures(js, t);
         if (r != SC_OK) st = r;
     }
+    if (js->rejects && st == SC_OK) {
+        /* sc-split -r: both files are replaced, or neither. */
+        st = sc_writer_commit_pair(js->rejects, js->out);
+        js->rejects = js->out = NULL;
+    }
     if (js->rejects) st = sc_job_close_output(js->rejects, j->rejects, st);
     if (js->out) st = sc_job_close_output(js->out, j->output, st);
     sc_spill_close(js->spill);

@@ -15,6 +15,10 @@
 
 #define MIN_SOURCE_ELEMS ((size_t)1024)
 #define MAX_SOURCE_ELEMS ((size_t)1 << 22)
+/* Runs merged at once however small -S is: 16 floor-sized buffers are
+ * 68 KiB, next to the megabytes a process holds anyway, and keep the
+ * number of passes low. */
+#define MIN_FAN_IN ((size_t)16)
 
 void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
 {
@@ -74,6 +78,10 @@ sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
 {
     size_t kept = s->unique ? sc_uniq_apply(s->order, &s->uniq, v, n) : n;
     if (kept == 0) return SC_OK;
+    if (s->to_runs) {
+        s->out += kept;
+        return sc_runs_append(s->to_runs, v, kept);
+    }
     double t0 = sc_now();
     sc_status st = sc_writer_write(s->w, v, kept);
     sc_phase_add(s->ctx, SC_PH_WRITE, sc_now() - t0);
@@ -86,6 +94,7 @@ sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
 
 struct sc_runs {
     sc_ctx *ctx;
+    const char *dir;        /* for the files of later merge passes */
     char path[4096];
     int fd;
     uint64_t *len;          /* elements of each run, in file order */
@@ -100,6 +109,7 @@ sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir)
     rs->ctx = ctx;
     if (!dir || !*dir) dir = getenv("TMPDIR");
     if (!dir || !*dir) dir = "/tmp";
+    rs->dir = dir;
     snprintf(rs->path, sizeof rs->path, "%s/sc-rsort-XXXXXX", dir);
     rs->fd = mkstemp(rs->path);
     if (rs->fd < 0) {
@@ -113,7 +123,7 @@ sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir)
     return SC_OK;
 }
 
-sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n)
+sc_status sc_runs_begin(sc_runs *rs)
 {
     if (rs->n == rs->cap) {
         size_t cap = rs->cap ? rs->cap * 2 : 64;
@@ -122,11 +132,23 @@ sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n)
         rs->len = len;
         rs->cap = cap;
     }
+    rs->len[rs->n++] = 0;
+    return SC_OK;
+}
+
+sc_status sc_runs_append(sc_runs *rs, const uint32_t *v, size_t n)
+{
     if (sc_write_full(rs->fd, v, n * 4) != 0)
         return sc_fail_errno(rs->ctx, SC_ERR_IO, errno, "%s: write error",
                              rs->path);
-    rs->len[rs->n++] = n;
+    rs->len[rs->n - 1] += n;
     return SC_OK;
+}
+
+sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n)
+{
+    sc_status st = sc_runs_begin(rs);
+    return st == SC_OK ? sc_runs_append(rs, v, n) : st;
 }
 
 size_t sc_runs_count(const sc_runs *rs) { return rs->n; }
@@ -311,22 +333,68 @@ static void sources_free(source_set *ss)
     free(ss->block);
 }
 
-sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
-                        size_t mem_bytes)
+/* Merges the k runs from run first on (its elements start at off) into
+ * the sink. */
+static sc_status merge_group(sc_runs *rs, size_t first, size_t k,
+                             uint64_t off, const sc_order *o, sc_sink *sink,
+                             size_t mem_bytes)
 {
     source_set ss = { 0 };
-    sc_status st = sources_new(&ss, rs->ctx, o, rs->n, mem_bytes);
-    uint64_t off = 0;
-    for (size_t i = 0; st == SC_OK && i < rs->n; i++) {
+    sc_status st = sources_new(&ss, rs->ctx, o, k, mem_bytes);
+    for (size_t i = 0; st == SC_OK && i < k; i++) {
         ss.src[i].refill = refill_run;
         ss.src[i].runs = rs;
         ss.src[i].off = off;
-        ss.src[i].left = rs->len[i];
-        off += rs->len[i];
+        ss.src[i].left = rs->len[first + i];
+        off += rs->len[first + i];
     }
     if (st == SC_OK) st = sources_run(&ss, sink, NULL);
     sources_free(&ss);
     return st;
+}
+
+/* Runs merged at once within mem_bytes: one floor-sized buffer each and
+ * one for the output, but never fewer than MIN_FAN_IN. */
+static size_t fan_in(size_t mem_bytes)
+{
+    size_t k = mem_bytes / (MIN_SOURCE_ELEMS * 4);
+    k = k > 1 ? k - 1 : 0;
+    return k < MIN_FAN_IN ? MIN_FAN_IN : k;
+}
+
+/* One pass: each group of fan consecutive runs becomes one run of a new
+ * file, which then takes the old one's place. Consecutive groups and the
+ * merge's ties (earlier run first) keep the order stable. */
+static sc_status merge_pass(sc_runs *rs, size_t fan, const sc_order *o,
+                            size_t mem_bytes)
+{
+    sc_runs *next;
+    sc_status st = sc_runs_open(&next, rs->ctx, rs->dir);
+    uint64_t off = 0;
+    for (size_t g = 0; st == SC_OK && g < rs->n; g += fan) {
+        size_t k = rs->n - g < fan ? rs->n - g : fan;
+        sc_sink to = { rs->ctx, o, NULL, 0, { 0, 0 }, 0, next };
+        if ((st = sc_runs_begin(next)) == SC_OK)
+            st = merge_group(rs, g, k, off, o, &to, mem_bytes);
+        for (size_t i = g; i < g + k; i++) off += rs->len[i];
+    }
+    if (st != SC_OK) { sc_runs_close(next); return st; }
+    sc_runs old = *rs;
+    *rs = *next;
+    *next = old;
+    sc_runs_close(next);            /* the old file */
+    return SC_OK;
+}
+
+sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
+                        size_t mem_bytes)
+{
+    /* More runs than fit in memory at once (-S): merge in passes, so the
+     * buffers stay near -S for any input size. */
+    size_t fan = fan_in(mem_bytes);
+    sc_status st = SC_OK;
+    while (st == SC_OK && rs->n > fan) st = merge_pass(rs, fan, o, mem_bytes);
+    return st == SC_OK ? merge_group(rs, 0, rs->n, 0, o, sink, mem_bytes) : st;
 }
 
 /* No operands: standard input. */
@@ -387,8 +455,9 @@ sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_read_meter *meter)
 {
     paths = inputs_or_stdin(paths, &n);
-    /* One source, its reader changed per input: the order carries on
-     * from one input into the next (they are one stream). */
+    /* One reader over all inputs, as cat would join them: an element or
+     * a text number may straddle two files, and the order carries on from
+     * one input into the next. Positions count from the first input. */
     source s = { 0 };
     s.cap = chunk_elems;
     s.buf = malloc(chunk_elems * 4);
@@ -397,15 +466,11 @@ sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
     s.ctx = ctx;
     s.order = o;
     s.cur.strict = strict;
+    s.cur.name = n == 1 ? sc_input_name(paths[0]) : "(inputs as one stream)";
     sc_status st = s.buf ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; st == SC_OK && !fault->st && i < n; i++) {
-        s.cur.name = sc_input_name(paths[i]);
-        s.cur.pos = 0;
-        st = sc_reader_open(&s.r, ctx, &paths[i], 1, fmt);
-        while (st == SC_OK && (st = advance(&s, fault)) == SC_OK && s.len) {}
-        sc_reader_close(s.r);
-        s.r = NULL;
-    }
+    if (st == SC_OK) st = sc_reader_open(&s.r, ctx, paths, n, fmt);
+    while (st == SC_OK && (st = advance(&s, fault)) == SC_OK && s.len) {}
+    sc_reader_close(s.r);
     free(s.buf);
     return st;
 }

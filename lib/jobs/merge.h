@@ -61,7 +61,10 @@ typedef struct sc_uniq {
  * the one kept before; returns how many are left. */
 size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n);
 
-/* Where sorted output goes: -u's filter, then the writer. */
+typedef struct sc_runs sc_runs;
+
+/* Where sorted output goes: -u's filter, then the writer (or, between
+ * merge passes, the last run of a runs file). */
 typedef struct sc_sink {
     sc_ctx *ctx;
     const sc_order *order;
@@ -69,6 +72,7 @@ typedef struct sc_sink {
     int unique;
     sc_uniq uniq;
     uint64_t out;           /* elements written */
+    sc_runs *to_runs;       /* instead of w when set */
 } sc_sink;
 
 /* Writes the sorted v[0..n), dropping -u's duplicates in place. */
@@ -77,16 +81,18 @@ sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n);
 /* Sorted runs, one after another in a single temporary file (one file
  * whatever the number of runs: one descriptor, one entry in the table of
  * files removed on signals). */
-typedef struct sc_runs sc_runs;
-
 sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir);
 sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n);
+/* A run written piece by piece: begin it, then append to it. */
+sc_status sc_runs_begin(sc_runs *rs);
+sc_status sc_runs_append(sc_runs *rs, const uint32_t *v, size_t n);
 size_t sc_runs_count(const sc_runs *rs);
 /* Removes the file; NULL is fine. */
 void sc_runs_close(sc_runs *rs);
 
 /* Merges all runs into the sink, ties from the earlier run first, with
- * about mem_bytes of buffers. */
+ * about mem_bytes of buffers (at least 17 of 4 KiB): more runs than that
+ * holds are merged in passes through new runs files first. */
 sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
                         size_t mem_bytes);
 
@@ -109,8 +115,9 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_read_meter *meter);
 
 /* -C: checks that the inputs, one stream, are in order (strictly: -u),
- * reading chunk_elems at a time. SC_ERR_UNSORTED names the input and the
- * element's position in it. A data fault stops the check and is noted in
+ * reading chunk_elems at a time. SC_ERR_UNSORTED names the input (with
+ * several, "(inputs as one stream)") and the element's position in the
+ * stream. A data fault stops the check and is noted in
  * *fault. meter counts the elements read. */
 sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
                           sc_format fmt, const sc_order *o, int strict,

@@ -312,7 +312,7 @@ static sc_status work(pipeline *p)
 
 static sc_status thread_failed(const sc_pipeline_cfg *cfg, int err)
 {
-    return sc_fail(cfg->ctx, SC_ERR_NOMEM, "cannot start a thread: %s",
+    return sc_fail(cfg->ctx, SC_ERR_NOMEM, "cannot start threads: %s",
                    strerror(err));
 }
 
@@ -320,9 +320,9 @@ static sc_status thread_failed(const sc_pipeline_cfg *cfg, int err)
 static sc_status run_threads(pipeline *p)
 {
     pthread_t rt, wt;
-    int err = pthread_create(&rt, NULL, reader_main, p);
+    int err = sc_thread_start(&rt, reader_main, p);
     if (err) return thread_failed(p->cfg, err);
-    if ((err = pthread_create(&wt, NULL, writer_main, p)) != 0) {
+    if ((err = sc_thread_start(&wt, writer_main, p)) != 0) {
         stop_all(p);
         pthread_cancel(rt);
         pthread_join(rt, NULL);

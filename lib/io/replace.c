@@ -1,0 +1,155 @@
+/* replace.c — an output file replacing its target (see replace.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "replace.h"
+
+/* Links a kernel follows before it gives up with ELOOP. */
+#define MAX_HOPS 40
+
+static char *dir_of(const char *path)
+{
+    char *dup = strdup(path);
+    char *dir = dup ? strdup(dirname(dup)) : NULL;
+    free(dup);
+    return dir;
+}
+
+/* Where the link at path points, as a path usable from here. */
+static char *link_target(const char *path, off_t size_hint)
+{
+    size_t cap = size_hint > 0 ? (size_t)size_hint + 1 : PATH_MAX;
+    char *buf = malloc(cap);
+    ssize_t n = buf ? readlink(path, buf, cap - 1) : -1;
+    if (n < 0) { free(buf); return NULL; }
+    buf[n] = '\0';
+    if (buf[0] == '/') return buf;
+    char *dir = dir_of(path);
+    size_t len = dir ? strlen(dir) + (size_t)n + 2 : 0;
+    char *joined = dir ? malloc(len) : NULL;
+    if (joined) snprintf(joined, len, "%s/%s", dir, buf);
+    free(dir);
+    free(buf);
+    return joined;
+}
+
+char *sc_output_target(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur && hops < MAX_HOPS; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        char *real = realpath(cur, NULL);
+        /* realpath needs the target to exist: a dangling link is followed
+         * one hop at a time. */
+        char *next = real ? real : link_target(cur, st.st_size);
+        if (!next) return cur;      /* unreadable: the link is replaced */
+        free(cur);
+        cur = next;
+        if (real) return cur;
+    }
+    return cur;
+}
+
+int sc_temp_beside(const char *target, char **tmp)
+{
+    char *dir = dir_of(target), *dup = strdup(target);
+    const char *base = dup ? basename(dup) : "";
+    long name_max = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
+    if (name_max <= 0) name_max = NAME_MAX;
+    /* The output's name in the temporary's tells a user whose it is; a
+     * name near the limit gets the short form rather than ENAMETOOLONG. */
+    int named = strlen(base) + strlen("..sc-XXXXXX") <= (size_t)name_max;
+    size_t len = dir ? strlen(dir) + strlen(base) + 16 : 0;
+    *tmp = dir ? malloc(len) : NULL;
+    int fd = -1;
+    if (*tmp) {
+        snprintf(*tmp, len, named ? "%s/.%s.sc-XXXXXX" : "%s/.sc-XXXXXX", dir,
+                 base);
+        fd = mkstemp(*tmp);
+    } else {
+        errno = ENOMEM;
+    }
+    int err = errno;
+    free(dir);
+    free(dup);
+    errno = err;
+    return fd;
+}
+
+int sc_rename(const char *from, const char *to)
+{
+    static long calls;
+    const char *env = getenv("SC_TEST_FAIL_RENAME");
+    long n = __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
+    if (env && *env && strtol(env, NULL, 10) == n) {
+        errno = EACCES;
+        return -1;
+    }
+    return rename(from, to);
+}
+
+/* A hard link to path under a free temporary name beside it: NULL with
+ * *had 0 when path does not exist, NULL with *had 1 when no backup could
+ * be made. */
+static char *backup(const char *path, int *had)
+{
+    struct stat st;
+    *had = lstat(path, &st) == 0;
+    if (!*had) return NULL;
+    for (int tries = 0; tries < 100; tries++) {
+        char *name;
+        int fd = sc_temp_beside(path, &name);
+        if (fd < 0) { free(name); return NULL; }
+        /* The name mkstemp found free is freed again for link(), which
+         * never replaces anything: a clash only means another try. */
+        close(fd);
+        unlink(name);
+        if (link(path, name) == 0) {
+            sc_temp_register(name);
+            return name;
+        }
+        free(name);
+        if (errno != EEXIST) return NULL;
+    }
+    return NULL;
+}
+
+static sc_status rename_failed(sc_ctx *ctx, const char *path, int err)
+{
+    return sc_fail_errno(ctx, SC_ERR_IO, err, "%s: cannot rename temporary "
+                         "file into place", path);
+}
+
+sc_status sc_replace_pair(sc_ctx *ctx, const char *tmp1, const char *path1,
+                          const char *tmp2, const char *path2)
+{
+    int had;
+    char *bak = backup(path1, &had);
+    if (had && !bak)
+        return sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: cannot keep a backup "
+                             "while its pair is replaced", path1);
+    sc_status st = SC_OK;
+    if (sc_rename(tmp1, path1) != 0) {
+        st = rename_failed(ctx, path1, errno);
+    } else if (sc_rename(tmp2, path2) != 0) {
+        st = rename_failed(ctx, path2, errno);
+        /* Put the first back; tmp1 is gone, so nothing is left over. */
+        if (bak ? sc_rename(bak, path1) != 0 : unlink(path1) != 0)
+            st = sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: replaced, but %s "
+                               "could not be, and the old %s could not be put "
+                               "back", path1, path2, path1);
+    }
+    if (bak) {
+        unlink(bak);                /* gone already if it was put back */
+        sc_temp_unregister(bak);
+        free(bak);
+    }
+    return st;
+}

@@ -1,0 +1,8 @@
+/* fuzz_gzip.c — libFuzzer harness: the gzip reader on arbitrary bytes. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_read_all(data, size, SC_FMT_GZ);
+    return 0;
+}
