@@ -15,9 +15,9 @@
  * tile writes the final accumulator to *d_carry_out.
  */
 #include <cuda_runtime.h>
-#include <cuda/atomic>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
+#include "tile_status.cuh"
 
 namespace {
 
@@ -25,24 +25,31 @@ namespace {
  * of all configurations sizes the scratch. */
 constexpr int MIN_TILE = 2048;
 
-/* Tile status flags; 0 (what memset leaves) means "nothing published". */
-constexpr uint32_t FLAG_AGG = 1, FLAG_PREFIX = 2;
-
 typedef unsigned long long u64;
-typedef cuda::atomic_ref<u64, cuda::thread_scope_device> dev_u64;
-typedef cuda::atomic_ref<uint32_t, cuda::thread_scope_device> dev_u32;
+
+/* The four operators as functors of the tile engine's warp layer. */
+template <int OP, typename T> struct scan_op {
+    typedef T type;
+    __device__ __forceinline__ static T apply(T a, T b)
+    {
+        if constexpr (OP == SC_OP_SUM) return a + b;
+        else if constexpr (OP == SC_OP_MAX) return a > b ? a : b;
+        else if constexpr (OP == SC_OP_MIN) return a < b ? a : b;
+        else return a ^ b;
+    }
+    __device__ __forceinline__ static T identity()
+    {
+        return OP == SC_OP_MIN ? (T)~(T)0 : (T)0;
+    }
+};
 
 template <int OP, typename T> __device__ __forceinline__ T op_apply(T a, T b)
 {
-    if constexpr (OP == SC_OP_SUM) return a + b;
-    else if constexpr (OP == SC_OP_MAX) return a > b ? a : b;
-    else if constexpr (OP == SC_OP_MIN) return a < b ? a : b;
-    else return a ^ b;
+    return scan_op<OP, T>::apply(a, b);
 }
-
 template <int OP, typename T> __device__ __forceinline__ T op_identity()
 {
-    return OP == SC_OP_MIN ? (T)~(T)0 : (T)0;
+    return scan_op<OP, T>::identity();
 }
 
 /* Padding for elements past n, as uint32 inputs.  For min this is 2^32-1,
@@ -53,98 +60,15 @@ template <int OP> __device__ __forceinline__ uint32_t op_pad()
     return OP == SC_OP_MIN ? 0xffffffffu : 0u;
 }
 
-template <int OP, typename T> __device__ __forceinline__ T warp_reduce(T x)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        x = op_apply<OP, T>(x, __shfl_xor_sync(0xffffffffu, x, o));
-    return x;
-}
-
 template <int OP, typename T> __device__ __forceinline__ T warp_inclusive(T x)
 {
-    int lane = threadIdx.x & 31;
-    for (int o = 1; o < 32; o <<= 1) {
-        T y = __shfl_up_sync(0xffffffffu, x, o);
-        if (lane >= o) x = op_apply<OP, T>(x, y);
-    }
-    return x;
+    return te::warp_inclusive<scan_op<OP, T>, T>(x);
 }
 
-/* 32-bit accumulators: flag and value share one 64-bit word, so a single
- * relaxed load sees a consistent pair and no fence is needed. */
-struct Status32 {
-    u64 *word;
-
-    __device__ void publish(uint32_t tile, uint32_t flag, uint32_t v) const
-    {
-        dev_u64(word[tile]).store(((u64)flag << 32) | v,
-                                  cuda::memory_order_relaxed);
-    }
-    __device__ uint32_t wait(uint32_t tile, uint32_t *v) const
-    {
-        u64 w;
-        do {
-            w = dev_u64(word[tile]).load(cuda::memory_order_relaxed);
-        } while ((w >> 32) == 0);
-        *v = (uint32_t)w;
-        return (uint32_t)(w >> 32);
-    }
-};
-
-/* 64-bit accumulators: the value is written first, the flag released after
- * it.  Aggregate and inclusive prefix get separate slots because a reader
- * that saw FLAG_AGG may read the value after the writer moved on to
- * FLAG_PREFIX. */
-struct Status64 {
-    uint32_t *flag;
-    u64 *agg;
-    u64 *incl;
-
-    __device__ void publish(uint32_t tile, uint32_t f, u64 v) const
-    {
-        u64 *slot = f == FLAG_AGG ? agg : incl;
-        dev_u64(slot[tile]).store(v, cuda::memory_order_relaxed);
-        dev_u32(flag[tile]).store(f, cuda::memory_order_release);
-    }
-    __device__ uint32_t wait(uint32_t tile, u64 *v) const
-    {
-        uint32_t f;
-        do {
-            f = dev_u32(flag[tile]).load(cuda::memory_order_acquire);
-        } while (f == 0);
-        u64 *slot = f == FLAG_AGG ? agg : incl;
-        *v = dev_u64(slot[tile]).load(cuda::memory_order_relaxed);
-        return f;
-    }
-};
-
-template <typename T> struct StatusFor { typedef Status32 type; };
-template <> struct StatusFor<u64> { typedef Status64 type; };
-
-/* Prefix phase, run by one warp: combine the predecessors' values, 32 tiles
- * at a time, nearest first, down to the nearest inclusive prefix.  All four
- * ops are commutative, so the order of combination does not matter. */
-template <int OP, typename T, typename S>
-__device__ T look_back(const S &st, uint32_t tile)
-{
-    int lane = threadIdx.x & 31;
-    T excl = op_identity<OP, T>();
-    int64_t end = tile;
-    for (;;) {
-        int64_t idx = end - 1 - lane;
-        uint32_t f = FLAG_PREFIX;
-        T v = op_identity<OP, T>();
-        if (idx >= 0)
-            f = st.wait((uint32_t)idx, &v);
-        unsigned pmask = __ballot_sync(0xffffffffu, f == FLAG_PREFIX);
-        int stop = pmask ? __ffs(pmask) - 1 : 31;
-        excl = op_apply<OP, T>(excl,
-                               warp_reduce<OP, T>(lane <= stop ? v : op_identity<OP, T>()));
-        if (pmask)
-            return excl;
-        end -= 32;
-    }
-}
+/* 32-bit accumulators fit the packed status word; the wide sum needs the
+ * two-slot one (tile_status.cuh). */
+template <typename T> struct StatusFor { typedef te::packed_status type; };
+template <> struct StatusFor<u64> { typedef te::wide_status type; };
 
 /* Thread (warp w, lane l) holds vectors v = 0..3 at tile offset
  * w*(128*VECS) + v*128 + l*4: each load instruction of a warp covers 512
@@ -252,12 +176,12 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
         if (tile == 0) {
             prefix = (T)*carry_in;
         } else {
-            if (lane == 0) st.publish(tile, FLAG_AGG, agg);
-            prefix = look_back<OP, T>(st, tile);
+            if (lane == 0) st.publish_agg((uint64_t)tile, agg);
+            prefix = te::lookback_warp<scan_op<OP, T> >(st, tile);
         }
         T total = op_apply<OP, T>(prefix, agg);
         if (lane == 0) {
-            st.publish(tile, FLAG_PREFIX, total);
+            st.publish_prefix((uint64_t)tile, total);
             if (tile == num_tiles - 1) *carry_out = total;
         }
         if (lane < SCAN_WARPS)
@@ -300,7 +224,7 @@ uint64_t tiles_for(uint64_t n, uint64_t tile)
     return t ? t : 1;
 }
 
-#ifdef SCG_SCAN_TUNE
+#ifdef SCG_TUNE
 struct ScanCfg { int threads, vecs; bool cs; };
 const ScanCfg scan_cfgs[] = {
     { 512, 8, true },       /* the default, used outside tuning */
@@ -329,11 +253,13 @@ int launch(const uint32_t *d_in, uint64_t n, int inclusive,
     typename StatusFor<T>::type st;
     size_t clear;
     if constexpr (sizeof(T) == 4) {
-        st.word = (u64 *)(p + 256);
+        st.words = (uint64_t *)(p + 256);
+        st.stride = 1;
+        st.code_agg = 1;
         clear = 256 + tiles * 8;
     } else {
         st.flag = (uint32_t *)(p + 256);
-        st.agg = (u64 *)(p + 256 + round256(tiles * 4));
+        st.agg = (uint64_t *)(p + 256 + round256(tiles * 4));
         st.incl = st.agg + tiles;
         clear = 256 + tiles * 4;
     }
@@ -356,7 +282,7 @@ int launch_cfg(const uint32_t *d_in, uint64_t n, int inclusive,
         scan_cfgs[scan_cfg].cs == CS)                                        \
         return launch<OP, T, TH, V, CS>(d_in, n, inclusive, d_carry_in, d_out, \
                                         d_carry_out, d_scratch, s);
-#ifdef SCG_SCAN_TUNE
+#ifdef SCG_TUNE
     SCAN_CFG(256, 16, true)
     SCAN_CFG(512, 16, true)
     SCAN_CFG(1024, 8, true)
@@ -386,7 +312,7 @@ int launch_op(int op, const uint32_t *d_in, uint64_t n, int inclusive,
 
 } /* namespace */
 
-#ifdef SCG_SCAN_TUNE
+#ifdef SCG_TUNE
 /* Bench only: pick a tile configuration; returns threads * 100 + uint4 per
  * thread, 0 if none. */
 extern "C" int scg_scan_tune(int cfg)
