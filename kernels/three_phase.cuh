@@ -9,8 +9,8 @@
  * the S counts; move: each block walks its sequence again from its offset.
  * The input is read twice.
  *
- * Scratch (both): [0, 256) the tile counter, then one status word per tile
- * (zeroed together by one memset), then the sequence counts and offsets.
+ * Scratch (both): [0, 256) spare, then one status word per tile (zeroed by
+ * one memset), then the sequence counts and offsets.
  */
 #ifndef SC_THREE_PHASE_CUH
 #define SC_THREE_PHASE_CUH
@@ -146,7 +146,6 @@ static inline size_t scratch_bytes(uint64_t n, uint64_t min_tile)
 }
 
 struct scratch_map {
-    unsigned long long *counter;
     uint64_t *status, *seq_count, *seq_off;
     size_t zero_bytes;   /* what the fused pass needs zeroed */
 };
@@ -155,7 +154,6 @@ static inline scratch_map map_scratch(void *scratch, uint64_t tiles)
 {
     char *p = (char *)scratch;
     scratch_map m;
-    m.counter = (unsigned long long *)p;
     m.status = (uint64_t *)(p + 256);
     m.zero_bytes = 256 + tiles * 8;
     m.seq_count = (uint64_t *)(p + 256 + round256(tiles * 8));
@@ -171,7 +169,8 @@ static inline cudaError_t sm_count(int *sms)
                             : cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
 }
 
-/* The fused pass, persistent: one wave of as many blocks as fit. */
+/* The fused pass, persistent: one wave of as many blocks as fit, launched
+ * cooperatively (see fused_select_kernel: all blocks resident at once). */
 template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
 static int run_fused(const Op &op, const input &in, void *scratch,
                      uint64_t *d_total, cudaStream_t s)
@@ -181,37 +180,24 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     int sms = 0, per_sm = 0;
     SCG_CHECK(sm_count(&sms));
     size_t smem = fused_layout<Op, BLOCK, VEC, STAGES>::bytes();
-    void (*k)(Op, input, uint64_t, packed_status, unsigned long long *, uint64_t *) =
+    void (*k)(Op, input, uint64_t, packed_status, uint64_t *) =
         fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>;
     SCG_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)smem));
     SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, smem));
-    uint64_t blocks = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);
+    if (per_sm < 1)
+        return (int)cudaErrorInvalidConfiguration;
+    uint64_t blocks = (uint64_t)sms * (uint64_t)per_sm;
     if (blocks > tiles)
         blocks = tiles;
     scratch_map m = map_scratch(scratch, tiles);
     packed_status st = { m.status, 1, 1 };
     SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
-    k<<<(unsigned)blocks, BLOCK, smem, s>>>(op, in, tiles, st, m.counter, d_total);
-    SCG_CHECK_LAUNCH();
-    return 0;
-}
-
-/* The fused pass, one tile per block (CUB's shape). */
-template <class Op, int BLOCK, int VEC, int MINB>
-static int run_single(const Op &op, const input &in, void *scratch,
-                      uint64_t *d_total, cudaStream_t s)
-{
-    typedef geom<BLOCK, VEC> G;
-    uint64_t tiles = n_tiles(in, G::SIZE);
-    if (tiles > 0x7fffffffull)
-        return (int)cudaErrorInvalidValue;
-    scratch_map m = map_scratch(scratch, tiles);
-    packed_status st = { m.status, 1, 1 };
-    SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
-    single_select_kernel<Op, BLOCK, VEC, MINB><<<(unsigned)tiles, BLOCK, 0, s>>>(
-        op, in, tiles, st, m.counter, d_total);
-    SCG_CHECK_LAUNCH();
+    Op op_arg = op;
+    input in_arg = in;
+    void *args[] = { &op_arg, &in_arg, &tiles, &st, &d_total };
+    SCG_CHECK(cudaLaunchCooperativeKernel((const void *)k, dim3((unsigned)blocks),
+                                          dim3(BLOCK), args, smem, s));
     return 0;
 }
 

@@ -10,11 +10,13 @@
 namespace te {
 namespace cfg {
 
-/* Compaction and split, fused single pass: persistent blocks of BLOCK
- * threads, tiles of BLOCK x VEC uint4, STAGES tiles in flight per block,
- * MINB blocks per SM asked of the register allocator. */
+/* Compaction and split.  THREE_PHASE: the default runs the plain three
+ * phases (measured fastest, select_ops.cuh).  Else the fused single pass:
+ * persistent blocks of BLOCK threads, tiles of BLOCK x VEC uint4, STAGES
+ * tiles in flight per block, MINB blocks per SM asked of the register
+ * allocator. */
 struct select {
-    enum { BLOCK = 256, VEC = 4, STAGES = 3, MINB = 3 };
+    enum { THREE_PHASE = 1, BLOCK = 256, VEC = 4, STAGES = 3, MINB = 3 };
 };
 
 /* The plain three phases (count, prefix, move). */

@@ -8,11 +8,15 @@ B=$1 O=$2 Q=$3
 mkdir -p "$O"
 nvidia-smi -L
 s=$SECONDS
-run() {   # run NAME TIMEOUT CMD...: log to $O/NAME, say how it ended
+hung=
+run() {   # run NAME TIMEOUT CMD...: log to $O/NAME, say how it ended; after
+          # a time-out (a hung kernel hangs what follows too) run nothing more
     local n=$1 t=$2; shift 2
+    if [ -n "$hung" ]; then echo "[$n] $* -> skipped" | tee -a "$O/$n"; return; fi
     timeout "$t" "$@" >>"$O/$n" 2>&1
     local rc=$?
     echo "[$n] $* -> rc $rc after $((SECONDS - s)) s" | tee -a "$O/$n"
+    [ $rc -ne 124 ] || hung=1
 }
 for b in bench_compact_old bench_compact_regs bench_scan_sort_old; do
     [ -x "$B/$b" ] && run old_benches.txt 60 "$B/$b"

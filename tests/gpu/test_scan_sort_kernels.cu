@@ -168,7 +168,6 @@ static void test_scan()
     const char *q = getenv("SC_QUICK");
     int ql = q ? atoi(q) : 0;
     size_t max_n = ql == 1 ? 65537 : ql == 2 ? 4097 : ~(size_t)0;
-    bool quick = ql != 0;
     for (size_t n : sizes)
         for (int op = 0; op < 4; op++)
             for (int wide = 0; wide < 2; wide++)
