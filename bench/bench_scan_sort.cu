@@ -257,8 +257,9 @@ int main(void)
     row("scg_scan exclusive sum wide", scan_wide_ms, 0, note);
     for (int i = 0; i < n_scans; i++) {
         char name[64];
-        snprintf(name, sizeof name, "scg_scan excl. sum (%d x %d uint4)",
-                 scans[i].tag / 100, scans[i].tag % 100);
+        int t = scans[i].tag % 1000000, st = scans[i].tag / 1000000;
+        snprintf(name, sizeof name, "scg_scan excl. sum (%d x %d uint4%s)",
+                 t / 100, t % 100, st ? ", persistent" : "");
         snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scans[i].ms);
         row(name, scans[i].ms, cub_scan_ms, note);
     }

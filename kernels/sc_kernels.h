@@ -27,9 +27,8 @@ typedef struct CUstream_st *scg_stream;   /* == cudaStream_t */
 enum { SCG_OUT_VALUES = 0, SCG_OUT_IDX32 = 1, SCG_OUT_IDX64 = 2 };
 /* algo: SCG_ALGO_FUSED is the default, the fastest variant measured (a
  * fused single pass: per-tile count, decoupled look-back, move while on
- * chip); SCG_ALGO_THREE_PHASE the plain three phases (count, prefix, move).
- * Bench and test builds with -DSCG_TUNE accept further measured
- * alternatives 2, 3, ... for range predicates. */
+ * chip); SCG_ALGO_THREE_PHASE the plain three phases (count, prefix, move),
+ * the reference the fused pass is tested against. */
 enum { SCG_ALGO_FUSED = 0, SCG_ALGO_THREE_PHASE = 1 };
 /* What variant algo runs, in words; NULL when there is no such variant. */
 const char *scg_select_variant(int algo);

@@ -18,6 +18,7 @@
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 #include "tile_status.cuh"
+#include "tile_config.cuh"
 
 namespace {
 
@@ -123,31 +124,19 @@ __device__ __forceinline__ void store4(u64 *out, const u64 o[4])
     store_v<CS>((ulonglong2 *)out + 1, make_ulonglong2(o[2], o[3]));
 }
 
-/* CS: streaming (evict-first) loads and stores. */
+/* One tile held in x: count (reduce on chip), prefix (publish, look back),
+ * move (local scan plus the tile's prefix).  All threads of the block. */
 template <int OP, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS>
-__global__ void __launch_bounds__(SCAN_THREADS)
-scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
-            const uint64_t *carry_in, T *out, uint64_t *carry_out,
-            typename StatusFor<T>::type st, uint32_t *tile_counter,
-            uint32_t num_tiles)
+__device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
+                                          uint32_t tile, bool fast, uint64_t base,
+                                          uint64_t n, int inclusive,
+                                          const uint64_t *carry_in, T *out,
+                                          uint64_t *carry_out,
+                                          const typename StatusFor<T>::type &st,
+                                          uint32_t num_tiles, T *s_warp)
 {
     constexpr int SCAN_WARPS = SCAN_THREADS / 32;
-    constexpr int SCAN_TILE = SCAN_THREADS * SCAN_VECS * 4;
-    __shared__ uint32_t s_tile;
-    __shared__ T s_warp[SCAN_WARPS];
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-
-    if (threadIdx.x == 0)
-        s_tile = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    uint32_t tile = s_tile;
-    uint64_t tile_base = (uint64_t)tile * SCAN_TILE;
-    bool fast = aligned && tile_base + SCAN_TILE <= n;
-    uint64_t base = elem_base<SCAN_VECS>(tile_base);
-
-    uint32_t x[SCAN_VECS][4];
-    load_tile<OP, SCAN_VECS, CS>(in, n, base, fast, x);
-
     /* count: per-vector sums, scanned across the warp, chained over v */
     T pre[SCAN_VECS];
     T run = op_identity<OP, T>();
@@ -213,6 +202,35 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
     }
 }
 
+
+/* CS: streaming (evict-first) loads and stores. */
+template <int OP, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS>
+__global__ void __launch_bounds__(SCAN_THREADS)
+scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
+            const uint64_t *carry_in, T *out, uint64_t *carry_out,
+            typename StatusFor<T>::type st, uint32_t *tile_counter,
+            uint32_t num_tiles)
+{
+    constexpr int SCAN_WARPS = SCAN_THREADS / 32;
+    constexpr int SCAN_TILE = SCAN_THREADS * SCAN_VECS * 4;
+    __shared__ uint32_t s_tile;
+    __shared__ T s_warp[SCAN_WARPS];
+
+    if (threadIdx.x == 0)
+        s_tile = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    uint32_t tile = s_tile;
+    uint64_t tile_base = (uint64_t)tile * SCAN_TILE;
+    bool fast = aligned && tile_base + SCAN_TILE <= n;
+    uint64_t base = elem_base<SCAN_VECS>(tile_base);
+
+    uint32_t x[SCAN_VECS][4];
+    load_tile<OP, SCAN_VECS, CS>(in, n, base, fast, x);
+    scan_tile<OP, T, SCAN_THREADS, SCAN_VECS, CS>(x, tile, fast, base, n, inclusive,
+                                                  carry_in, out, carry_out, st,
+                                                  num_tiles, s_warp);
+}
+
 __global__ void carry_copy_kernel(const uint64_t *in, uint64_t *out, int wide)
 {
     *out = wide ? *in : (uint32_t)*in;
@@ -227,9 +245,9 @@ uint64_t tiles_for(uint64_t n, uint64_t tile)
 #ifdef SCG_TUNE
 struct ScanCfg { int threads, vecs; bool cs; };
 const ScanCfg scan_cfgs[] = {
-    { 512, 16, true },      /* the default, used outside tuning */
+    { te::cfg::scan::THREADS, te::cfg::scan::VECS, true },   /* the default */
+    { 512, 16, true },
     { 512, 8, true },
-    { 1024, 8, true },
 };
 int scan_cfg = 0;
 #endif
@@ -281,21 +299,17 @@ int launch_cfg(const uint32_t *d_in, uint64_t n, int inclusive,
         return launch<OP, T, TH, V, CS>(d_in, n, inclusive, d_carry_in, d_out, \
                                         d_carry_out, d_scratch, s);
 #ifdef SCG_TUNE
+    SCAN_CFG(512, 16, true)
     SCAN_CFG(512, 8, true)
-    SCAN_CFG(1024, 8, true)
 #endif
 #undef SCAN_CFG
-    /* measured on an H200, 2^28 elements: 512 x 8 uint4 (16384 elements a
-     * tile) 0.692 ms; 256 x 4 0.79 ms; 256 x 2 0.96 ms: big tiles amortize
-     * the look-back, during which the block waits.  On an H100
-     * (2026-11-23): 512 x 16 0.841 ms, 1024 x 8 0.844, 512 x 8 0.856, CUB
-     * 0.890.  The wide scan keeps 512 x 8: twice the registers per value. */
+    typedef te::cfg::scan C;
     if constexpr (sizeof(T) == 8)
-        return launch<OP, T, 512, 8, true>(d_in, n, inclusive, d_carry_in, d_out,
-                                           d_carry_out, d_scratch, s);
+        return launch<OP, T, C::WIDE_THREADS, C::WIDE_VECS, true>(
+            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
     else
-        return launch<OP, T, 512, 16, true>(d_in, n, inclusive, d_carry_in, d_out,
-                                            d_carry_out, d_scratch, s);
+        return launch<OP, T, C::THREADS, C::VECS, true>(
+            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
 }
 
 template <typename T>

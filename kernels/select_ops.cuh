@@ -70,59 +70,40 @@ struct sel_op {
 };
 
 /* The variants, by number: 0 is what libsc calls (the fastest measured),
- * 1 the plain three phases; with SCG_TUNE (bench and tests) the others,
- * for range predicates, for measurement. */
+ * 1 the plain three phases (the paper's algorithm, and the reference the
+ * fused pass is tested against). */
 enum { V_DEFAULT = 0, V_THREE_PHASE = 1 };
-
-#ifdef SCG_TUNE
-#define SEL_TUNED_VARIANTS 6
-#else
-#define SEL_TUNED_VARIANTS 2
-#endif
 
 static inline const char *variant_name(int v)
 {
     static const char *const names[] = {
+        "fused persistent cooperative, 512 threads x 4 uint4 tiles, 2 in flight",
         "three phases (count, prefix, move), 256 threads x 4 uint4 tiles",
-        "three phases (count, prefix, move), 256 threads x 4 uint4 tiles",
-        "fused persistent cooperative 256 x 4 uint4, 3 tiles in flight",
-        "fused persistent cooperative 256 x 4 uint4, 2 tiles in flight",
-        "fused persistent cooperative 512 x 4 uint4, 2 tiles in flight",
-        "fused persistent cooperative 128 x 4 uint4, 4 tiles in flight",
     };
-    return v >= 0 && v < SEL_TUNED_VARIANTS ? names[v] : 0;
+    return v >= 0 && v < 2 ? names[v] : 0;
 }
 
-/* The default (0) is the plain three phases: on an H100 (2026-11-23) they
- * measured 0.67 / 0.74 / 0.81x CUB select at 10 / 50 / 90 % kept and 0.85x
- * CUB partition for split, against 0.10-0.16x for a persistent fused pass
- * with tiles from a counter and 0.51-0.68x for one tile per block. */
+/* Measured on an H100 (2026-11-23, 2^28 uint32, x CUB select at 10 / 50 /
+ * 90 % kept; split x CUB partition at the same): the default 0.78 / 0.81 /
+ * 0.86, split 0.89 / 0.88 / 0.89; the three phases 0.66 / 0.73 / 0.81,
+ * split 0.85.  Lost and deleted: the same pass on 1024 x 4 tiles 0.77 /
+ * 0.80 / 0.85, 256 x 8 0.76 / 0.78 / 0.84, 384 x 4 0.69 / 0.73 / 0.79,
+ * 256 x 4 0.67 / 0.71 / 0.78, 512 x 4 with 3 in flight 0.63 / 0.70 / 0.73;
+ * tiles taken from a counter ahead of use 0.10-0.16 (a tile queued in one
+ * block's ring stalls every later tile); one tile per block 0.51-0.68. */
 template <class Op>
 static int run_variant(int v, const Op &op, const input &in, void *scr,
                        uint64_t *d_total, cudaStream_t s)
 {
     typedef cfg::select S;
     typedef cfg::three_phase T;
-#ifdef SCG_TUNE
-    if constexpr (!Op::IN_SMEM) {
-        switch (v) {
-        case 2: return run_fused<Op, 256, 4, 3, 3>(op, in, scr, d_total, s);
-        case 3: return run_fused<Op, 256, 4, 2, 3>(op, in, scr, d_total, s);
-        case 4: return run_fused<Op, 512, 4, 2, 2>(op, in, scr, d_total, s);
-        case 5: return run_fused<Op, 128, 4, 4, 5>(op, in, scr, d_total, s);
-        }
-    }
-#endif
-    if constexpr (S::THREE_PHASE)
+    if (v == V_THREE_PHASE)
         return run_three_phase<Op, T::BLOCK, T::VEC, T::MINB>(op, in, scr, d_total, s);
-    else if (v == V_THREE_PHASE)
-        return run_three_phase<Op, T::BLOCK, T::VEC, T::MINB>(op, in, scr, d_total, s);
-    else
-        return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB>(op, in, scr, d_total, s);
+    return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB>(op, in, scr, d_total, s);
 }
 
 /* The smallest tile of any variant sizes the scratch. */
-static const uint64_t SEL_MIN_TILE = 128 * 4 * 4;
+static const uint64_t SEL_MIN_TILE = 256 * 4 * 4;
 
 } /* namespace te */
 

@@ -21,6 +21,7 @@
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 #include "tile_status.cuh"
+#include "tile_config.cuh"
 
 namespace {
 
@@ -366,7 +367,7 @@ const SortCfg sort_cfgs[] = {
      * any tile); 256 x 24 ballot 6.98 ms, the same with early counts 7.84
      * (its registers spill), 256 x 16 early 8.2, 512 x 16 early 8.26,
      * 256 x 32 early 8.6, 512 x 12 early 9.1. */
-    SORT_CFG(256, 24, true, false),     /* default */
+    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true, false), /* default */
 #ifdef SCG_TUNE
     SORT_CFG(256, 24, true, true),
     SORT_CFG(256, 32, true, true),

@@ -228,12 +228,9 @@ static void run_case(const std::vector<uint32_t> &h, double density,
         if (!eval_ok)
             tap(false, "n=%llu p=%.1f %s: host sc_pred_eval disagrees with meaning",
                 (unsigned long long)n, density, kn);
-        /* every variant for range predicates; the measured alternatives
-         * (SCG_TUNE builds) only differ for those */
-        bool ranged = k != K_NE && k != K_MASK && k != K_COMBO;
+        /* every variant (SCG_TUNE builds have the measured alternatives) */
         int n_algo = 0;
-        while (scg_select_variant(n_algo) && (ranged || n_algo < 2) &&
-               (g_quick < 2 || n_algo < 2))
+        while (scg_select_variant(n_algo) && (g_quick < 2 || n_algo < 2))
             n_algo++;
         for (int algo = 0; algo < n_algo; algo++) {
             char an[16];

@@ -15,6 +15,10 @@
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 
+#ifdef SCG_TUNE
+extern "C" int scg_scan_tune(int cfg);
+#endif
+
 static int n_tests, n_failed;
 
 static void tap(bool ok, const char *fmt, ...)
@@ -326,7 +330,16 @@ int main(void)
         printf("1..0 # SKIP no CUDA GPU\n");
         return 0;
     }
+#ifdef SCG_TUNE
+    /* every measured tile configuration of the scan */
+    for (int c = 0; int tag = scg_scan_tune(c); c++) {
+        printf("# scan configuration %d (%d)\n", c, tag);
+        test_scan();
+    }
+    scg_scan_tune(0);
+#else
     test_scan();
+#endif
     test_sort();
     printf("1..%d\n", n_tests);
     if (n_failed)
