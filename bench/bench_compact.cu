@@ -96,8 +96,9 @@ static void row(const char *op, int keep, double ms, double cub_ms,
                 double bytes, double rate)
 {
     double floor_ms = bytes / rate * 1e3;
-    printf("%-26s %4d%% %9.3f %8.2fx %7.1f%%\n", op, keep, ms, cub_ms / ms,
-           100.0 * floor_ms / ms);
+    printf("%-26s %4d%% %9.3f %9.3f %8.2fx %7.1f%%\n", op, keep, cub_ms, ms,
+           cub_ms / ms, 100.0 * floor_ms / ms);
+    fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -144,13 +145,17 @@ int main(int argc, char **argv)
     double rate = 2 * bytes_in / (copy_ms * 1e-3);
     printf("device: %s, n = 2^%d uint32 (%.0f MiB), median of %d runs\n",
            prop.name, lg, bytes_in / 1048576, RUNS);
-    printf("%-26s %5s %9s %9s %8s\n", "op", "keep", "ms", "vs CUB", "% floor");
-    printf("%-26s %5s %9.3f %9s %7.1f%%   (%.2f TB/s read+write)\n",
-           "cudaMemcpy D2D", "-", copy_ms, "-", 100.0, rate / 1e12);
+    printf("default variant: %s\n", scg_select_variant(SCG_ALGO_FUSED));
+    printf("%-26s %5s %9s %9s %9s %8s\n", "op", "keep", "CUB ms", "ms", "vs CUB",
+           "% floor");
+    printf("%-26s %5s %9s %9.3f %9s %7.1f%%   (%.2f TB/s read+write)\n",
+           "cudaMemcpy D2D", "-", "-", copy_ms, "-", 100.0, rate / 1e12);
 
     const int keeps[] = {10, 50, 90};
     int failures = 0;
     int only = argc > 2 ? atoi(argv[2]) : 0;
+    uint32_t *d_cub2;
+    SCG_CHECK_DIE(cudaMalloc(&d_cub2, n * 4));
     for (int ki = 0; ki < 3; ki++) {
         int keep = only ? only : keeps[ki];
         if (only && ki > 0)
@@ -160,7 +165,8 @@ int main(int argc, char **argv)
         SCG_CHECK_DIE(cudaGetLastError());
         SCG_CHECK_DIE(cudaDeviceSynchronize());
 
-        /* CUB select: the reference result stays in d_cub for the checks */
+        /* CUB select and partition: the reference results stay in d_cub
+         * and d_cub2 for the checks */
         double cub_sel = time_ms([&] {
             size_t b = cub_b;
             return (int)cub::DeviceSelect::If(d_cub_tmp, b, d_in, d_cub, d_cub_cnt,
@@ -170,55 +176,73 @@ int main(int argc, char **argv)
         uint64_t k = read_count(d_cub_cnt);
         double bytes_c = bytes_in + 4.0 * k;
         row("cub::DeviceSelect::If", keep, cub_sel, cub_sel, bytes_c, rate);
-
-        for (int algo = 1; algo >= 0; algo--) {
-            double ms = time_ms([&] {
-                return scg_compact(d_in, n, &pred, SCG_OUT_VALUES, 0, d_out, d_cnt,
-                                   d_scr, algo, 0);
-            });
-            SCG_CHECK_DIE(cudaDeviceSynchronize());
-            uint64_t got = read_count(d_cnt);
-            uint64_t bad = got == k ? mismatches(d_out, d_cub, k, k, 0) : 1;
-            if (got != k || bad) {
-                printf("MISMATCH scg_compact algo %d: count %llu vs CUB %llu, %llu bad\n",
-                       algo, (unsigned long long)got, (unsigned long long)k,
-                       (unsigned long long)bad);
-                failures++;
-                continue;
-            }
-            row(algo ? "scg_compact three-phase" : "scg_compact fused", keep, ms,
-                cub_sel, bytes_c, rate);
-        }
-
-        /* scg_split first, so d_cub still holds the select result to check */
-        double split_ms = time_ms([&] {
-            return scg_split(d_in, n, &pred, d_out, d_rej, d_cnt, d_scr, 0);
-        });
-        SCG_CHECK_DIE(cudaDeviceSynchronize());
-        uint64_t got = read_count(d_cnt);
-        uint64_t bad = got == k ? mismatches(d_out, d_cub, k, k, 0) : 1;
-
         double cub_part = time_ms([&] {
             size_t b = cub_b;
-            return (int)cub::DevicePartition::If(d_cub_tmp, b, d_in, d_cub, d_cub_cnt,
+            return (int)cub::DevicePartition::If(d_cub_tmp, b, d_in, d_cub2, d_cub_cnt,
                                                  (int64_t)n, nonzero());
         });
         SCG_CHECK_DIE(cudaDeviceSynchronize());
         uint64_t kp = read_count(d_cub_cnt);
-        /* CUB writes the rejects reversed at the end */
-        if (!bad && kp == k)
-            bad = mismatches(d_rej, d_cub + k, n - k, n - k, 1);
         double bytes_s = 2 * bytes_in;
         row("cub::DevicePartition::If", keep, cub_part, cub_part, bytes_s, rate);
-        if (got != kp || bad) {
-            printf("MISMATCH scg_split: count %llu vs CUB %llu, %llu bad\n",
-                   (unsigned long long)got, (unsigned long long)kp,
-                   (unsigned long long)bad);
+
+        for (int v = 0; scg_select_variant(v); v++) {
+            double ms = time_ms([&] {
+                return scg_compact(d_in, n, &pred, SCG_OUT_VALUES, 0, d_out, d_cnt,
+                                   d_scr, v, 0);
+            });
+            SCG_CHECK_DIE(cudaDeviceSynchronize());
+            uint64_t got = read_count(d_cnt);
+            uint64_t bad = got == k ? mismatches(d_out, d_cub, k, k, 0) : 1;
+            char name[64];
+            snprintf(name, sizeof name, "scg_compact v%d%s", v, v ? "" : " (default)");
+            if (got != k || bad) {
+                printf("MISMATCH %s: count %llu vs CUB %llu, %llu bad\n", name,
+                       (unsigned long long)got, (unsigned long long)k,
+                       (unsigned long long)bad);
+                failures++;
+                continue;
+            }
+            row(name, keep, ms, cub_sel, bytes_c, rate);
+        }
+        double idx_ms = time_ms([&] {
+            return scg_compact(d_in, n, &pred, SCG_OUT_IDX32, 0, d_out, d_cnt, d_scr,
+                               SCG_ALGO_FUSED, 0);
+        });
+        SCG_CHECK_DIE(cudaDeviceSynchronize());
+        if (read_count(d_cnt) != k) {
+            printf("MISMATCH scg_compact idx32 count\n");
             failures++;
         } else {
-            row("scg_split", keep, split_ms, cub_part, bytes_s, rate);
+            row("scg_compact idx32 v0", keep, idx_ms, cub_sel, bytes_c, rate);
+        }
+
+        for (int v = 0; scg_select_variant(v); v++) {
+            double ms = time_ms([&] {
+                return scg_split_algo(d_in, n, &pred, d_out, d_rej, d_cnt, d_scr, v, 0);
+            });
+            SCG_CHECK_DIE(cudaDeviceSynchronize());
+            uint64_t got = read_count(d_cnt);
+            uint64_t bad = got == k ? mismatches(d_out, d_cub, k, k, 0) : 1;
+            /* CUB writes the rejects reversed at the end */
+            if (!bad && kp == k)
+                bad = mismatches(d_rej, d_cub2 + k, n - k, n - k, 1);
+            char name[64];
+            snprintf(name, sizeof name, "scg_split v%d%s", v, v ? "" : " (default)");
+            if (got != kp || bad) {
+                printf("MISMATCH %s: count %llu vs CUB %llu, %llu bad\n", name,
+                       (unsigned long long)got, (unsigned long long)kp,
+                       (unsigned long long)bad);
+                failures++;
+                continue;
+            }
+            row(name, keep, ms, cub_part, bytes_s, rate);
         }
     }
+    printf("\nvariants (v0 is what libsc calls):\n");
+    for (int v = 0; scg_select_variant(v); v++)
+        printf("  v%d: %s\n", v, scg_select_variant(v));
+    cudaFree(d_cub2);
     cudaFree(d_in); cudaFree(d_out); cudaFree(d_rej); cudaFree(d_cub);
     cudaFree(d_cnt); cudaFree(d_cub_cnt); cudaFree(g_bad); cudaFree(d_scr);
     cudaFree(d_cub_tmp);

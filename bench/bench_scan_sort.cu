@@ -1,7 +1,7 @@
 /* bench_scan_sort.cu — scg_scan and scg_sort against CUB on 2^28 uint32.
  *
  * Build (the tuning hook lists the sort's tile configurations):
- *   nvcc -O3 -std=c++17 -arch=sm_90 -DSCG_SORT_TUNE -I lib -I kernels \
+ *   nvcc -O3 -std=c++17 -arch=sm_90 -DSCG_TUNE -I lib -I kernels \
  *        bench/bench_scan_sort.cu kernels/scan.cu kernels/sort.cu
  * Each figure is the median of 20 cudaEvent-timed runs after a warm-up;
  * results are checked against CUB's before anything is printed.
@@ -16,10 +16,10 @@
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 
-#ifdef SCG_SORT_TUNE
+#ifdef SCG_TUNE
 extern "C" int scg_sort_tune(int cfg);
 #endif
-#ifdef SCG_SCAN_TUNE
+#ifdef SCG_TUNE
 extern "C" int scg_scan_tune(int cfg);
 #endif
 
@@ -128,7 +128,7 @@ int main(void)
     }
     struct { int tag; float ms; } scans[8];
     int n_scans = 0;
-#ifdef SCG_SCAN_TUNE
+#ifdef SCG_TUNE
     for (int c = 1; scg_scan_tune(c); c++) {
         scans[n_scans].tag = scg_scan_tune(c);
         scans[n_scans].ms = median_ms([&] {
@@ -168,7 +168,7 @@ int main(void)
     };
     struct { int cfg, tile; float ms; } sorts[8];
     int n_sorts = 0;
-#ifdef SCG_SORT_TUNE
+#ifdef SCG_TUNE
     for (int c = 0; scg_sort_tune(c); c++) {
         sorts[n_sorts].cfg = c;
         sorts[n_sorts].tile = scg_sort_tune(c);
@@ -185,7 +185,7 @@ int main(void)
         }
         n_sorts++;
     }
-#ifdef SCG_SORT_TUNE
+#ifdef SCG_TUNE
     scg_sort_tune(0);
 #endif
 
@@ -207,6 +207,36 @@ int main(void)
         }
     }
 
+    /* smaller sorts: the first 2^20 and 2^24 keys */
+    float small_cub[2], small_ours[2];
+    const int small_lg[2] = { 20, 24 };
+    for (int k = 0; k < 2; k++) {
+        uint64_t m = 1ull << small_lg[k];
+        small_cub[k] = median_ms([&] {
+            size_t b = cub_sort_bytes;
+            SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, m));
+        });
+        auto restore_m = [&] {
+            SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_in, m * 4, cudaMemcpyDeviceToDevice));
+        };
+        small_ours[k] = median_ms([&] {
+            SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, m, 0, 32, 0, &is_alt, d_scr, 0));
+        }, restore_m);
+        SCG_CHECK_DIE(cudaDeviceSynchronize());
+        if (!equal_dev(is_alt ? d_alt : d_keys, d_cub, m)) {
+            fprintf(stderr, "scg_sort 2^%d differs from CUB\n", small_lg[k]);
+            return 1;
+        }
+    }
+    /* the other scans: inclusive sum, min, xor */
+    float scan_other[3];
+    const int other_op[3] = { SC_OP_SUM, SC_OP_MIN, SC_OP_XOR };
+    for (int k = 0; k < 3; k++)
+        scan_other[k] = median_ms([&] {
+            SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, other_op[k], k == 0, 0, d_carry,
+                                                d_out, d_carry + 1, d_scr, 0));
+        });
+
     double gib = N * 4.0 / (1 << 30);
     printf("2^28 uint32 (%.0f GiB), median of %d runs\n\n", gib, RUNS);
     printf("| %-34s | %8s | %6s | %s |\n", "op", "ms", "ratio", "note");
@@ -227,8 +257,9 @@ int main(void)
     row("scg_scan exclusive sum wide", scan_wide_ms, 0, note);
     for (int i = 0; i < n_scans; i++) {
         char name[64];
-        snprintf(name, sizeof name, "scg_scan excl. sum (%d x %d uint4)",
-                 scans[i].tag / 100, scans[i].tag % 100);
+        int t = scans[i].tag % 1000000, st = scans[i].tag / 1000000;
+        snprintf(name, sizeof name, "scg_scan excl. sum (%d x %d uint4%s)",
+                 t / 100, t % 100, st ? ", persistent" : "");
         snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scans[i].ms);
         row(name, scans[i].ms, cub_scan_ms, note);
     }
@@ -243,6 +274,21 @@ int main(void)
                  t >> 21 & 1 ? " early" : "");
         snprintf(note, sizeof note, "%.1f Gkeys/s", N / sorts[i].ms / 1e6);
         row(name, sorts[i].ms, cub_sort_ms, note);
+    }
+    for (int k = 0; k < 2; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "cub SortKeys 2^%d", small_lg[k]);
+        snprintf(note, sizeof note, "%.1f Gkeys/s", (1ull << small_lg[k]) / small_cub[k] / 1e6);
+        row(name, small_cub[k], 0, note);
+        snprintf(name, sizeof name, "scg_sort default 2^%d", small_lg[k]);
+        snprintf(note, sizeof note, "%.1f Gkeys/s", (1ull << small_lg[k]) / small_ours[k] / 1e6);
+        row(name, small_ours[k], small_cub[k], note);
+    }
+    const char *other_name[3] = { "scg_scan inclusive sum", "scg_scan exclusive min",
+                                  "scg_scan exclusive xor" };
+    for (int k = 0; k < 3; k++) {
+        snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scan_other[k]);
+        row(other_name[k], scan_other[k], cub_scan_ms, note);
     }
     row("scg_sort default, bits 0:8 (1 pass)", bits_ms[0], 0, "count + 1 pass");
     row("scg_sort default, bits 0:16 (2 passes)", bits_ms[1], 0, "count + 2 passes");

@@ -25,9 +25,13 @@ typedef struct CUstream_st *scg_stream;   /* == cudaStream_t */
 
 /* Compaction.  out_kind selects what is written for each kept element. */
 enum { SCG_OUT_VALUES = 0, SCG_OUT_IDX32 = 1, SCG_OUT_IDX64 = 2 };
-/* algo: the plain three phases (count, prefix, move) or the fused single
- * pass (per-tile count, decoupled look-back, move while on chip). */
+/* algo: SCG_ALGO_FUSED is the default, the fastest variant measured (a
+ * fused single pass: per-tile count, decoupled look-back, move while on
+ * chip); SCG_ALGO_THREE_PHASE the plain three phases (count, prefix, move),
+ * the reference the fused pass is tested against. */
 enum { SCG_ALGO_FUSED = 0, SCG_ALGO_THREE_PHASE = 1 };
+/* What variant algo runs, in words; NULL when there is no such variant. */
+const char *scg_select_variant(int algo);
 
 size_t scg_compact_scratch(uint64_t n);
 /* Writes the kept elements (or their positions first_index + i) to d_out in
@@ -42,6 +46,10 @@ size_t scg_split_scratch(uint64_t n);
 int scg_split(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
               uint32_t *d_sel, uint32_t *d_rej, uint64_t *d_selected,
               void *d_scratch, scg_stream s);
+/* The same with a chosen variant (algo as for scg_compact). */
+int scg_split_algo(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
+                   uint32_t *d_sel, uint32_t *d_rej, uint64_t *d_selected,
+                   void *d_scratch, int algo, scg_stream s);
 
 /* Prefix scan.  op: SC_OP_SUM / MAX / MIN / XOR.  The accumulator starts at
  * *d_carry_in (read on the device, so chunks can be queued back to back) and

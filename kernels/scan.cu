@@ -15,9 +15,10 @@
  * tile writes the final accumulator to *d_carry_out.
  */
 #include <cuda_runtime.h>
-#include <cuda/atomic>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
+#include "tile_status.cuh"
+#include "tile_config.cuh"
 
 namespace {
 
@@ -25,24 +26,31 @@ namespace {
  * of all configurations sizes the scratch. */
 constexpr int MIN_TILE = 2048;
 
-/* Tile status flags; 0 (what memset leaves) means "nothing published". */
-constexpr uint32_t FLAG_AGG = 1, FLAG_PREFIX = 2;
-
 typedef unsigned long long u64;
-typedef cuda::atomic_ref<u64, cuda::thread_scope_device> dev_u64;
-typedef cuda::atomic_ref<uint32_t, cuda::thread_scope_device> dev_u32;
+
+/* The four operators as functors of the tile engine's warp layer. */
+template <int OP, typename T> struct scan_op {
+    typedef T type;
+    __device__ __forceinline__ static T apply(T a, T b)
+    {
+        if constexpr (OP == SC_OP_SUM) return a + b;
+        else if constexpr (OP == SC_OP_MAX) return a > b ? a : b;
+        else if constexpr (OP == SC_OP_MIN) return a < b ? a : b;
+        else return a ^ b;
+    }
+    __device__ __forceinline__ static T identity()
+    {
+        return OP == SC_OP_MIN ? (T)~(T)0 : (T)0;
+    }
+};
 
 template <int OP, typename T> __device__ __forceinline__ T op_apply(T a, T b)
 {
-    if constexpr (OP == SC_OP_SUM) return a + b;
-    else if constexpr (OP == SC_OP_MAX) return a > b ? a : b;
-    else if constexpr (OP == SC_OP_MIN) return a < b ? a : b;
-    else return a ^ b;
+    return scan_op<OP, T>::apply(a, b);
 }
-
 template <int OP, typename T> __device__ __forceinline__ T op_identity()
 {
-    return OP == SC_OP_MIN ? (T)~(T)0 : (T)0;
+    return scan_op<OP, T>::identity();
 }
 
 /* Padding for elements past n, as uint32 inputs.  For min this is 2^32-1,
@@ -53,98 +61,15 @@ template <int OP> __device__ __forceinline__ uint32_t op_pad()
     return OP == SC_OP_MIN ? 0xffffffffu : 0u;
 }
 
-template <int OP, typename T> __device__ __forceinline__ T warp_reduce(T x)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        x = op_apply<OP, T>(x, __shfl_xor_sync(0xffffffffu, x, o));
-    return x;
-}
-
 template <int OP, typename T> __device__ __forceinline__ T warp_inclusive(T x)
 {
-    int lane = threadIdx.x & 31;
-    for (int o = 1; o < 32; o <<= 1) {
-        T y = __shfl_up_sync(0xffffffffu, x, o);
-        if (lane >= o) x = op_apply<OP, T>(x, y);
-    }
-    return x;
+    return te::warp_inclusive<scan_op<OP, T>, T>(x);
 }
 
-/* 32-bit accumulators: flag and value share one 64-bit word, so a single
- * relaxed load sees a consistent pair and no fence is needed. */
-struct Status32 {
-    u64 *word;
-
-    __device__ void publish(uint32_t tile, uint32_t flag, uint32_t v) const
-    {
-        dev_u64(word[tile]).store(((u64)flag << 32) | v,
-                                  cuda::memory_order_relaxed);
-    }
-    __device__ uint32_t wait(uint32_t tile, uint32_t *v) const
-    {
-        u64 w;
-        do {
-            w = dev_u64(word[tile]).load(cuda::memory_order_relaxed);
-        } while ((w >> 32) == 0);
-        *v = (uint32_t)w;
-        return (uint32_t)(w >> 32);
-    }
-};
-
-/* 64-bit accumulators: the value is written first, the flag released after
- * it.  Aggregate and inclusive prefix get separate slots because a reader
- * that saw FLAG_AGG may read the value after the writer moved on to
- * FLAG_PREFIX. */
-struct Status64 {
-    uint32_t *flag;
-    u64 *agg;
-    u64 *incl;
-
-    __device__ void publish(uint32_t tile, uint32_t f, u64 v) const
-    {
-        u64 *slot = f == FLAG_AGG ? agg : incl;
-        dev_u64(slot[tile]).store(v, cuda::memory_order_relaxed);
-        dev_u32(flag[tile]).store(f, cuda::memory_order_release);
-    }
-    __device__ uint32_t wait(uint32_t tile, u64 *v) const
-    {
-        uint32_t f;
-        do {
-            f = dev_u32(flag[tile]).load(cuda::memory_order_acquire);
-        } while (f == 0);
-        u64 *slot = f == FLAG_AGG ? agg : incl;
-        *v = dev_u64(slot[tile]).load(cuda::memory_order_relaxed);
-        return f;
-    }
-};
-
-template <typename T> struct StatusFor { typedef Status32 type; };
-template <> struct StatusFor<u64> { typedef Status64 type; };
-
-/* Prefix phase, run by one warp: combine the predecessors' values, 32 tiles
- * at a time, nearest first, down to the nearest inclusive prefix.  All four
- * ops are commutative, so the order of combination does not matter. */
-template <int OP, typename T, typename S>
-__device__ T look_back(const S &st, uint32_t tile)
-{
-    int lane = threadIdx.x & 31;
-    T excl = op_identity<OP, T>();
-    int64_t end = tile;
-    for (;;) {
-        int64_t idx = end - 1 - lane;
-        uint32_t f = FLAG_PREFIX;
-        T v = op_identity<OP, T>();
-        if (idx >= 0)
-            f = st.wait((uint32_t)idx, &v);
-        unsigned pmask = __ballot_sync(0xffffffffu, f == FLAG_PREFIX);
-        int stop = pmask ? __ffs(pmask) - 1 : 31;
-        excl = op_apply<OP, T>(excl,
-                               warp_reduce<OP, T>(lane <= stop ? v : op_identity<OP, T>()));
-        if (pmask)
-            return excl;
-        end -= 32;
-    }
-}
+/* 32-bit accumulators fit the packed status word; the wide sum needs the
+ * two-slot one (tile_status.cuh). */
+template <typename T> struct StatusFor { typedef te::packed_status type; };
+template <> struct StatusFor<u64> { typedef te::wide_status type; };
 
 /* Thread (warp w, lane l) holds vectors v = 0..3 at tile offset
  * w*(128*VECS) + v*128 + l*4: each load instruction of a warp covers 512
@@ -199,31 +124,19 @@ __device__ __forceinline__ void store4(u64 *out, const u64 o[4])
     store_v<CS>((ulonglong2 *)out + 1, make_ulonglong2(o[2], o[3]));
 }
 
-/* CS: streaming (evict-first) loads and stores. */
+/* One tile held in x: count (reduce on chip), prefix (publish, look back),
+ * move (local scan plus the tile's prefix).  All threads of the block. */
 template <int OP, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS>
-__global__ void __launch_bounds__(SCAN_THREADS)
-scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
-            const uint64_t *carry_in, T *out, uint64_t *carry_out,
-            typename StatusFor<T>::type st, uint32_t *tile_counter,
-            uint32_t num_tiles)
+__device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
+                                          uint32_t tile, bool fast, uint64_t base,
+                                          uint64_t n, int inclusive,
+                                          const uint64_t *carry_in, T *out,
+                                          uint64_t *carry_out,
+                                          const typename StatusFor<T>::type &st,
+                                          uint32_t num_tiles, T *s_warp)
 {
     constexpr int SCAN_WARPS = SCAN_THREADS / 32;
-    constexpr int SCAN_TILE = SCAN_THREADS * SCAN_VECS * 4;
-    __shared__ uint32_t s_tile;
-    __shared__ T s_warp[SCAN_WARPS];
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-
-    if (threadIdx.x == 0)
-        s_tile = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    uint32_t tile = s_tile;
-    uint64_t tile_base = (uint64_t)tile * SCAN_TILE;
-    bool fast = aligned && tile_base + SCAN_TILE <= n;
-    uint64_t base = elem_base<SCAN_VECS>(tile_base);
-
-    uint32_t x[SCAN_VECS][4];
-    load_tile<OP, SCAN_VECS, CS>(in, n, base, fast, x);
-
     /* count: per-vector sums, scanned across the warp, chained over v */
     T pre[SCAN_VECS];
     T run = op_identity<OP, T>();
@@ -252,12 +165,12 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
         if (tile == 0) {
             prefix = (T)*carry_in;
         } else {
-            if (lane == 0) st.publish(tile, FLAG_AGG, agg);
-            prefix = look_back<OP, T>(st, tile);
+            if (lane == 0) st.publish_agg((uint64_t)tile, agg);
+            prefix = te::lookback_warp<scan_op<OP, T> >(st, tile);
         }
         T total = op_apply<OP, T>(prefix, agg);
         if (lane == 0) {
-            st.publish(tile, FLAG_PREFIX, total);
+            st.publish_prefix((uint64_t)tile, total);
             if (tile == num_tiles - 1) *carry_out = total;
         }
         if (lane < SCAN_WARPS)
@@ -289,6 +202,35 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
     }
 }
 
+
+/* CS: streaming (evict-first) loads and stores. */
+template <int OP, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS>
+__global__ void __launch_bounds__(SCAN_THREADS)
+scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
+            const uint64_t *carry_in, T *out, uint64_t *carry_out,
+            typename StatusFor<T>::type st, uint32_t *tile_counter,
+            uint32_t num_tiles)
+{
+    constexpr int SCAN_WARPS = SCAN_THREADS / 32;
+    constexpr int SCAN_TILE = SCAN_THREADS * SCAN_VECS * 4;
+    __shared__ uint32_t s_tile;
+    __shared__ T s_warp[SCAN_WARPS];
+
+    if (threadIdx.x == 0)
+        s_tile = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    uint32_t tile = s_tile;
+    uint64_t tile_base = (uint64_t)tile * SCAN_TILE;
+    bool fast = aligned && tile_base + SCAN_TILE <= n;
+    uint64_t base = elem_base<SCAN_VECS>(tile_base);
+
+    uint32_t x[SCAN_VECS][4];
+    load_tile<OP, SCAN_VECS, CS>(in, n, base, fast, x);
+    scan_tile<OP, T, SCAN_THREADS, SCAN_VECS, CS>(x, tile, fast, base, n, inclusive,
+                                                  carry_in, out, carry_out, st,
+                                                  num_tiles, s_warp);
+}
+
 __global__ void carry_copy_kernel(const uint64_t *in, uint64_t *out, int wide)
 {
     *out = wide ? *in : (uint32_t)*in;
@@ -300,14 +242,12 @@ uint64_t tiles_for(uint64_t n, uint64_t tile)
     return t ? t : 1;
 }
 
-#ifdef SCG_SCAN_TUNE
+#ifdef SCG_TUNE
 struct ScanCfg { int threads, vecs; bool cs; };
 const ScanCfg scan_cfgs[] = {
-    { 512, 8, true },       /* the default, used outside tuning */
-    { 256, 16, true },
+    { te::cfg::scan::THREADS, te::cfg::scan::VECS, true },   /* the default */
     { 512, 16, true },
-    { 1024, 8, true },
-    { 256, 4, true },
+    { 512, 8, true },
 };
 int scan_cfg = 0;
 #endif
@@ -329,11 +269,13 @@ int launch(const uint32_t *d_in, uint64_t n, int inclusive,
     typename StatusFor<T>::type st;
     size_t clear;
     if constexpr (sizeof(T) == 4) {
-        st.word = (u64 *)(p + 256);
+        st.words = (uint64_t *)(p + 256);
+        st.stride = 1;
+        st.code_agg = 1;
         clear = 256 + tiles * 8;
     } else {
         st.flag = (uint32_t *)(p + 256);
-        st.agg = (u64 *)(p + 256 + round256(tiles * 4));
+        st.agg = (uint64_t *)(p + 256 + round256(tiles * 4));
         st.incl = st.agg + tiles;
         clear = 256 + tiles * 4;
     }
@@ -356,18 +298,18 @@ int launch_cfg(const uint32_t *d_in, uint64_t n, int inclusive,
         scan_cfgs[scan_cfg].cs == CS)                                        \
         return launch<OP, T, TH, V, CS>(d_in, n, inclusive, d_carry_in, d_out, \
                                         d_carry_out, d_scratch, s);
-#ifdef SCG_SCAN_TUNE
-    SCAN_CFG(256, 16, true)
+#ifdef SCG_TUNE
     SCAN_CFG(512, 16, true)
-    SCAN_CFG(1024, 8, true)
-    SCAN_CFG(256, 4, true)
+    SCAN_CFG(512, 8, true)
 #endif
 #undef SCAN_CFG
-    /* measured on an H200, 2^28 elements: 512 x 8 uint4 (16384 elements a
-     * tile) 0.692 ms; 256 x 4 0.79 ms; 256 x 2 0.96 ms: big tiles amortize
-     * the look-back, during which the block waits */
-    return launch<OP, T, 512, 8, true>(d_in, n, inclusive, d_carry_in, d_out,
-                                       d_carry_out, d_scratch, s);
+    typedef te::cfg::scan C;
+    if constexpr (sizeof(T) == 8)
+        return launch<OP, T, C::WIDE_THREADS, C::WIDE_VECS, true>(
+            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+    else
+        return launch<OP, T, C::THREADS, C::VECS, true>(
+            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
 }
 
 template <typename T>
@@ -386,7 +328,7 @@ int launch_op(int op, const uint32_t *d_in, uint64_t n, int inclusive,
 
 } /* namespace */
 
-#ifdef SCG_SCAN_TUNE
+#ifdef SCG_TUNE
 /* Bench only: pick a tile configuration; returns threads * 100 + uint4 per
  * thread, 0 if none. */
 extern "C" int scg_scan_tune(int cfg)

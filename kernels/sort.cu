@@ -16,27 +16,24 @@
  * Descending order sorts on the complemented digit, which keeps it stable.
  */
 #include <cuda_runtime.h>
-#include <cuda/atomic>
 #include <algorithm>
 #include <utility>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
+#include "tile_status.cuh"
+#include "tile_config.cuh"
 
 namespace {
 
 typedef unsigned long long u64;
-typedef cuda::atomic_ref<u64, cuda::thread_scope_device> dev_u64;
 
 constexpr int RADIX_BITS = 8;
 constexpr int RADIX = 1 << RADIX_BITS;
 constexpr int MAX_PASSES = (32 + RADIX_BITS - 1) / RADIX_BITS;
 
-/* Status words of the look-back: code << 56 | count.  The codes grow with
- * the pass (2e-1: tile count, 2e: inclusive prefix, for pass e = 1, 2, ...),
- * so one memset per sort serves all its passes: a word left from an earlier
- * pass has a smaller code and reads as "not yet published". */
-constexpr int CODE_SHIFT = 56;
-constexpr u64 COUNT_MASK = (1ull << CODE_SHIFT) - 1;
+/* The look-back runs on the tile engine's packed status (tile_status.cuh),
+ * one column per digit in a [tile][RADIX] array, pass e in epoch e: one
+ * memset per sort serves all its passes. */
 
 struct Digit {
     uint32_t shift, mask, flip;
@@ -120,7 +117,7 @@ struct PassArgs {
     uint32_t *out;
     uint64_t n;
     Digit dig;
-    u64 code_agg, code_prefix;
+    uint32_t epoch;
     u64 *status;            /* [tile][RADIX] */
     const u64 *bins;        /* [RADIX], this pass */
     uint32_t *tile_counter;
@@ -199,23 +196,11 @@ __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
 
 /* Prefix over tiles for one digit: walk back from the predecessor until a
  * tile with an inclusive prefix, then publish ours. */
-__device__ __forceinline__ u64 look_back_digit(const PassArgs &a, u64 *my_status,
-                                               uint32_t tile_count)
+__device__ __forceinline__ u64 look_back_digit(const te::packed_status &st,
+                                               uint32_t tile, uint32_t tile_count)
 {
-    u64 excl = 0;
-    const u64 *p = my_status - RADIX;
-    for (;;) {
-        u64 w = dev_u64(*const_cast<u64 *>(p)).load(cuda::memory_order_relaxed);
-        u64 code = w >> CODE_SHIFT;
-        if (code < a.code_agg)
-            continue;
-        excl += w & COUNT_MASK;
-        if (code == a.code_prefix)
-            break;
-        p -= RADIX;
-    }
-    dev_u64(*my_status).store(a.code_prefix << CODE_SHIFT | (excl + tile_count),
-                              cuda::memory_order_relaxed);
+    u64 excl = te::lookback_thread(st, tile);
+    st.publish_prefix(tile, (uint64_t)excl + tile_count);
     return excl;
 }
 
@@ -261,8 +246,8 @@ sort_pass_kernel(PassArgs a)
     uint32_t tile = s_tile;
     uint64_t tile_base = (uint64_t)tile * TILE;
     uint32_t tile_n = (uint32_t)min((uint64_t)TILE, a.n - tile_base);
-    u64 *my_status = a.status + (uint64_t)tile * RADIX + d;
-    u64 code0 = tile == 0 ? a.code_prefix : a.code_agg;
+    te::packed_status st = { (uint64_t *)a.status + (d < RADIX ? d : 0), RADIX,
+                             2 * a.epoch + 1 };
 
     /* A warp owns ITEMS*32 consecutive keys; item i of lane l is key
      * i*32 + l of that run, so the order is (item, lane). */
@@ -293,10 +278,9 @@ sort_pass_kernel(PassArgs a)
         __syncthreads();
         if (d < RADIX) {
             tile_count = s_hist[d];
-            dev_u64(*my_status).store(code0 << CODE_SHIFT | tile_count,
-                                      cuda::memory_order_relaxed);
+            st.publish_agg(tile, tile_count);
             if (tile > 0)
-                excl = look_back_digit(a, my_status, tile_count);
+                excl = look_back_digit(st, tile, tile_count);
         }
         local_start = block_exclusive_radix<THREADS>(tile_count, s_warp);
         rank_warp<ITEMS, BALLOT>(key, rem, a.dig, sm.warp_cnt[warp], rank);
@@ -322,12 +306,11 @@ sort_pass_kernel(PassArgs a)
                 sm.warp_cnt[w][d] = tile_count;
                 tile_count += c;
             }
-            dev_u64(*my_status).store(code0 << CODE_SHIFT | tile_count,
-                                      cuda::memory_order_relaxed);
+            st.publish_agg(tile, tile_count);
         }
         local_start = block_exclusive_radix<THREADS>(tile_count, s_warp);
         if (d < RADIX && tile > 0)
-            excl = look_back_digit(a, my_status, tile_count);
+            excl = look_back_digit(st, tile, tile_count);
     }
     if (d < RADIX) {
         s_local_start[d] = local_start;
@@ -384,8 +367,8 @@ const SortCfg sort_cfgs[] = {
      * any tile); 256 x 24 ballot 6.98 ms, the same with early counts 7.84
      * (its registers spill), 256 x 16 early 8.2, 512 x 16 early 8.26,
      * 256 x 32 early 8.6, 512 x 12 early 9.1. */
-    SORT_CFG(256, 24, true, false),     /* default */
-#ifdef SCG_SORT_TUNE
+    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true, false), /* default */
+#ifdef SCG_TUNE
     SORT_CFG(256, 24, true, true),
     SORT_CFG(256, 32, true, true),
     SORT_CFG(384, 16, true, true),
@@ -415,7 +398,7 @@ int num_sms()
 
 } /* namespace */
 
-#ifdef SCG_SORT_TUNE
+#ifdef SCG_TUNE
 /* Bench only: pick a tile configuration; returns its tile size | ballot << 20
  * | early << 21, 0 if none. */
 extern "C" int scg_sort_tune(int cfg)
@@ -493,8 +476,7 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
         a.out = dst;
         a.n = n;
         a.dig = ps.d[p];
-        a.code_agg = 2 * (u64)done + 1;
-        a.code_prefix = 2 * (u64)done + 2;
+        a.epoch = (uint32_t)done;
         a.status = status;
         a.bins = bins + p * RADIX;
         a.tile_counter = counters + p;

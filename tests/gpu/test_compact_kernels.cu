@@ -22,6 +22,9 @@
 #include "cuda_check.cuh"
 
 static int g_test = 0, g_fail = 0;
+/* For compute-sanitizer: SC_QUICK=1 a few sizes up to 65537 and four
+ * predicates, every variant; SC_QUICK=2 fewer sizes, variants 0 and 1. */
+static int g_quick = 0;
 
 static void tap(bool ok, const char *fmt, ...)
 {
@@ -225,8 +228,13 @@ static void run_case(const std::vector<uint32_t> &h, double density,
         if (!eval_ok)
             tap(false, "n=%llu p=%.1f %s: host sc_pred_eval disagrees with meaning",
                 (unsigned long long)n, density, kn);
-        for (int algo = 0; algo < 2; algo++) {
-            const char *an = algo == SCG_ALGO_FUSED ? "fused" : "3phase";
+        /* every variant (SCG_TUNE builds have the measured alternatives) */
+        int n_algo = 0;
+        while (scg_select_variant(n_algo) && (g_quick < 2 || n_algo < 2))
+            n_algo++;
+        for (int algo = 0; algo < n_algo; algo++) {
+            char an[16];
+            snprintf(an, sizeof an, "v%d", algo);
             for (int ok_ = 0; ok_ < 3; ok_++) {
                 poison(dout);
                 poison(dcnt);
@@ -253,24 +261,28 @@ static void run_case(const std::vector<uint32_t> &h, double density,
                     okn[ok_], (unsigned long long)n, density, kn, mis, why);
             }
         }
-        poison(dout);
-        poison(drej);
-        poison(dcnt);
-        int rc = scg_split(d_in, n, &pred, (uint32_t *)o4, (uint32_t *)r4, d_cnt,
-                           dscr.base, 0);
-        cudaError_t e = cudaDeviceSynchronize();
-        why[0] = 0;
-        bool good = rc == 0 && e == cudaSuccess;
-        if (!good)
-            snprintf(why, sizeof why, " [rc %d, %s]", rc, cudaGetErrorString(e));
-        if (good)
-            good = check_count(d_cnt, sel.size(), why, sizeof why);
-        if (good)
-            good = check_out(o4, out_elems, sel, why, sizeof why);
-        if (good)
-            good = check_out(r4, out_elems, rej, why, sizeof why);
-        tap(good, "split n=%llu p=%.1f pred=%s mis=%u%s", (unsigned long long)n,
-            density, kn, mis, why);
+        for (int algo = 0; algo < n_algo; algo++) {
+            poison(dout);
+            poison(drej);
+            poison(dcnt);
+            int rc = algo == 0 ? scg_split(d_in, n, &pred, (uint32_t *)o4, (uint32_t *)r4,
+                                           d_cnt, dscr.base, 0)
+                               : scg_split_algo(d_in, n, &pred, (uint32_t *)o4,
+                                                (uint32_t *)r4, d_cnt, dscr.base, algo, 0);
+            cudaError_t e = cudaDeviceSynchronize();
+            why[0] = 0;
+            bool good = rc == 0 && e == cudaSuccess;
+            if (!good)
+                snprintf(why, sizeof why, " [rc %d, %s]", rc, cudaGetErrorString(e));
+            if (good)
+                good = check_count(d_cnt, sel.size(), why, sizeof why);
+            if (good)
+                good = check_out(o4, out_elems, sel, why, sizeof why);
+            if (good)
+                good = check_out(r4, out_elems, rej, why, sizeof why);
+            tap(good, "split v%d n=%llu p=%.1f pred=%s mis=%u%s", algo,
+                (unsigned long long)n, density, kn, mis, why);
+        }
     }
     cudaFree(din.base);
     cudaFree(dout.base);
@@ -402,23 +414,35 @@ int main(void)
         printf("1..0 # SKIP no CUDA GPU\n");
         return 0;
     }
+    /* tiles of the variants: 2048, 4096, 6144, 8192 elements */
     const uint64_t sizes[] = {0, 1, 2, 3, 4, 5, 31, 32, 33, 127, 128, 129,
-                              4093, 4095, 4096, 4097, 7919, 8191, 8192, 65537,
-                              1000003, 3000017, 4194304 + 11};
+                              2047, 2048, 2049, 4093, 4095, 4096, 4097, 6143,
+                              6144, 6145, 7919, 8191, 8192, 8193, 65537,
+                              1000003, 3000017, 4194304 + 11, 16777216 + 3};
     const double dens[] = {0.0, 0.1, 0.5, 1.0};
     const int all = (1 << K_COUNT) - 1;
+    const char *q = getenv("SC_QUICK");
+    g_quick = q ? atoi(q) : 0;
+    const uint64_t quick1[] = {0, 1, 33, 2049, 4097, 6145, 65537};
+    const uint64_t quick2[] = {1, 33, 4097};
+    const uint64_t *sz = g_quick == 1 ? quick1 : g_quick == 2 ? quick2 : sizes;
+    int ns = g_quick == 1 ? 7 : g_quick == 2 ? 3 : (int)(sizeof sizes / sizeof sizes[0]);
+    const int quick_mask = (1 << K_DEFAULT) | (1 << K_RANGE) | (1 << K_COMBO) |
+                           (1 << K_INVERT);
     std::vector<uint32_t> h;
-    int ns = sizeof sizes / sizeof sizes[0];
     for (int s = 0; s < ns; s++)
         for (int d = 0; d < 4; d++) {
-            make_data(h, sizes[s], dens[d], (uint64_t)s * 10 + d + 1);
+            if (g_quick && d != 2)
+                continue;
+            make_data(h, sz[s], dens[d], (uint64_t)s * 10 + d + 1);
             /* the largest sizes: fewer predicates, they only repeat tiles */
-            int mask = sizes[s] > 2000000 ? ((1 << K_DEFAULT) | (1 << K_RANGE) |
-                                             (1 << K_COMBO) | (1 << K_INVERT))
-                                          : all;
+            int mask = sz[s] > 2000000 || g_quick ? quick_mask : all;
+            if (sz[s] > 10000000)
+                mask = (1 << K_DEFAULT) | (1 << K_COMBO);
             run_case(h, dens[d], (unsigned)(s + d) & 3, mask);
         }
-    test_gen();
+    if (!g_quick)
+        test_gen();
     const char *big = getenv("SC_BIG");
     if (big && atoi(big) == 1)
         test_big();

@@ -15,6 +15,10 @@
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 
+#ifdef SCG_TUNE
+extern "C" int scg_scan_tune(int cfg);
+#endif
+
 static int n_tests, n_failed;
 
 static void tap(bool ok, const char *fmt, ...)
@@ -160,13 +164,20 @@ static bool gpu_scan_check(const std::vector<uint32_t> &h, int op, int incl,
 
 static void test_scan()
 {
+    /* 16384: the default tile */
     const size_t sizes[] = { 0, 1, 2, 3, 31, 32, 33, 4095, 4096, 4097,
-                             65537, 999983, 4194319 };
+                             16383, 16384, 16385, 65537, 999983, 4194319,
+                             16777216 + 3 };
     int variant = 0;
+    const char *q = getenv("SC_QUICK");
+    int ql = q ? atoi(q) : 0;
+    size_t max_n = ql == 1 ? 65537 : ql == 2 ? 4097 : ~(size_t)0;
     for (size_t n : sizes)
         for (int op = 0; op < 4; op++)
             for (int wide = 0; wide < 2; wide++)
                 for (int incl = 0; incl < 2; incl++) {
+                    if (n > max_n)
+                        continue;
                     std::vector<uint32_t> h = scan_data(n, variant++);
                     uint64_t carry = rnd64();
                     if (!wide) carry = (uint32_t)carry;
@@ -178,6 +189,8 @@ static void test_scan()
                         n, (unsigned long long)carry, ok ? "" : why);
                 }
 
+    if (ql == 2)
+        return;
     /* misaligned pointers, and a scan cut in two chained calls */
     const size_t cut_sizes[][2] = { { 100, 37 }, { 65537, 4096 },
                                     { 1000003, 333331 }, { 8192, 8191 } };
@@ -271,19 +284,31 @@ static void sort_case(size_t n, int dist, unsigned lo, unsigned hi, int desc,
 static void test_sort()
 {
     const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 4095, 4096, 6143, 6144,
-                             6145, 65537, 999983, 4194319 };
+                             6145, 65537, 999983, 4194319, 16777216 + 3 };
     const unsigned ranges[][2] = { { 0, 32 }, { 8, 20 }, { 3, 4 }, { 5, 29 } };
+    const char *q = getenv("SC_QUICK");
+    int ql = q ? atoi(q) : 0;
+    size_t max_n = ql == 1 ? 65537 : ql == 2 ? 4097 : ~(size_t)0;
+    bool quick = ql != 0;
     for (size_t n : sizes)
+        if (n > max_n)
+            continue;
+        else
         for (auto &r : ranges)
             for (int desc = 0; desc < 2; desc++)
                 sort_case(n, D_RANDOM, r[0], r[1], desc, 0);
     const size_t some[] = { 33, 6145, 65537, 1000003 };
     for (size_t n : some)
+        if (n > max_n)
+            continue;
+        else
         for (int dist = D_FEW; dist <= D_NARROW; dist++)
             for (int desc = 0; desc < 2; desc++) {
                 sort_case(n, dist, 0, 32, desc, 0);
                 sort_case(n, dist, 4, 13, desc, 0);
             }
+    if (quick)
+        return;
     sort_case(100003, D_RANDOM, 0, 32, 0, 1);
     sort_case(100003, D_NARROW, 0, 24, 1, 3);
     sort_case(3000017, D_RANDOM, 16, 32, 0, 0);
@@ -305,7 +330,16 @@ int main(void)
         printf("1..0 # SKIP no CUDA GPU\n");
         return 0;
     }
+#ifdef SCG_TUNE
+    /* every measured tile configuration of the scan */
+    for (int c = 0; int tag = scg_scan_tune(c); c++) {
+        printf("# scan configuration %d (%d)\n", c, tag);
+        test_scan();
+    }
+    scg_scan_tune(0);
+#else
     test_scan();
+#endif
     test_sort();
     printf("1..%d\n", n_tests);
     if (n_failed)

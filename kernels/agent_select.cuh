@@ -1,0 +1,360 @@
+/* agent_select.cuh — the tile engine's agent for "keep some elements, in
+ * order": compaction (values or indices) and stable split.  A tile is
+ * counted, given its offset, and moved while it is on chip; the offset comes
+ * from the decoupled look-back (fused single pass) or from the prefix phase
+ * of the plain three phases (three_phase.cuh).
+ *
+ * An operation ("Op") is a small struct passed by value:
+ *   typedef ... out_t;                      what is written (uint32, uint64)
+ *   static const bool MOVE_REJECTS;         split: rejects go to op.rej
+ *   static const bool IN_SMEM;              copy the Op to shared memory
+ *   out_t *sel, *rej;
+ *   bool select(uint32_t x) const;
+ *   uint32_t stage(uint32_t x, uint32_t local) const;   32 bits on chip
+ *   out_t value(uint32_t s, uint64_t first) const;      at the final store
+ * IN_SMEM: kernel parameters cannot be indexed at run time; an Op whose
+ * predicate loops over term lists would be copied to the stack per thread,
+ * so such an Op is read from one shared copy per block instead.
+ *
+ * Moving a tile: selected elements are staged in shared memory at their
+ * rank, shifted so that the output's 16-byte boundaries fall on 16-byte
+ * boundaries of the stage, then written as whole 16-byte vectors (scalar
+ * only at the two ends of each run), so the writes cost a quarter of the
+ * store instructions and are coalesced whatever was selected.
+ */
+#ifndef SC_AGENT_SELECT_CUH
+#define SC_AGENT_SELECT_CUH
+
+#include <stdint.h>
+#include <cuda_runtime.h>
+#include "warp_scan.cuh"
+#include "tile_io.cuh"
+#include "tile_status.cuh"
+
+namespace te {
+
+template <int VEC>
+struct tile_regs {
+    uint32_t x[VEC][4];
+    uint32_t ok[VEC];    /* bit k: x[j][k] is an element */
+    uint32_t f[VEC];     /* bit k: x[j][k] is selected */
+    uint32_t pre[VEC];   /* selected in the tile before x[j][0] */
+    uint32_t total;      /* selected in the tile */
+};
+
+/* Shared memory of one block.  The stage holds a tile plus the alignment
+ * shifts of its two runs. */
+template <class Op, int BLOCK, int VEC>
+struct __align__(16) select_smem {
+    typedef geom<BLOCK, VEC> G;
+    uint32_t stage[G::SIZE + 16];
+    uint32_t chunk[G::CHUNKS];
+    uint64_t offset;     /* the tile's exclusive prefix */
+    Op op;               /* when Op::IN_SMEM */
+};
+
+/* Count inside each 128-element chunk with ballots; lane 0 of each warp
+ * puts the chunk count in shared memory.  A __syncthreads must follow. */
+template <class Op, int BLOCK, int VEC>
+__device__ __forceinline__ void rank_local(const Op &op, tile_regs<VEC> &r,
+                                           uint32_t *chunk)
+{
+    typedef geom<BLOCK, VEC> G;
+    unsigned lane = lane_id(), warp = warp_id();
+    unsigned lt = lanemask_lt();
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        uint32_t f = 0, cnt = 0, pre = 0;
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            uint32_t s = (uint32_t)op.select(r.x[j][k]) & (r.ok[j] >> k);
+            f |= s << k;
+            unsigned b = __ballot_sync(FULL_MASK, s);
+            cnt += __popc(b);
+            pre += __popc(b & lt);
+        }
+        r.f[j] = f;
+        r.pre[j] = pre;
+        if (lane == 0)
+            chunk[j * G::WARPS + warp] = cnt;
+    }
+}
+
+/* After the barrier: every warp scans the tile's chunk counts (a few
+ * shuffles, cheaper than another barrier) and turns r.pre into tile-local
+ * ranks; r.total is the tile's count. */
+template <int BLOCK, int VEC>
+__device__ __forceinline__ void rank_tile(tile_regs<VEC> &r, const uint32_t *chunk)
+{
+    typedef geom<BLOCK, VEC> G;
+    const int PL = G::PER_LANE;
+    unsigned lane = lane_id(), warp = warp_id();
+    uint32_t ex[PL], sum = 0;
+#pragma unroll
+    for (int p = 0; p < PL; p++) {
+        unsigned c = lane * PL + p;
+        ex[p] = sum;
+        sum += c < (unsigned)G::CHUNKS ? chunk[c] : 0u;
+    }
+    uint32_t incl = warp_inclusive<plus<uint32_t>, uint32_t>(sum);
+    uint32_t base = incl - sum;
+    r.total = __shfl_sync(FULL_MASK, incl, 31);
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        unsigned c = j * G::WARPS + warp;
+        uint32_t off = 0;
+#pragma unroll
+        for (int p = 0; p < PL; p++) {
+            uint32_t t = __shfl_sync(FULL_MASK, base + ex[p], c / PL);
+            if (c % PL == (unsigned)p)
+                off = t;
+        }
+        r.pre[j] += off;
+    }
+}
+
+/* Output vectors are 16 bytes: E elements of out_t. */
+template <typename T> struct vec_of;
+template <> struct vec_of<uint32_t> { enum { E = 4 }; typedef uint4 stage_t; typedef uint4 out_v; };
+template <> struct vec_of<uint64_t> { enum { E = 2 }; typedef uint2 stage_t; typedef ulonglong2 out_v; };
+
+/* In PTX: the compiler otherwise splits these into scalar stores, as it
+ * cannot see the alignment that the shift arithmetic guarantees. */
+__device__ __forceinline__ void store_vec(uint32_t *p, const uint32_t (&o)[4])
+{
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};"
+                 :: "l"(p), "r"(o[0]), "r"(o[1]), "r"(o[2]), "r"(o[3]) : "memory");
+}
+__device__ __forceinline__ void store_vec(uint64_t *p, const uint64_t (&o)[2])
+{
+    asm volatile("st.global.v2.u64 [%0], {%1, %2};"
+                 :: "l"(p), "l"(o[0]), "l"(o[1]) : "memory");
+}
+
+/* Elements between the 16-byte boundary at or before &out[pos] and it. */
+template <typename T>
+__device__ __forceinline__ uint32_t shift_of(const T *out, uint64_t pos)
+{
+    return (uint32_t)(((uintptr_t)out / sizeof(T) + pos) & (vec_of<T>::E - 1));
+}
+
+/* Selected elements to stage[as + rank]; with MOVE_REJECTS the rejected
+ * ones to stage[rb + ar + rank among rejects], rb the first vector boundary
+ * past the selected run. */
+template <class Op, int BLOCK, int VEC>
+__device__ __forceinline__ void stage_tile(const Op &op, const tile_regs<VEC> &r,
+                                           uint32_t head, uint32_t as,
+                                           uint32_t rb_ar, uint32_t *stage)
+{
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        uint32_t below = r.pre[j];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            uint32_t e = (uint32_t)(j * BLOCK + threadIdx.x) * 4 + k;
+            uint32_t local = e - head;
+            if ((r.f[j] >> k) & 1)
+                stage[as + below] = op.stage(r.x[j][k], local);
+            else if (Op::MOVE_REJECTS && ((r.ok[j] >> k) & 1))
+                stage[rb_ar + local - below] = op.stage(r.x[j][k], local);
+            below += (r.f[j] >> k) & 1;
+        }
+    }
+}
+
+/* Writes cnt staged items, stage[a ..], to out[pos ..], where a is
+ * shift_of(out, pos) and stage is 16-byte aligned: thread t takes vectors
+ * t, t + BLOCK, ...; whole vectors go out as one 16-byte store. */
+template <class Op, int BLOCK>
+__device__ __forceinline__ void flush_run(const Op &op, const uint32_t *stage,
+                                          uint32_t a, uint32_t cnt,
+                                          typename Op::out_t *out, uint64_t pos,
+                                          uint64_t first)
+{
+    typedef typename Op::out_t T;
+    typedef vec_of<T> V;
+    const int E = V::E;
+    uint32_t nv = (a + cnt + E - 1) / E;
+    T *vbase = out + pos - a;       /* 16-byte aligned */
+    for (uint32_t v = threadIdx.x; v < nv; v += BLOCK) {
+        uint32_t i0 = v * E;        /* stage index of the vector's first */
+        if (i0 >= a && i0 + E <= a + cnt) {
+            typename V::stage_t s = *(const typename V::stage_t *)(stage + i0);
+            const uint32_t *sv = (const uint32_t *)&s;
+            T o[E];
+#pragma unroll
+            for (int c = 0; c < E; c++)
+                o[c] = op.value(sv[c], first);
+            store_vec(vbase + i0, o);
+        } else {
+#pragma unroll
+            for (int c = 0; c < E; c++) {
+                uint32_t i = i0 + c;
+                if (i >= a && i < a + cnt)
+                    vbase[i] = op.value(stage[i], first);
+            }
+        }
+    }
+}
+
+/* The tile once rank_local and its barrier are done: the tile's ranks,
+ * its offset (look-back, or off as given), stage, flush.  Returns the
+ * tile's count. */
+template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+__device__ __forceinline__ uint32_t move_tile_rest(const Op &op, const input &in,
+                                                   tile_regs<VEC> &r, uint64_t tile,
+                                                   uint64_t n_tiles,
+                                                   const packed_status &st,
+                                                   uint64_t *d_total, uint64_t off,
+                                                   SM &sm)
+{
+    typedef geom<BLOCK, VEC> G;
+    rank_tile<BLOCK, VEC>(r, sm.chunk);
+    if (LOOKBACK) {
+        if (threadIdx.x < 32) {
+            if (threadIdx.x == 0)
+                st.publish_agg(tile, (uint64_t)r.total);
+            uint64_t excl = tile ? lookback_warp<plus<uint64_t> >(st, tile) : 0;
+            if (threadIdx.x == 0) {
+                if (tile)
+                    st.publish_prefix(tile, excl + r.total);
+                sm.offset = excl;
+                if (tile == n_tiles - 1)
+                    *d_total = excl + r.total;
+            }
+        }
+        __syncthreads();
+        off = sm.offset;
+    }
+    tile_span sp = span_of(in, (uint64_t)tile * G::SIZE, G::SIZE);
+    const uint32_t E = vec_of<typename Op::out_t>::E;
+    uint32_t as = shift_of(op.sel, off), ar = 0, rb = 0;
+    uint64_t rej_off = sp.first - off;   /* rejected before the tile */
+    if (Op::MOVE_REJECTS) {
+        ar = shift_of(op.rej, rej_off);
+        rb = (as + r.total + E - 1) / E * E;
+    }
+    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, as, rb + ar, sm.stage);
+    __syncthreads();
+    flush_run<Op, BLOCK>(op, sm.stage, as, r.total, op.sel, off, sp.first);
+    if (Op::MOVE_REJECTS)
+        flush_run<Op, BLOCK>(op, sm.stage + rb, ar, sp.valid - r.total, op.rej,
+                             rej_off, sp.first);
+    return r.total;
+}
+
+/* A whole tile, loaded into r. */
+template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+__device__ __forceinline__ uint32_t move_tile(const Op &op, const input &in,
+                                              tile_regs<VEC> &r, uint64_t tile,
+                                              uint64_t n_tiles,
+                                              const packed_status &st,
+                                              uint64_t *d_total, uint64_t off,
+                                              SM &sm)
+{
+    rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
+    __syncthreads();     /* chunk counts in; the last flush is done */
+    return move_tile_rest<Op, BLOCK, VEC, LOOKBACK>(op, in, r, tile, n_tiles, st,
+                                                    d_total, off, sm);
+}
+
+/* A partial tile (at most the first and the last of the array): loaded with
+ * per-element tests and called, not inlined, so that its extra live state
+ * does not cost the full-tile path registers. */
+template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+__device__ __noinline__ uint32_t move_partial_tile(const Op &op, const input &in,
+                                                   uint64_t tile, uint64_t n_tiles,
+                                                   const packed_status &st,
+                                                   uint64_t *d_total, uint64_t off,
+                                                   SM &sm)
+{
+    tile_regs<VEC> r;
+    load_tile<BLOCK, VEC, false>(in, tile * (uint64_t)geom<BLOCK, VEC>::SIZE, r.x, r.ok);
+    return move_tile<Op, BLOCK, VEC, LOOKBACK>(op, in, r, tile, n_tiles, st,
+                                               d_total, off, sm);
+}
+
+template <class Op>
+__device__ __forceinline__ const Op &op_in_smem(const Op &param, Op *sop)
+{
+    if (!Op::IN_SMEM)
+        return param;
+    /* one thread, by plain assignment: a run-time index into the parameter
+     * would bring the per-thread stack copy back */
+    if (threadIdx.x == 0)
+        *sop = param;
+    return *sop;
+}
+
+/* ------------------------------------------------------------------ */
+/* The fused single pass, persistent: block b takes tiles b, b + G,      */
+/* b + 2G, ... (G blocks), and keeps STAGES of them in flight into a     */
+/* shared-memory ring (cp.async) while it ranks, looks back and writes   */
+/* the oldest, so DRAM has loads queued whatever the block is doing.     */
+/* Static tiles: the blocks advance in layers, and a tile waits only on  */
+/* tiles being worked on in its own layer or done.  (Tiles taken from a  */
+/* counter ahead of use measured 0.1x CUB on an H100: a tile queued in   */
+/* one block's ring stalled every later tile of every other block.)  The */
+/* look-back is deadlock-free only if all G blocks are resident at once: */
+/* the kernel is launched cooperatively, which guarantees it.            */
+
+template <class Op, int BLOCK, int VEC, int STAGES>
+struct fused_layout {
+    typedef geom<BLOCK, VEC> G;
+    typedef select_smem<Op, BLOCK, VEC> SM;
+    enum { RING_BYTES = STAGES * G::SIZE * 4 };
+    static size_t bytes() { return RING_BYTES + sizeof(SM); }
+};
+
+template <int BLOCK, int VEC>
+__device__ __forceinline__ void prefetch_if_full(const input &in, uint64_t tile,
+                                                 uint64_t n_tiles, uint4 *buf)
+{
+    typedef geom<BLOCK, VEC> G;
+    if (tile < n_tiles && tile_full(in, tile * G::SIZE, G::SIZE))
+        prefetch_tile<BLOCK, VEC>(in, tile * G::SIZE, buf);
+    cp_async_commit();
+}
+
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
+__global__ void __launch_bounds__(BLOCK, MINB)
+fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
+                    uint64_t *d_total)
+{
+    typedef geom<BLOCK, VEC> G;
+    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
+    typedef select_smem<Op, BLOCK, VEC> SM;
+    extern __shared__ uint4 dyn[];
+    uint4 *ring = dyn;
+    SM &sm = *(SM *)((char *)dyn + L::RING_BYTES);
+    const Op &op = op_in_smem(op_param, &sm.op);
+    const uint64_t step = gridDim.x;
+    uint64_t tile = blockIdx.x;
+#pragma unroll
+    for (int s = 0; s < STAGES; s++)
+        prefetch_if_full<BLOCK, VEC>(in, tile + s * step, n_tiles,
+                                     ring + s * (G::SIZE / 4));
+    __syncthreads();     /* the Op copy */
+    for (unsigned s = 0; tile < n_tiles; tile += step, s = s + 1 == STAGES ? 0 : s + 1) {
+        uint4 *buf = ring + s * (G::SIZE / 4);
+        uint64_t refill = tile + STAGES * step;
+        cp_async_wait<STAGES - 1>();
+        if (tile_full(in, tile * G::SIZE, G::SIZE)) {
+            tile_regs<VEC> r;
+            read_prefetched<BLOCK, VEC>(buf, r.x, r.ok);
+            /* this thread's part of buf is in registers: refill it */
+            prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
+            move_tile<Op, BLOCK, VEC, true>(op, in, r, tile, n_tiles, st, d_total,
+                                            0, sm);
+        } else {
+            prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
+            move_partial_tile<Op, BLOCK, VEC, true>(op, in, tile, n_tiles, st,
+                                                    d_total, 0, sm);
+        }
+    }
+    cp_async_wait<0>();
+}
+
+} /* namespace te */
+
+#endif /* SC_AGENT_SELECT_CUH */
