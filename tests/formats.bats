@@ -447,3 +447,17 @@ on_tty() {
     [ "$status" -eq 1 ]
     [ ! -e sel.bin ]
 }
+
+@test "formats: a named pipe as input is opened once, after the regular files are judged" {
+    # Looking at a FIFO's first bytes before reading would open it twice:
+    # the writer could be cut off (SIGPIPE) or wait for a second opening.
+    mkfifo fifo
+    gen_file b.bin 70001 12 0.5
+    cat in.bin b.bin | ref compact > want2.out
+    for i in 1 2 3; do
+        { cat b.bin > fifo; } &
+        timeout 20 sc-compact in.bin fifo > got.out
+        wait
+        expect_same want2.out got.out
+    done
+}

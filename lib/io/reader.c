@@ -108,6 +108,17 @@ static int is_refused(int kind)
     return kind >= SC_KIND_XZ || (kind == SC_KIND_ZST && !sc_zstd_built());
 }
 
+/* Opens a regular file to look at it, or standard input; -1 for anything
+ * else: opening a FIFO would wait for its writer, and closing it again
+ * would cut the writer off. */
+static int open_regular(const char *path)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0) return 0;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    return open(path, O_RDONLY | O_NONBLOCK);
+}
+
 int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
 {
     static const char *const stdin_path[] = { "-" };
@@ -117,7 +128,7 @@ int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
         int is_stdin = strcmp(paths[i], "-") == 0;
-        int fd = is_stdin ? 0 : open(paths[i], O_RDONLY);
+        int fd = open_regular(paths[i]);
         struct stat st;
         int ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
         off_t at = is_stdin && ok ? lseek(0, 0, SEEK_CUR) : 0;
@@ -135,7 +146,7 @@ int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
 static sc_status check_kind(sc_ctx *ctx, const char *path)
 {
     int is_stdin = strcmp(path, "-") == 0;
-    int fd = is_stdin ? 0 : open(path, O_RDONLY);
+    int fd = open_regular(path);
     struct stat st;
     int kind = SC_KIND_RAW;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
