@@ -15,8 +15,11 @@ static const char common_help[] =
 "  -o, --output FILE   write to FILE, replaced only when the run succeeds\n"
 "%s"
 "  -z, --gzip          gzip output (see --level)\n"
-"      --level N       gzip level 1-9 (default 6)\n"
-"  -t, --text          text output: one decimal number per line (not with -z)\n"
+"      --zstd          zstd output (see --level)\n"
+"      --level N       compression level: gzip 1-9 (default 6), zstd 1-19\n"
+"                      (default 3)\n"
+"  -t, --text          text output: one decimal number per line\n"
+"  -f, --force         write binary output even to a terminal\n"
 "  -c, --chunk SIZE    bytes per chunk, a multiple of 4K (default 16M on a\n"
 "                      GPU, 4M on the CPU)\n"
 "  -d, --device DEV    auto (default, or $SC_DEVICE), cpu, cuda, cuda:N\n"
@@ -46,6 +49,8 @@ void cli_init(cli *c, char **argv, const char *prog, sc_job_kind kind,
 {
     hold_std_fds();
     argv[0] = (char *)prog;
+    /* libsc's messages that suggest a command line name the tool. */
+    program_invocation_short_name = (char *)prog;
     memset(c, 0, sizeof *c);
     c->prog = prog;
     c->usage = usage;
@@ -120,13 +125,29 @@ void cli_pair(const cli *c, const char *opt, const char *arg, uint64_t max,
     *hi = cli_number(c, opt, colon + 1, 0, max);
 }
 
+/* A build without libzstd knows the zstd options but cannot honour them:
+ * refused before anything is read, as an option this build lacks. */
+static void need_zstd(const cli *c, const char *what)
+{
+#ifndef SC_HAVE_ZSTD
+    cli_usage_error(c, "%s: this sc was built without zstd support", what);
+#else
+    (void)c; (void)what;
+#endif
+}
+
 static sc_format parse_format(const cli *c, const char *arg)
 {
     if (strcmp(arg, "auto") == 0) return SC_FMT_AUTO;
     if (strcmp(arg, "raw") == 0) return SC_FMT_RAW;
     if (strcmp(arg, "gz") == 0 || strcmp(arg, "gzip") == 0) return SC_FMT_GZ;
     if (strcmp(arg, "text") == 0) return SC_FMT_TEXT;
-    cli_usage_error(c, "invalid input format '%s' (auto, raw, gz, text)", arg);
+    if (strcmp(arg, "zst") == 0 || strcmp(arg, "zstd") == 0) {
+        need_zstd(c, "--in zst");
+        return SC_FMT_ZST;
+    }
+    cli_usage_error(c, "invalid input format '%s' (auto, raw, gz, zst, text)",
+                    arg);
 }
 
 /* Ends --help and --version: what stdio still holds may fail to go out
@@ -144,7 +165,8 @@ static void help(const cli *c)
 {
     printf("%s", c->usage);
     printf(common_help, c->takes_input
-           ? "      --in FMT        input format: auto (default), raw, gz, text\n"
+           ? "      --in FMT        input format: auto (default: gzip, zstd or raw,\n"
+             "                      by the first bytes), raw, gz, zst, text\n"
            : "");
     exit_after_stdout(c);
 }
@@ -159,17 +181,22 @@ void cli_common_option(cli *c, int opt, const char *arg)
         j->in_fmt = parse_format(c, arg);
         break;
     case 'z':
+    case OPT_ZSTD:
     case 't': {
-        sc_format f = opt == 'z' ? SC_FMT_GZ : SC_FMT_TEXT;
+        sc_format f = opt == 'z' ? SC_FMT_GZ
+                    : opt == 't' ? SC_FMT_TEXT : SC_FMT_ZST;
+        if (f == SC_FMT_ZST) need_zstd(c, "--zstd");
         if (j->out.fmt != SC_FMT_RAW && j->out.fmt != f)
-            cli_usage_error(c, "--gzip and --text exclude each other");
+            cli_usage_error(c, "--gzip, --zstd and --text exclude each other");
         j->out.fmt = f;
         break;
     }
     case OPT_LEVEL:
-        j->out.level = (int)cli_number(c, "--level", arg, 0, 9);
-        if (j->out.level < 1) cli_usage_error(c, "--level must be 1 to 9");
+        j->out.level = (int)cli_number(c, "--level", arg, 0, 19);
+        if (j->out.level < 1) cli_usage_error(c, "--level must be 1 to 19");
+        c->level_given = 1;
         break;
+    case 'f': c->force = 1; break;
     case 'c': {
         uint64_t v = cli_number(c, "--chunk", arg, 1, SIZE_MAX / 8);
         if (v < 4096 || v % 4096)
@@ -246,8 +273,25 @@ size_t cli_buffer_size(const cli *c, const char *arg, size_t least)
     return (size_t)v;
 }
 
+/* --level is checked once every option is known: it may come before the
+ * format it tunes, and its range is that format's. */
+static void check_level(cli *c)
+{
+    sc_writer_opts *o = &c->job.out;
+    if (!c->level_given) {
+        if (o->fmt == SC_FMT_ZST) o->level = 3;
+        return;
+    }
+    if (o->fmt != SC_FMT_GZ && o->fmt != SC_FMT_ZST)
+        cli_usage_error(c, "--level goes with -z (--gzip) or --zstd");
+    if (o->fmt == SC_FMT_GZ && o->level > 9)
+        cli_usage_error(c, "--level for gzip must be 1 to 9 (got %d)",
+                        o->level);
+}
+
 void cli_operands(cli *c, int argc, char **argv)
 {
+    check_level(c);
     if (!c->takes_input && optind < argc)
         cli_usage_error(c, "extra operand '%s'", argv[optind]);
     c->job.inputs = (const char *const *)(argv + optind);

@@ -14,17 +14,19 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* Long-only option codes, above any short option character. */
 enum {
-    OPT_IN = 256, OPT_LEVEL,
+    OPT_IN = 256, OPT_LEVEL, OPT_ZSTD,
     OPT_EQ, OPT_NE, OPT_LT, OPT_LE, OPT_GT, OPT_GE, OPT_RANGE, OPT_MASK,
     OPT_COUNT, OPT_INDICES, OPT_TOOL_BASE = 300
 };
 
-#define CLI_COMMON_SHORT "o:ztc:d:j:vPhV"
+#define CLI_COMMON_SHORT "o:ztfc:d:j:vPhV"
 #define CLI_COMMON_LONG                                                 \
     { "output", required_argument, NULL, 'o' },                         \
     { "in", required_argument, NULL, OPT_IN },                          \
     { "gzip", no_argument, NULL, 'z' },                                 \
+    { "zstd", no_argument, NULL, OPT_ZSTD },                            \
     { "level", required_argument, NULL, OPT_LEVEL },                    \
+    { "force", no_argument, NULL, 'f' },                                \
     { "text", no_argument, NULL, 't' },                                 \
     { "chunk", required_argument, NULL, 'c' },                          \
     { "device", required_argument, NULL, 'd' },                         \
@@ -60,6 +62,7 @@ typedef struct cli {
     const char *device;
     unsigned threads;
     int level_given;
+    int force;                  /* -f: binary output even to a terminal */
     int pred_given;
     sc_job job;
 } cli;

@@ -1,7 +1,9 @@
 /* cli_run.c — running a tool's job: signals, the context, messages and
  * the exit status. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -36,8 +38,45 @@ static void die_of_sigpipe(void)
     _exit(EXIT_FAIL);
 }
 
+/* Whether the job writes only one-line figures (--count, --total) or
+ * nothing (-C): text whatever the output format. */
+static int figures_only(const sc_job *j)
+{
+    return (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_COUNT) ||
+           (j->kind == SC_JOB_SPLIT && j->count_only) ||
+           (j->kind == SC_JOB_SCAN && j->scan_total) ||
+           (j->kind == SC_JOB_SORT && j->check);
+}
+
+/* Whether output named path (NULL or "-": standard output) is a terminal.
+ * A named character device is opened to ask, which does nothing to it. */
+static int is_terminal(const char *path)
+{
+    if (!path || strcmp(path, "-") == 0) return isatty(1);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISCHR(st.st_mode)) return 0;
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
+    int tty = fd >= 0 && isatty(fd);
+    if (fd >= 0) close(fd);
+    return tty;
+}
+
+/* Binary data on a terminal is noise that can upset it; refused as gzip
+ * refuses it, before anything runs, unless -f. */
+static int refuse_terminal(const cli *c)
+{
+    const sc_job *j = &c->job;
+    if (c->force || j->out.fmt == SC_FMT_TEXT || figures_only(j)) return 0;
+    if (!is_terminal(j->output) && !(j->rejects && is_terminal(j->rejects)))
+        return 0;
+    fprintf(stderr, "%s: refusing to write binary data to a terminal; use -t "
+            "for text, or -f to force\n", c->prog);
+    return 1;
+}
+
 int cli_run(cli *c)
 {
+    if (refuse_terminal(c)) return EXIT_FAIL;
     install_signals();
     sc_ctx *ctx = NULL;
     sc_status st = sc_ctx_new(&ctx, c->device, c->threads);

@@ -122,6 +122,11 @@ void sc_temp_remove_all(void);   /* async-signal-safe */
 /* Compact out_kind values, shared by the array API and the stream layer. */
 enum { SC_KIND_VALUES = 0, SC_KIND_IDX32 = 1, SC_KIND_IDX64 = 2 };
 
+/* The reader's fault, if any, put (again) into the context's message:
+ * the pipeline reports it once every thread is done, so no other
+ * thread's message can take its place. */
+sc_status sc_reader_raise(sc_reader *r);
+
 /* An input's name in messages: "-" is "(standard input)" (reader.c). */
 const char *sc_input_name(const char *path);
 /* The decoded bytes of the inputs when known without reading them (raw

@@ -49,6 +49,9 @@ typedef enum sc_status {
     SC_ERR_PIPE,      /* the reader of the output went away (EPIPE) */
     SC_ERR_SAMEFILE,  /* the output is also an input */
     SC_ERR_INTERRUPTED,
+    SC_ERR_ZSTD,      /* corrupt or truncated zstd data */
+    SC_ERR_FORMAT,    /* input in a format not read: xz, bzip2, lz4, text
+                       * under SC_FMT_AUTO (the message says what to do) */
     SC_STATUS_COUNT
 } sc_status;
 
@@ -156,7 +159,12 @@ sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
 /* ------------------------------------------------------------------ */
 /* Streams.                                                             */
 
-typedef enum sc_format { SC_FMT_AUTO, SC_FMT_RAW, SC_FMT_GZ, SC_FMT_TEXT } sc_format;
+/* SC_FMT_AUTO reads gzip and zstd by their magic, raw otherwise; it
+ * refuses xz, bzip2 and lz4 data and input that looks like text with
+ * SC_ERR_FORMAT (see sc(7)). SC_FMT_ZST needs a libsc built with libzstd
+ * (else SC_ERR_USAGE). */
+typedef enum sc_format { SC_FMT_AUTO, SC_FMT_RAW, SC_FMT_GZ, SC_FMT_TEXT,
+                         SC_FMT_ZST } sc_format;
 
 typedef struct sc_reader sc_reader;
 typedef struct sc_writer sc_writer;
@@ -172,14 +180,14 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
  * gzip, bad text) is returned as its status with *got == 0. */
 sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got);
 /* Total input bytes if known without reading (raw regular files, not
- * gzip whether forced or detected, not text), else -1. */
+ * gzip or zstd whether forced or detected, not text), else -1. */
 int64_t sc_reader_size_hint(const sc_reader *r);
 uint64_t sc_reader_bytes_read(const sc_reader *r);
 void sc_reader_close(sc_reader *r);
 
 typedef struct sc_writer_opts {
-    sc_format fmt;      /* SC_FMT_RAW, SC_FMT_GZ or SC_FMT_TEXT */
-    int level;          /* gzip level 1..9 (others: SC_ERR_USAGE) */
+    sc_format fmt;      /* SC_FMT_RAW, SC_FMT_GZ, SC_FMT_ZST or SC_FMT_TEXT */
+    int level;          /* gzip level 1..9, zstd 1..19 (others: SC_ERR_USAGE) */
     int wide;           /* elements are uint64 */
 } sc_writer_opts;
 

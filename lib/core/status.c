@@ -24,6 +24,8 @@ static const char *const status_text[SC_STATUS_COUNT] = {
     [SC_ERR_PIPE] = "broken pipe",
     [SC_ERR_SAMEFILE] = "output file is also an input",
     [SC_ERR_INTERRUPTED] = "interrupted",
+    [SC_ERR_ZSTD] = "corrupt or truncated zstd data",
+    [SC_ERR_FORMAT] = "input format not read",
 };
 
 const char *sc_strerror(sc_status status)

@@ -223,3 +223,9 @@ const char *sc_device_name(const sc_ctx *ctx)
 {
     return ctx->cuda ? ctx->cuda->name : "none";
 }
+
+const char *sc_device_failure(const sc_ctx *ctx)
+{
+    return ctx->cuda && ctx->cuda->state == DEV_FAILED ? ctx->cuda->fail_msg
+                                                        : "";
+}

@@ -26,6 +26,8 @@ int sc_device_pin(sc_ctx *ctx, void *p, size_t bytes);
 void sc_device_unpin(sc_ctx *ctx, void *p);
 /* "cuda:0 (NVIDIA H200)" once started. */
 const char *sc_device_name(const sc_ctx *ctx);
+/* Why the start failed, or "". */
+const char *sc_device_failure(const sc_ctx *ctx);
 #else
 static inline sc_status sc_device_start(sc_ctx *ctx, int background)
 {
@@ -50,6 +52,11 @@ static inline const char *sc_device_name(const sc_ctx *ctx)
 {
     (void)ctx;
     return "none";
+}
+static inline const char *sc_device_failure(const sc_ctx *ctx)
+{
+    (void)ctx;
+    return "this build of libsc has no CUDA support";
 }
 #endif
 

@@ -1,6 +1,12 @@
 /* reader.c — input streams: FILE operands in order as one stream, each
- * raw, gzip (auto-detected or forced) or text, delivered as whole uint32
- * elements straight into the caller's buffer.
+ * raw, gzip or zstd (auto-detected or forced) or text, delivered as whole
+ * uint32 elements straight into the caller's buffer.
+ *
+ * Under --in auto each FILE's first bytes decide how it is decoded
+ * (detect.c), as zcat -f decides per file: a gzip file and a raw one may
+ * be given together. What they decode to is one stream. Regular files are
+ * judged when the reader opens, so a refused one (xz, text, ...) stops the
+ * run before anything is written; pipes are judged when reached.
  *
  * Faults in the data are held back until every whole element decoded
  * before them has been delivered, so a tool writes all it could decode
@@ -26,9 +32,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "detect.h"
 #include "fdio.h"
 #include "internal.h"
 #include "pread.h"
+#include "zstdio.h"
 
 #define ZBUF_BYTES ((size_t)1 << 20)
 #define TBUF_BYTES ((size_t)1 << 20)
@@ -40,12 +48,16 @@ struct sc_reader {
     sc_format fmt;
     int fd;                     /* -1: between files */
     const char *name;           /* current file, for messages */
-    int is_gz;                  /* current file is gzip */
+    enum { CODEC_NONE, CODEC_GZ, CODEC_ZST } codec;  /* current file's */
     int live;                   /* current file is a pipe, tty or socket */
     z_stream z;
     int z_ready, z_member_done;
     int z_padding;              /* zeros seen after the last member */
-    unsigned char *zbuf;
+    sc_zin *zs;
+    int zs_frame_done;          /* zstd: at a frame boundary */
+    int zs_more;                /* zstd: output was full, may hold more */
+    unsigned char *zbuf;        /* compressed input; before a raw file's
+                                 * data, its bytes peeked at for the magic */
     uint64_t file_bytes;        /* bytes taken from the current file */
     uint64_t total_bytes;       /* from all files, for progress */
     uint64_t decoded;           /* decoded bytes of the whole stream */
@@ -80,27 +92,52 @@ static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
     r->pending = st;
 }
 
-/* Whether a regular file starts with the gzip magic; it is not read from. */
-static int starts_gz(int fd, off_t at)
+/* What a regular file at offset at is under --in auto, from its first
+ * block; the file position does not move. -1: it cannot be read. */
+static int sniff_file(int fd, off_t at)
 {
-    unsigned char m[2];
-    return pread(fd, m, 2, at) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+    unsigned char b[SC_SNIFF_BLOCK];
+    ssize_t n = pread(fd, b, sizeof b, at);
+    return n < 0 ? -1 : (int)sc_sniff(b, (size_t)n);
+}
+
+static int is_compressed(int kind)
+{
+    return kind == SC_KIND_GZ || kind == SC_KIND_ZST;
+}
+
+static int is_refused(int kind)
+{
+    return kind >= SC_KIND_XZ || (kind == SC_KIND_ZST && !sc_zstd_built());
+}
+
+/* Opens a regular file to look at it, or standard input; -1 for anything
+ * else: opening a FIFO would wait for its writer, and closing it again
+ * would cut the writer off. */
+static int open_regular(const char *path)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0) return 0;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    return open(path, O_RDONLY | O_NONBLOCK);
 }
 
 int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
 {
     static const char *const stdin_path[] = { "-" };
     if (n == 0) { paths = stdin_path; n = 1; }
-    if (fmt == SC_FMT_GZ || fmt == SC_FMT_TEXT) return -1;
+    if (fmt == SC_FMT_GZ || fmt == SC_FMT_ZST || fmt == SC_FMT_TEXT)
+        return -1;
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
         int is_stdin = strcmp(paths[i], "-") == 0;
-        int fd = is_stdin ? 0 : open(paths[i], O_RDONLY);
+        int fd = open_regular(paths[i]);
         struct stat st;
         int ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
         off_t at = is_stdin && ok ? lseek(0, 0, SEEK_CUR) : 0;
         ok = ok && at >= 0 && at <= st.st_size;
-        if (ok && fmt == SC_FMT_AUTO && starts_gz(fd, at)) ok = 0;
+        if (ok && fmt == SC_FMT_AUTO && is_compressed(sniff_file(fd, at)))
+            ok = 0;
         if (fd > 0) close(fd);
         if (!ok) return -1;
         total += st.st_size - at;
@@ -108,9 +145,29 @@ int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
     return total;
 }
 
-/* A missing, unreadable or directory input is refused before anything is
- * read, so no tool writes part of a result and then names it. */
-static sc_status check_inputs(sc_ctx *ctx, const char *const *paths, size_t n)
+/* Under --in auto, a regular file in a format that is not read. */
+static sc_status check_kind(sc_ctx *ctx, const char *path)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    int fd = open_regular(path);
+    struct stat st;
+    int kind = SC_KIND_RAW;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        off_t at = is_stdin ? lseek(0, 0, SEEK_CUR) : 0;
+        if (at >= 0) kind = sniff_file(fd, at);
+    }
+    if (fd > 0) close(fd);
+    if (!is_refused(kind)) return SC_OK;
+    char msg[1024];
+    sc_sniff_refusal(msg, sizeof msg, (sc_kind)kind, sc_input_name(path), path);
+    return sc_fail(ctx, SC_ERR_FORMAT, "%s", msg);
+}
+
+/* A missing, unreadable or directory input, or under auto a file in a
+ * format not read, is refused before anything is read, so no tool writes
+ * part of a result and then names it. */
+static sc_status check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
+                              sc_format fmt)
 {
     for (size_t i = 0; i < n; i++) {
         if (strcmp(paths[i], "-") == 0) continue;
@@ -121,6 +178,10 @@ static sc_status check_inputs(sc_ctx *ctx, const char *const *paths, size_t n)
         if (err) return sc_fail(ctx, SC_ERR_OPEN, "%s: %s", paths[i],
                                 strerror(err));
     }
+    for (size_t i = 0; i < n && fmt == SC_FMT_AUTO; i++) {
+        sc_status st = check_kind(ctx, paths[i]);
+        if (st) return st;
+    }
     return SC_OK;
 }
 
@@ -130,11 +191,14 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
                          size_t n, sc_format fmt)
 {
     *out = NULL;
-    if (!ctx || (n && !paths) || (unsigned)fmt > SC_FMT_TEXT)
+    if (!ctx || (n && !paths) || (unsigned)fmt > SC_FMT_ZST)
         return ctx ? sc_fail(ctx, SC_ERR_USAGE, "sc_reader_open: bad argument")
                    : SC_ERR_USAGE;
+    if (fmt == SC_FMT_ZST && !sc_zstd_built())
+        return sc_fail(ctx, SC_ERR_USAGE, "zstd input: this libsc was built "
+                       "without zstd");
     if (n == 0) { paths = stdin_only; n = 1; }
-    sc_status st = check_inputs(ctx, paths, n);
+    sc_status st = check_inputs(ctx, paths, n, fmt);
     if (st) return st;
     sc_reader *r = calloc(1, sizeof *r);
     if (!r) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
@@ -161,6 +225,7 @@ void sc_reader_close(sc_reader *r)
     if (r->fd > 0) close(r->fd);
     if (r->z_ready) inflateEnd(&r->z);
     sc_preader_free(r->par);
+    sc_zin_free(r->zs);
     free(r->zbuf);
     free(r->tbuf);
     free(r);
@@ -207,6 +272,70 @@ static ssize_t file_read(sc_reader *r, void *buf, size_t len)
     return got;
 }
 
+/* Reads the file's first bytes into zbuf, where they stay as input: two
+ * for the gzip magic, or under auto what detect.c needs to judge it. A
+ * pipe may hand them over one byte at a time. Returns their count, -1. */
+static ssize_t peek(sc_reader *r)
+{
+    size_t want = r->fmt == SC_FMT_GZ ? 2 : SC_SNIFF_BLOCK, got = 0;
+    while (got < want &&
+           (r->fmt == SC_FMT_GZ || sc_sniff_wants_more(r->zbuf, got))) {
+        ssize_t more = file_read(r, r->zbuf + got, want - got);
+        if (more < 0) return -1;
+        if (more == 0) break;
+        got += (size_t)more;
+    }
+    r->z.next_in = r->zbuf;
+    r->z.avail_in = (uInt)got;
+    return (ssize_t)got;
+}
+
+/* --in auto: the codec for the peeked bytes, or a refusal noted (-1). */
+static int pick_codec(sc_reader *r, size_t got)
+{
+    sc_kind kind = sc_sniff(r->zbuf, got);
+    if (is_refused(kind)) {
+        char msg[1024];
+        sc_sniff_refusal(msg, sizeof msg, kind, r->name,
+                         r->paths[r->next_path - 1]);
+        defer(r, SC_ERR_FORMAT, "%s", msg);
+        return -1;
+    }
+    r->codec = kind == SC_KIND_GZ ? CODEC_GZ
+             : kind == SC_KIND_ZST ? CODEC_ZST : CODEC_NONE;
+    return 0;
+}
+
+static int start_gz(sc_reader *r)
+{
+    if (!r->z_ready) {
+        if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
+            defer(r, SC_ERR_NOMEM, "out of memory for gzip");
+            return -1;
+        }
+        r->z_ready = 1;
+    } else {
+        inflateReset(&r->z);
+    }
+    /* An empty file is a gzip stream of no members: no data, no fault. */
+    r->z_member_done = r->z.avail_in == 0;
+    r->z_padding = 0;
+    return 1;
+}
+
+static int start_zst(sc_reader *r)
+{
+    if (!r->zs && !(r->zs = sc_zin_new())) {
+        defer(r, SC_ERR_NOMEM, "out of memory for zstd");
+        return -1;
+    }
+    sc_zin_reset(r->zs);
+    /* Like gzip: an empty file is no frames, no fault. */
+    r->zs_frame_done = 1;
+    r->zs_more = 0;
+    return 1;
+}
+
 /* Opens the next input and decides its format; 0 at the end, -1 on error. */
 static int open_next(sc_reader *r)
 {
@@ -228,34 +357,17 @@ static int open_next(sc_reader *r)
     struct stat st;
     r->live = fstat(r->fd, &st) == 0 && !S_ISREG(st.st_mode) &&
               !S_ISBLK(st.st_mode);
-    r->is_gz = r->fmt == SC_FMT_GZ;
+    r->codec = r->fmt == SC_FMT_GZ ? CODEC_GZ
+             : r->fmt == SC_FMT_ZST ? CODEC_ZST : CODEC_NONE;
     r->z.avail_in = 0;
     if (r->fmt == SC_FMT_AUTO || r->fmt == SC_FMT_GZ) {
-        /* Peek at the magic: the peeked bytes stay in zbuf as input. A
-         * pipe may hand over one byte at a time. */
-        ssize_t got = 0, more = 1;
-        while (got < 2 && (more = file_read(r, r->zbuf + got, 2 - got)) > 0)
-            got += more;
-        if (more < 0) return -1;
-        if (r->fmt == SC_FMT_AUTO)
-            r->is_gz = got == 2 && r->zbuf[0] == 0x1f && r->zbuf[1] == 0x8b;
-        r->z.next_in = r->zbuf;
-        r->z.avail_in = (uInt)got;
+        ssize_t got = peek(r);
+        if (got < 0) return -1;
+        if (r->fmt == SC_FMT_AUTO && pick_codec(r, (size_t)got) < 0)
+            return -1;
     }
-    if (r->is_gz) {
-        if (!r->z_ready) {
-            if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
-                defer(r, SC_ERR_NOMEM, "out of memory for gzip");
-                return -1;
-            }
-            r->z_ready = 1;
-        } else {
-            inflateReset(&r->z);
-        }
-        /* An empty file is a gzip stream of no members: no data, no fault. */
-        r->z_member_done = r->z.avail_in == 0;
-        r->z_padding = 0;
-    }
+    if (r->codec == CODEC_GZ) return start_gz(r);
+    if (r->codec == CODEC_ZST) return start_zst(r);
     return 1;
 }
 
@@ -338,6 +450,48 @@ static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
     return (ssize_t)produced;
 }
 
+/* Decodes zstd frames into dst, as gz_read does gzip members: bytes
+ * produced, 0 at the file's end, -1. */
+static ssize_t zs_read(sc_reader *r, unsigned char *dst, size_t len)
+{
+    size_t out = 0;
+    while (out < len) {
+        if (r->z.avail_in == 0 && !r->zs_more) {
+            if (stalled(r, out)) break;
+            ssize_t got = file_read(r, r->zbuf, ZBUF_BYTES);
+            if (got < 0) break;
+            if (got == 0) {
+                if (!r->zs_frame_done)
+                    defer(r, SC_ERR_ZSTD, "%s: truncated zstd data (unexpected "
+                          "end after %llu compressed bytes)", r->name,
+                          (unsigned long long)r->file_bytes);
+                break;
+            }
+            r->z.next_in = r->zbuf;
+            r->z.avail_in = (uInt)got;
+        }
+        size_t used = 0, before = out;
+        int done;
+        const char *err;
+        int rc = sc_zin_decode(r->zs, r->z.next_in, r->z.avail_in, &used,
+                               dst, len, &out, &done, &err);
+        r->z.next_in += used;
+        r->z.avail_in -= (uInt)used;
+        if (rc) {
+            defer(r, SC_ERR_ZSTD, "%s: corrupt zstd data near compressed byte "
+                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
+                  r->z.avail_in), err);
+            break;
+        }
+        /* A call that moved nothing says nothing new about the frame. */
+        if (used || out > before) r->zs_frame_done = done;
+        /* A full output may leave decoded bytes inside libzstd. */
+        r->zs_more = out == len;
+    }
+    if (out == 0 && r->pending) return -1;
+    return (ssize_t)out;
+}
+
 /* Decoded bytes of the current file, opening the next one first when the
  * last has ended: >0; 0 at the end of a file (and when no file is left,
  * with more_files() false); -1 on a fault. */
@@ -350,21 +504,22 @@ static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
             if (o <= 0) return o;
         }
         ssize_t got;
-        if (r->is_gz) {
+        if (r->codec == CODEC_GZ) {
             got = gz_read(r, dst, len);
+        } else if (r->codec == CODEC_ZST) {
+            got = zs_read(r, dst, len);
         } else {
-            /* Bytes peeked for the magic come first. */
+            /* Bytes peeked for the magic come first, on their own: a
+             * live input may have nothing more for a while. */
             size_t pre = r->z.avail_in < len ? r->z.avail_in : len;
             if (pre) {
                 memcpy(dst, r->z.next_in, pre);
                 r->z.next_in += pre;
                 r->z.avail_in -= (uInt)pre;
-            }
-            got = pre;
-            if (pre < len) {
-                ssize_t more = file_read(r, dst + pre, len - pre);
-                if (more < 0) return pre ? (ssize_t)pre : -1;
-                got += more;
+                got = (ssize_t)pre;
+            } else {
+                got = file_read(r, dst, len);
+                if (got < 0) return -1;
             }
         }
         if (got > 0) {
@@ -507,7 +662,11 @@ sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     if (max == 0) return SC_OK;
     if (!r->pending)
         (r->fmt == SC_FMT_TEXT ? read_text : read_raw)(r, buf, max, got);
-    if (*got == 0 && r->pending)
-        return sc_fail(r->ctx, r->pending, "%s", r->pending_msg);
-    return SC_OK;
+    return *got == 0 ? sc_reader_raise(r) : SC_OK;
+}
+
+sc_status sc_reader_raise(sc_reader *r)
+{
+    return r->pending ? sc_fail(r->ctx, r->pending, "%s", r->pending_msg)
+                      : SC_OK;
 }

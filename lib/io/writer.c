@@ -1,9 +1,11 @@
-/* writer.c — output streams: raw, text or gzip, to standard output or to a
- * file that replaces its target only when the run succeeds.
+/* writer.c — output streams: raw, text, gzip or zstd, to standard output
+ * or to a file that replaces its target only when the run succeeds.
  *
  * Gzip output is a series of independent gzip members of GZ_BLOCK input
  * bytes each, compressed on all host threads (like BGZF): any gzip reader
  * reads the concatenation, and compression no longer bounds the speed.
+ * Zstd output is one frame, compressed by libzstd's own workers
+ * (zstd_out.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@
 #include "fdio.h"
 #include "internal.h"
 #include "replace.h"
+#include "zstdio.h"
 
 #define GZ_BLOCK ((size_t)1 << 20)
 #define GZ_BATCH 64                     /* blocks compressed at once */
@@ -41,6 +44,8 @@ struct sc_writer {
     size_t stage_len;
     gz_block blocks[GZ_BATCH];
     int wrote_gz;               /* gzip: at least one member is out */
+    sc_zout *zout;              /* zstd */
+    int figures;                /* --count's figures are the whole output */
     char *text;                 /* text: formatted numbers */
     size_t text_len;
     int failed;
@@ -113,11 +118,17 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
 {
     if (!out || !ctx) return SC_ERR_USAGE;
     *out = NULL;
-    if (!opts || opts->fmt == SC_FMT_AUTO || (unsigned)opts->fmt > SC_FMT_TEXT)
+    if (!opts || opts->fmt == SC_FMT_AUTO || (unsigned)opts->fmt > SC_FMT_ZST)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid output format");
     if (opts->fmt == SC_FMT_GZ && (opts->level < 1 || opts->level > 9))
         return sc_fail(ctx, SC_ERR_USAGE, "gzip level %d is not 1 to 9",
                        opts->level);
+    if (opts->fmt == SC_FMT_ZST && (opts->level < 1 || opts->level > 19))
+        return sc_fail(ctx, SC_ERR_USAGE, "zstd level %d is not 1 to 19",
+                       opts->level);
+    if (opts->fmt == SC_FMT_ZST && !sc_zstd_built())
+        return sc_fail(ctx, SC_ERR_USAGE, "zstd output: this libsc was built "
+                       "without zstd");
     if (path && !*path)
         return sc_fail(ctx, SC_ERR_USAGE, "an output file name is empty");
     sc_writer *w = calloc(1, sizeof *w);
@@ -144,6 +155,10 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
         w->text = malloc(TEXT_BUF);
         if (!w->text) st = SC_ERR_NOMEM;
     }
+    const char *err = NULL;
+    if (st == SC_OK && w->o.fmt == SC_FMT_ZST &&
+        !(w->zout = sc_zout_new(w->o.level, ctx->threads, &err)))
+        st = sc_fail(ctx, SC_ERR_NOMEM, "zstd: %s", err);
     if (st != SC_OK) {
         if (st == SC_ERR_NOMEM && !no_threads) sc_fail(ctx, st, "out of memory");
         sc_writer_abort(w);
@@ -222,6 +237,25 @@ static sc_status write_gz(sc_writer *w, const unsigned char *p, size_t len)
     return SC_OK;
 }
 
+static int zout_sink(void *arg, const void *buf, size_t len)
+{
+    return (int)put(arg, buf, len);
+}
+
+/* end: closes the frame. */
+static sc_status write_zst(sc_writer *w, const void *p, size_t len, int end)
+{
+    const char *err = NULL;
+    int rc = sc_zout_write(w->zout, p, len, end, zout_sink, w, &err);
+    if (rc > 0) return (sc_status)rc;
+    if (rc < 0) {
+        w->failed = 1;
+        return sc_fail(w->ctx, SC_ERR_NOMEM, "zstd compression failed: %s",
+                       err);
+    }
+    return SC_OK;
+}
+
 static char *format_u64(char *p, uint64_t v)
 {
     char tmp[24];
@@ -257,6 +291,7 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
     switch (w->o.fmt) {
     case SC_FMT_TEXT: return write_text(w, elems, n);
     case SC_FMT_GZ:   return write_gz(w, elems, bytes);
+    case SC_FMT_ZST:  return write_zst(w, elems, bytes, 0);
     default:          return put(w, elems, bytes);
     }
 }
@@ -265,6 +300,7 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len)
 {
     w->wrote_gz = 1;            /* these bytes are the whole output */
+    w->figures = 1;
     return put(w, buf, len);
 }
 
@@ -274,6 +310,9 @@ static sc_status drain(sc_writer *w)
     /* Empty output is still a gzip file: one empty member. */
     if (w->o.fmt == SC_FMT_GZ && (w->stage_len || !w->wrote_gz))
         st = flush_gz(w);
+    /* Empty output too is a zstd frame. */
+    if (!st && w->o.fmt == SC_FMT_ZST && !w->figures)
+        st = write_zst(w, NULL, 0, 1);
     if (!st && w->o.fmt == SC_FMT_TEXT && w->text_len) {
         st = put(w, w->text, w->text_len);
         w->text_len = 0;
@@ -285,6 +324,7 @@ static void release(sc_writer *w)
 {
     for (int i = 0; i < GZ_BATCH; i++) free(w->blocks[i].out);
     sc_pool_free(w->pool);
+    sc_zout_free(w->zout);
     free(w->stage);
     free(w->text);
     free(w->path);

@@ -152,7 +152,7 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
 {
     const char *bad = NULL;
     if ((unsigned)j->kind > SC_JOB_SORT) bad = "invalid job kind";
-    else if ((unsigned)j->in_fmt > SC_FMT_TEXT) bad = "invalid input format";
+    else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
     else if (j->chunk_bytes % SC_MIN_CHUNK_BYTES)
         bad = "chunk size is not a multiple of 4 KiB";
     else if (j->n_inputs && !j->inputs) bad = "inputs missing";

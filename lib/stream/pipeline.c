@@ -252,6 +252,14 @@ static sc_status route(pipeline *p, const sc_backend **b)
     if (p->lanes || p->sync_gpu || !p->want_gpu) return SC_OK;
     int ready = sc_device_ready(ctx);
     if (ready == 0 && ctx->policy == SC_POLICY_AUTO) return SC_OK;
+    if (ready < 0 && ctx->policy == SC_POLICY_AUTO) {
+        /* Said in -v's note, not in the context's message, which the
+         * reader thread may be using for a fault of its own. */
+        snprintf(ctx->fallback, sizeof ctx->fallback,
+                 "device auto: using the CPU (%.900s)", sc_device_failure(ctx));
+        p->want_gpu = 0;
+        return SC_OK;
+    }
     sc_status st = ready < 0 ? sc_device_wait(ctx) : attach(p);
     if (st != SC_OK && ctx->policy == SC_POLICY_AUTO) {
         snprintf(ctx->fallback, sizeof ctx->fallback,
@@ -365,6 +373,9 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     stats->in = p.elems_in;
     stats->out = p.elems_out;
     if (st == SC_OK) st = p.write_status;
-    if (st == SC_OK) st = p.read_status;
+    if (st == SC_OK && p.read_status != SC_OK) {
+        sc_status again = cfg->reader ? sc_reader_raise(cfg->reader) : SC_OK;
+        st = again != SC_OK ? again : p.read_status;
+    }
     return st;
 }

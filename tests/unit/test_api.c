@@ -727,6 +727,60 @@ static sc_status read_file(const char *path, sc_format fmt, uint32_t *v, size_t 
     return st;
 }
 
+/* zstd through the writer and the reader, and what SC_FMT_AUTO refuses:
+ * named formats and text, with a message saying what to do. */
+static void test_format_files(const uint32_t *v, size_t n, uint32_t *back)
+{
+    char path[512];
+    size_t got = 0;
+    snprintf(path, sizeof path, "%s/data.zst", tmpdir);
+    sc_status st = write_file(path, SC_FMT_ZST, v, n, 777);
+    if (st == SC_ERR_USAGE) {
+        skip("libsc built without zstd", "zstd writer and reader");
+    } else {
+        ok(st == SC_OK, "writer zst: write and commit (status %d)", (int)st);
+        st = read_file(path, SC_FMT_AUTO, back, n + 1, &got);
+        ok(st == SC_OK && got == n && memcmp(v, back, n * 4) == 0,
+           "reader zst (auto): round trip (status %d, got %zu)", (int)st, got);
+        st = read_file(path, SC_FMT_ZST, back, n + 1, &got);
+        ok(st == SC_OK && got == n && memcmp(v, back, n * 4) == 0,
+           "reader zst (explicit): round trip (status %d)", (int)st);
+        st = read_file(path, SC_FMT_RAW, back, n + 1, &got);
+        ok(st == SC_OK && back[0] == 0xfd2fb528u, "reader raw: zstd bytes as they are");
+    }
+    sc_writer *w = NULL;
+    sc_writer_opts o = { SC_FMT_ZST, 20, 0 };
+    ok(sc_writer_open(&w, cpu_ctx, "-", &o) == SC_ERR_USAGE && !w,
+       "writer zst: level 20 is SC_ERR_USAGE");
+    o.level = 0;
+    ok(sc_writer_open(&w, cpu_ctx, "-", &o) == SC_ERR_USAGE && !w,
+       "writer zst: level 0 is SC_ERR_USAGE");
+
+    static const struct { const char *name, *bytes, *says; size_t len; } refused[] = {
+        { "x.xz", "\xfd" "7zXZ\0\0\0\0\0\0\0", "xz -dc", 12 },
+        { "x.bz2", "BZh91AY&SY\0\0", "bzip2 -dc", 12 },
+        { "x.lz4", "\x04\x22\x4d\x18\0\0\0\0", "lz4 -dc", 8 },
+        { "x.txt", "1 2 3\n4 5\n6\n", "--in text", 12 } };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, refused[k].name);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(refused[k].bytes, 1, refused[k].len, f);
+            fclose(f);
+        }
+        sc_reader *r = NULL;
+        const char *paths[1] = { path };
+        st = sc_reader_open(&r, cpu_ctx, paths, 1, SC_FMT_AUTO);
+        ok(st == SC_ERR_FORMAT && !r && strstr(sc_ctx_message(cpu_ctx), refused[k].says),
+           "reader auto: %s is SC_ERR_FORMAT at open (%s)", refused[k].name,
+           sc_ctx_message(cpu_ctx));
+        if (r) sc_reader_close(r);
+        st = read_file(path, SC_FMT_RAW, back, n + 1, &got);
+        ok(st == SC_OK && got == refused[k].len / 4,
+           "reader raw: %s read as elements (status %d)", refused[k].name, (int)st);
+    }
+}
+
 static void test_streams(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -892,6 +946,8 @@ static void test_streams(void)
     st = st == SC_OK ? read_file(outpath, SC_FMT_RAW, back, n + 1, &got) : st;
     ok(st == SC_OK && got == m && memcmp(v, back, m * 4) == 0,
        "sc_run: a compact job from file to file (status %d, got %zu want %zu)", (int)st, got, m);
+
+    test_format_files(v, m, back);
 
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -1,0 +1,29 @@
+/* detect.h — what an input under --in auto is, from its first bytes. */
+#ifndef SC_DETECT_H
+#define SC_DETECT_H
+#include <stddef.h>
+
+/* Bytes of a stream's start that decide its kind: enough for every magic,
+ * and the block that text detection looks at. */
+#define SC_SNIFF_MAGIC 6
+#define SC_SNIFF_BLOCK 4096
+
+typedef enum sc_kind {
+    SC_KIND_RAW, SC_KIND_GZ, SC_KIND_ZST,       /* read */
+    SC_KIND_XZ, SC_KIND_BZ2, SC_KIND_LZ4,       /* refused: named */
+    SC_KIND_TEXT                                /* refused: --in text */
+} sc_kind;
+
+/* Whether more bytes could change the verdict on these n first bytes (so
+ * a reader asks for more unless the input has ended). Reading stops at
+ * the first byte text cannot hold, so live binary input is not held up. */
+int sc_sniff_wants_more(const unsigned char *b, size_t n);
+/* The kind of a stream whose first n bytes are b (n < SC_SNIFF_MAGIC
+ * only when that is the whole input). */
+sc_kind sc_sniff(const unsigned char *b, size_t n);
+/* The refusal of a kind that is not read under auto, as a message
+ * "NAME: ..."; name is the input's, shown as given. */
+void sc_sniff_refusal(char *msg, size_t cap, sc_kind kind, const char *name,
+                      const char *path);
+
+#endif

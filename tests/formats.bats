@@ -1,0 +1,463 @@
+#!/usr/bin/env bats
+# Input formats under --in auto (gzip and zstd read; xz, bzip2, lz4 and
+# text refused with what to do), zstd in and out, --level, and binary
+# output refused on a terminal.
+
+load test_helper
+
+setup() {
+    sc_setup
+    require_tool sc-gen sc-compact sc-split sc-scan sc-rsort
+    gen_file in.bin 300007 11 0.5
+    ref compact < in.bin > want.out
+}
+
+# have_zstd: this sc was built with libzstd.
+have_zstd() {
+    sc-gen -n 0 --zstd > /dev/null 2>&1
+}
+
+need_zstd() {
+    have_zstd || skip "sc built without zstd (configure --without-zstd)"
+    need_cmd zstd
+}
+
+# need_cmd PROG: skip loudly when a command the test needs is missing.
+need_cmd() {
+    command -v "$1" > /dev/null || skip "the '$1' command is not installed"
+}
+
+# ------------------------------------------------------ zstd input
+
+@test "formats: zstd input (auto, --in zst, stdin, pipe) equals raw input" {
+    need_zstd
+    zstd -q -c in.bin > in.zst
+    sc-compact in.zst > got.out
+    expect_same want.out got.out
+    sc-compact --in zst in.zst > got.out
+    expect_same want.out got.out
+    sc-compact < in.zst > got.out
+    expect_same want.out got.out
+    cat in.zst | sc-compact -c 4K > got.out
+    expect_same want.out got.out
+    cat in.zst | sc-compact --in zstd > got.out
+    expect_same want.out got.out
+}
+
+@test "formats: multi-frame zstd is one stream, skippable frames skipped" {
+    need_zstd
+    gen_file b.bin 70001 12 0.5
+    zstd -q -c in.bin > a.zst
+    zstd -q -c b.bin > b.zst
+    : | zstd -q -c > e.zst
+    # a skippable frame: magic 0x184D2A53, 4 bytes of payload
+    printf '\123\052\115\030\004\000\000\000skip' > skip.bin
+    cat skip.bin a.zst e.zst skip.bin b.zst skip.bin > ab.zst
+    cat in.bin b.bin | ref compact > want2.out
+    sc-compact ab.zst > got.out
+    expect_same want2.out got.out
+    cat ab.zst | sc-compact --in zst -c 4K > got.out
+    expect_same want2.out got.out
+    # zstd and raw files given together, each judged on its own
+    sc-compact a.zst b.bin > got.out
+    expect_same want2.out got.out
+}
+
+@test "formats: truncated zstd: what was decoded is written, one-line error, exit 1" {
+    need_zstd
+    zstd -q -c in.bin > in.zst
+    head -c $(( $(stat -c %s in.zst) - 7 )) in.zst > cut.zst
+    run --separate-stderr sc-compact -o got.out cut.zst
+    expect_status 1
+    [[ "$stderr" == "sc-compact: cut.zst: truncated zstd data"*"compressed bytes)" ]]
+    [ ! -e got.out ]
+    sc-compact cut.zst > got.out 2> err || true
+    expect_one_line_error sc-compact err
+    expect_prefix got.out want.out
+    [ "$(stat -c %s got.out)" -gt 0 ]
+    # a frame cut inside its header
+    head -c 3 in.zst > tiny.zst
+    run sc-compact --in zst tiny.zst
+    expect_status 1
+    [[ "$output" == *"truncated zstd data"* ]]
+}
+
+@test "formats: corrupt zstd frame: the frames before it are written, error names the byte, exit 1" {
+    need_zstd
+    gen_file b.bin 70001 12 0.5
+    zstd -q -c in.bin > a.zst
+    zstd -q -c b.bin > b.zst
+    cp b.zst bad.zst
+    # damage the second frame's data (its checksum will not match)
+    printf '\377\377\377\377\377\377\377\377' |
+        dd of=bad.zst bs=1 seek=2000 conv=notrunc 2> /dev/null
+    cat a.zst bad.zst > ab.zst
+    sc-compact ab.zst > got.out 2> err && return 1
+    expect_one_line_error sc-compact err
+    grep -q "^sc-compact: ab.zst: corrupt zstd data near compressed byte [0-9]*: " err
+    expect_prefix want.out got.out
+    # garbage after the last frame
+    { cat a.zst; printf 'garbage!'; } > g.zst
+    run sc-compact g.zst
+    expect_status 1
+    [[ "$output" == *"g.zst: corrupt zstd data near compressed byte $(stat -c %s a.zst): "* ]]
+}
+
+@test "formats: --in zst on data that is not zstd is an error, exit 1" {
+    need_zstd
+    run sc-compact --in zst in.bin
+    expect_status 1
+    [[ "$output" == "sc-compact: in.bin: corrupt zstd data near compressed byte "* ]]
+}
+
+@test "formats: empty zstd input, and --in zst on an empty file: empty output, exit 0" {
+    need_zstd
+    : > empty
+    run sc-compact --in zst empty
+    expect_status 0
+    [ -z "$output" ]
+    : | zstd -q -c > e.zst
+    sc-compact e.zst > got.out
+    [ ! -s got.out ]
+    sc-compact --count e.zst > got.out
+    [ "$(cat got.out)" = 0 ]
+}
+
+# ------------------------------------------------------ zstd output
+
+@test "formats: --zstd output: zstd -d gives the raw bytes, every tool" {
+    need_zstd
+    sc-compact --zstd in.bin | zstd -dc > got.out
+    expect_same want.out got.out
+    ref scan < in.bin > want.scan
+    sc-scan --zstd in.bin | zstd -dc > got.out
+    expect_same want.scan got.out
+    ref sort < in.bin > want.sort
+    sc-rsort --zstd in.bin | zstd -dc > got.out
+    expect_same want.sort got.out
+    ref split < in.bin > want.split
+    sc-split --zstd in.bin | zstd -dc > got.out
+    expect_same want.split got.out
+    sc-gen -n 1000 -s 3 > g.bin
+    sc-gen -n 1000 -s 3 --zstd | zstd -dc > got.out
+    expect_same g.bin got.out
+    # and our own reader reads it back
+    sc-compact --zstd in.bin > out.zst
+    sc-compact out.zst > got.out
+    ref compact < want.out > want2.out
+    expect_same want2.out got.out
+}
+
+@test "formats: sc-split -r with --zstd: the rejects file is zstd too" {
+    need_zstd
+    ref compact --invert < in.bin > want.rej
+    sc-split --zstd -r rej.zst in.bin > sel.zst
+    zstd -dc sel.zst > got.out
+    expect_same want.out got.out
+    zstd -dc rej.zst > got.rej
+    expect_same want.rej got.rej
+}
+
+@test "formats: --zstd with no output data is an empty zstd frame" {
+    need_zstd
+    sc-gen -n 0 --zstd > e.zst
+    [ -s e.zst ]
+    zstd -t -q e.zst
+    [ -z "$(zstd -dc e.zst)" ]
+    sc-compact --zstd --eq 7 --range 8:9 in.bin > e2.zst
+    [ -z "$(zstd -dc e2.zst)" ]
+}
+
+@test "formats: --zstd bytes do not depend on -j or -c; --level changes them" {
+    need_zstd
+    sc-gen -n 2000000 -s 4 -p 0.3 --max 1000 --zstd -j 1 > j1.zst
+    sc-gen -n 2000000 -s 4 -p 0.3 --max 1000 --zstd -j 3 -c 4K > j3.zst
+    sc-gen -n 2000000 -s 4 -p 0.3 --max 1000 --zstd -j 2 -c 1M > j2.zst
+    cmp j1.zst j3.zst
+    cmp j1.zst j2.zst
+    sc-gen -n 2000000 -s 4 -p 0.3 --max 1000 --zstd --level 3 > l3.zst
+    cmp j1.zst l3.zst
+    sc-gen -n 2000000 -s 4 -p 0.3 --max 1000 --zstd --level 1 > l1.zst
+    sc-gen -n 2000000 -s 4 -p 0.3 --max 1000 --level 19 --zstd > l19.zst
+    files_differ l1.zst l19.zst
+    [ "$(stat -c %s l19.zst)" -lt "$(stat -c %s l1.zst)" ]
+    zstd -dc l1.zst | cmp - <(zstd -dc l19.zst)
+}
+
+@test "formats: --count and --total with --zstd are plain text" {
+    need_zstd
+    [ "$(sc-compact --zstd --count in.bin)" = "$(ref compact --count < in.bin)" ]
+    [ "$(sc-scan --zstd --total in.bin)" = "$(ref scan --total < in.bin)" ]
+}
+
+# ------------------------------------------------------ levels and usage
+
+@test "formats: --level: with -z 1-9, with --zstd 1-19, alone a usage error" {
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        run $t --level 3 in.bin
+        expect_usage $t
+        [[ "$output" == "$t: --level goes with -z (--gzip) or --zstd"* ]]
+        run $t --level 3 -t in.bin
+        expect_usage $t
+        run $t -z --level 10 in.bin
+        expect_usage $t
+        run $t --level 0 -z in.bin
+        expect_usage $t
+    done
+    run sc-gen -n 4 --level 5
+    expect_usage sc-gen
+    run sc-gen -n 4 --level 20 --zstd
+    expect_usage sc-gen
+    run sc-gen -n 4 -z --zstd
+    expect_usage sc-gen
+    run sc-gen -n 4 --zstd -t
+    expect_usage sc-gen
+    # --level before the format is fine
+    sc-gen -n 4 --level 9 -z | gzip -dc > /dev/null
+    if have_zstd; then
+        sc-gen -n 4 --level 19 --zstd | zstd -dc > /dev/null
+    fi
+}
+
+@test "formats: --in takes zst and zstd, lists them when wrong" {
+    run sc-compact --in lzma in.bin
+    expect_usage sc-compact
+    [[ "$output" == *"(auto, raw, gz, zst, text)"* ]]
+}
+
+@test "formats: a build without zstd refuses --zstd and --in zst as usage errors" {
+    have_zstd && skip "sc built with zstd (configure --without-zstd to run this)"
+    run sc-gen -n 4 --zstd
+    expect_usage sc-gen
+    [[ "$output" == "sc-gen: --zstd: this sc was built without zstd support"* ]]
+    run sc-compact --in zst in.bin
+    expect_usage sc-compact
+}
+
+# ------------------------------------------------------ --in auto: refused formats
+
+# refused FMT CMD FILE: FILE made by CMD is refused under auto by every
+# streaming tool and sc-rsort, naming FMT and the command; nothing written.
+refused() {
+    local fmt=$1 cmd=$2 f=$3 t
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        echo old > out.bin
+        run --separate-stderr $t -o out.bin "$f"
+        expect_status 1
+        [ "$stderr" = "$t: $f: $fmt-compressed input; decompress it first: $cmd -dc $f | $t ..." ] ||
+            { echo "# $stderr" >&2; return 1; }
+        [ "$(cat out.bin)" = old ]
+        [ -z "$output" ]
+        # from a pipe: named as standard input
+        run --separate-stderr bash -c "cat $f | $t"
+        expect_status 1
+        [ "$stderr" = "$t: (standard input): $fmt-compressed input; decompress it first: $cmd -dc | $t ..." ] ||
+            { echo "# $stderr" >&2; return 1; }
+        [ -z "$output" ]
+    done
+    # a refused file after a good one: nothing written at all
+    run --separate-stderr sc-compact in.bin "$f"
+    expect_status 1
+    [ -z "$output" ]
+    # --in raw takes the bytes as they are
+    run sc-compact --in raw --count "$f"
+    [ "$status" -le 1 ]
+    [[ "$output" != *compressed* ]]
+}
+
+@test "formats: xz input is refused with the command to use, exit 1" {
+    need_cmd xz
+    xz -c in.bin > in.xz
+    refused xz xz in.xz
+}
+
+@test "formats: bzip2 input is refused with the command to use, exit 1" {
+    need_cmd bzip2
+    bzip2 -c in.bin > in.bz2
+    refused bzip2 bzip2 in.bz2
+}
+
+@test "formats: lz4 input is refused with the command to use, exit 1" {
+    need_cmd lz4
+    lz4 -q -c in.bin > in.lz4
+    refused lz4 lz4 in.lz4
+}
+
+@test "formats: zstd input in a build without zstd is refused with the command to use" {
+    have_zstd && skip "sc built with zstd (configure --without-zstd to run this)"
+    printf '\050\265\057\375\000\000\000\000' > in.zst
+    run sc-compact in.zst
+    expect_status 1
+    [[ "$output" == *"zstd-compressed input (this sc was built without zstd); decompress it first: zstd -dc in.zst | sc-compact ..." ]]
+}
+
+# ------------------------------------------------------ --in auto: text
+
+@test "formats: text under auto is refused, suggesting --in text or --in raw" {
+    printf '1 2 3 4\n' > t.txt
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        run --separate-stderr $t t.txt
+        expect_status 1
+        [ "$stderr" = "$t: t.txt: the input looks like text, not binary elements; use --in text to read its numbers (or --in raw to take its bytes as elements)" ]
+        [ -z "$output" ]
+        run --separate-stderr bash -c "printf '1 2 3 4\n' | $t"
+        expect_status 1
+        [[ "$stderr" == "$t: (standard input): the input looks like text"* ]]
+    done
+    [ "$(sc-rsort -t --in text t.txt | tr '\n' ' ')" = "1 2 3 4 " ]
+    # --in raw: the 8 bytes are two elements
+    [ "$(sc-compact --in raw --count t.txt)" = 2 ]
+}
+
+@test "formats: text detection: hex, tabs, CRLF, a first line longer than a block" {
+    printf '0x1F\t0xab 17\r\n' > hex.txt
+    run sc-compact hex.txt
+    expect_status 1
+    [[ "$output" == *"looks like text"* ]]
+    # a first line longer than the 4 KiB block: a whole block of numbers
+    { for i in $(seq 1000 3000); do printf '%d ' $i; done; echo; } > long.txt
+    run sc-compact long.txt
+    expect_status 1
+    [[ "$output" == *"looks like text"* ]]
+    seq 1 100000 > big.txt
+    run sc-compact -c 4K big.txt
+    expect_status 1
+    [[ "$output" == *"looks like text"* ]]
+    # in a pipe, too, however it arrives
+    run bash -c '{ printf "12"; sleep 0.2; printf " 3\n4"; } | sc-compact'
+    expect_status 1
+    [[ "$output" == *"looks like text"* ]]
+}
+
+@test "formats: raw data that is not text: no newline, other bytes, a bad token" {
+    # digits and spaces but no newline: raw (two elements)
+    printf '1234 678' > nonl.bin
+    [ "$(sc-compact --count nonl.bin)" = 2 ]
+    # a letter that no number has
+    printf '12 4\n7z9' > letter.bin
+    [ "$(sc-compact --count letter.bin)" = 2 ]
+    # hex digits without 0x are not a number of --in text
+    printf 'ab 1\ncd9' > hexnox.bin
+    [ "$(sc-compact --count hexnox.bin)" = 2 ]
+    # a text-like start and binary later within the first block
+    { printf '1 2\n'; u32le 0xffffffff 0 7; } > mixed.bin
+    [ "$(sc-compact --count mixed.bin)" = 3 ]
+    # a whole block of digits without white space: raw
+    head -c 8192 /dev/zero | tr '\0' 7 > sevens.bin
+    [ "$(sc-compact --count sevens.bin)" = 2048 ]
+    # text-like bytes past the first block do not matter
+    { u32le 0xffffffff; head -c 8188 /dev/zero; printf '1 2\n'; } > late.bin
+    [ "$(sc-compact --count late.bin)" = 2 ]
+}
+
+@test "formats: short inputs: fewer bytes than a magic, a bare magic, one element" {
+    u32le 7 > one.bin
+    [ "$(sc-compact --count one.bin)" = 1 ]
+    printf '\001\002' > two.bin
+    run sc-compact two.bin
+    expect_status 1
+    [[ "$output" == *"2 stray bytes"* ]]
+    # the xz magic cut short: raw, one element
+    printf '\3757zX' > xzish.bin
+    run sc-compact --count xzish.bin
+    expect_status 0
+    [ "$output" = 1 ]
+    printf 'BZh' > bzish.bin
+    run sc-compact bzish.bin
+    expect_status 1
+    [[ "$output" == *"stray bytes"* ]]
+    # a lone newline is text; empty input is empty output
+    printf '\n' > nl.txt
+    run sc-compact nl.txt
+    expect_status 1
+    [[ "$output" == *"looks like text"* ]]
+    run sc-compact < /dev/null
+    expect_status 0
+    [ -z "$output" ]
+}
+
+@test "formats: detection is per file: gzip, zstd and raw files given together" {
+    gen_file b.bin 70001 12 0.5
+    gzip -c b.bin > b.gz
+    cat in.bin b.bin in.bin | ref compact > want3.out
+    if have_zstd && command -v zstd > /dev/null; then
+        zstd -q -c in.bin > a.zst
+        sc-compact a.zst b.gz - < in.bin > got.out
+    else
+        sc-compact in.bin b.gz - < in.bin > got.out
+    fi
+    expect_same want3.out got.out
+}
+
+@test "formats: -P shows no percent for a zstd input found by auto-detection" {
+    need_zstd
+    zstd -q -c in.bin > in.zst
+    run --separate-stderr sc-compact -P in.zst -o /dev/null
+    expect_status 0
+    [[ "$stderr" != *%* ]]
+}
+
+# ------------------------------------------------------ terminals
+
+# on_tty CMD: runs CMD with standard output on a pseudo-terminal; its
+# standard error goes to err, its status to status.
+on_tty() {
+    need_cmd script
+    script -qec "$1 2> err" /dev/null > tty.out < /dev/null && status=0 || status=$?
+}
+
+@test "formats: binary output to a terminal is refused; -t, -f, --count are fine" {
+    for args in "sc-gen -n 4" "sc-gen -n 4 -z" "sc-compact in.bin" \
+                "sc-split in.bin" "sc-scan in.bin" "sc-rsort in.bin"; do
+        on_tty "$args"
+        [ "$status" -eq 1 ] || { echo "# $args: status $status" >&2; return 1; }
+        expect_one_line_error "${args%% *}" err
+        grep -q ": refusing to write binary data to a terminal; use -t for text, or -f to force$" err
+        [ ! -s tty.out ]
+    done
+    if have_zstd; then
+        on_tty "sc-gen -n 4 --zstd"
+        [ "$status" -eq 1 ]
+    fi
+    on_tty "sc-gen -n 4 -t"
+    [ "$status" -eq 0 ]
+    grep -q 3073443141 tty.out
+    on_tty "sc-gen -n 4 -f"
+    [ "$status" -eq 0 ]
+    [ -s tty.out ]
+    on_tty "sc-gen -n 4 --force -z"
+    [ "$status" -eq 0 ]
+    on_tty "sc-compact --count -z in.bin"
+    [ "$status" -eq 0 ]
+    on_tty "sc-split --count in.bin"
+    [ "$status" -eq 0 ]
+    on_tty "sc-scan --total in.bin"
+    [ "$status" -eq 0 ]
+    # -o to a file while standard output is a terminal: fine
+    on_tty "sc-compact -o got.out in.bin"
+    [ "$status" -eq 0 ]
+    expect_same want.out got.out
+}
+
+@test "formats: -o /dev/tty and sc-split -r /dev/tty are terminals too" {
+    on_tty "sc-compact -o /dev/tty in.bin"
+    [ "$status" -eq 1 ]
+    grep -q "refusing to write binary data to a terminal" err
+    on_tty "sc-split -r /dev/tty -o sel.bin in.bin"
+    [ "$status" -eq 1 ]
+    [ ! -e sel.bin ]
+}
+
+@test "formats: a named pipe as input is opened once, after the regular files are judged" {
+    # Looking at a FIFO's first bytes before reading would open it twice:
+    # the writer could be cut off (SIGPIPE) or wait for a second opening.
+    mkfifo fifo
+    gen_file b.bin 70001 12 0.5
+    cat in.bin b.bin | ref compact > want2.out
+    for i in 1 2 3; do
+        { cat b.bin > fifo; } &
+        timeout 20 sc-compact in.bin fifo > got.out
+        wait
+        expect_same want2.out got.out
+    done
+}
