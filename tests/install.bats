@@ -44,10 +44,20 @@ load test_helper
     done
 }
 
+@test "install: the examples find the tools of their build tree without PATH" {
+    mkdir tree
+    cp -R "$SC_SRCDIR/examples" tree/examples
+    ln -s "$SC_BUILDDIR/bin" tree/bin
+    for s in tree/examples/*.sh; do
+        run env PATH=/usr/bin:/bin sh "$s" 4K
+        [ "$status" -eq 0 ] || { echo "# $s: $output" >&2; return 1; }
+    done
+}
+
 @test "install: the version is the same in the tools, the header and pkg-config" {
     v=$(sed -n 's/^#define SC_VERSION_STRING "\(.*\)"/\1/p' "$SC_SRCDIR/lib/core/sc.h")
     [ -n "$v" ]
-    for t in sc-gen sc-compact sc-split sc-scan sc-rsort; do
+    for t in sc-gen sc-compact sc-split sc-scan sc-rsort sc-stat; do
         run "$t" --version
         [ "$status" -eq 0 ]
         [[ "$output" == *"$v"* ]]
