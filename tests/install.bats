@@ -54,6 +54,17 @@ load test_helper
     done
 }
 
+@test "install: a quiet build: silent rules by default, ar without 'u'" {
+    grep -q '^AM_DEFAULT_VERBOSITY = 0$' "$SC_BUILDDIR/Makefile"
+    grep -q '^ARFLAGS = cr$' "$SC_BUILDDIR/Makefile"
+    grep -q '^lt_ar_flags=cr$' "$SC_BUILDDIR/libtool"
+    # What the archiver now gets says nothing.
+    echo 'int f(void) { return 1; }' > f.c
+    cc -c f.c -o f.o
+    run ar cr libf.a f.o
+    [ "$status" -eq 0 ] && [ -z "$output" ]
+}
+
 @test "install: the version is the same in the tools, the header and pkg-config" {
     v=$(sed -n 's/^#define SC_VERSION_STRING "\(.*\)"/\1/p' "$SC_SRCDIR/lib/core/sc.h")
     [ -n "$v" ]
