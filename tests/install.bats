@@ -65,6 +65,12 @@ load test_helper
     [ "$status" -eq 0 ] && [ -z "$output" ]
 }
 
+@test "install: README's first pipeline prints what README says" {
+    want=$(sed -n 's/^It prints `\([0-9]*\)`.*/\1/p' "$SC_SRCDIR/README.md")
+    [ -n "$want" ]
+    [ "$(sc-gen -n 64M --density 0.3 | sc-compact --count)" = "$want" ]
+}
+
 @test "install: the version is the same in the tools, the header and pkg-config" {
     v=$(sed -n 's/^#define SC_VERSION_STRING "\(.*\)"/\1/p' "$SC_SRCDIR/lib/core/sc.h")
     [ -n "$v" ]
