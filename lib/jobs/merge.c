@@ -78,6 +78,7 @@ sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
     sc_status st = sc_writer_write(s->w, v, kept);
     sc_phase_add(s->ctx, SC_PH_WRITE, sc_now() - t0);
     s->out += kept;
+    if (s->progress) sc_progress_add(s->progress, 4.0 * (double)n);
     return st;
 }
 

@@ -69,6 +69,7 @@ typedef struct sc_sink {
     int unique;
     sc_uniq uniq;
     uint64_t out;           /* elements written */
+    struct sc_progress *progress;   /* -P: bytes put, or NULL */
 } sc_sink;
 
 /* Writes the sorted v[0..n), dropping -u's duplicates in place. */
