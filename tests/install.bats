@@ -36,6 +36,21 @@ load test_helper
         LD_LIBRARY_PATH="$T/prefix/lib" "$T/prefix/bin/sc-compact" --count
 }
 
+@test "install: a program links statically against the installed libsc.a through pkg-config --static" {
+    make -s -C "$SC_BUILDDIR" install prefix="$T/prefix" >install.log 2>&1 ||
+        { cat install.log; return 1; }
+    [ -f "$T/prefix/lib/libsc.a" ]
+    # Only the archive left, so -lsc must take it and Libs.private must
+    # bring all it needs (zlib, libm, threads; CUDA's static runtime).
+    rm -f "$T/prefix/lib"/libsc.so*
+    export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
+    flags=$(pkg-config --define-prefix --static --cflags --libs sc)
+    cc -std=c11 ${SC_CC_FLAGS:-} -o example \
+        "$SC_SRCDIR/examples/libsc-example.c" $flags
+    ! ldd ./example | grep -q 'libsc\.so'
+    ./example
+}
+
 @test "install: every example pipeline runs and succeeds on a small size" {
     for s in "$SC_SRCDIR"/examples/*.sh; do
         run sh "$s" 64K
