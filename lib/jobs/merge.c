@@ -73,12 +73,12 @@ size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n)
 sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
 {
     size_t kept = s->unique ? sc_uniq_apply(s->order, &s->uniq, v, n) : n;
+    if (s->progress) sc_progress_add(s->progress, 4.0 * (double)n);
     if (kept == 0) return SC_OK;
     double t0 = sc_now();
     sc_status st = sc_writer_write(s->w, v, kept);
     sc_phase_add(s->ctx, SC_PH_WRITE, sc_now() - t0);
     s->out += kept;
-    if (s->progress) sc_progress_add(s->progress, 4.0 * (double)n);
     return st;
 }
 
