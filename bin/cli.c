@@ -28,8 +28,9 @@ static const char common_help[] =
 "  -P, --progress      show progress on standard error\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
-"\nSIZE and COUNT take a suffix K, M, G or T (powers of 1024); numbers may\n"
-"be decimal or 0x hex. Exit status: 0 success, 1 failure, 2 usage error.\n";
+"\nSIZE and COUNT take a suffix K, M, G or T, or k, m, g, t (powers of 1024);\n"
+"numbers may be decimal or 0x hex.\n"
+"Exit status: 0 success, 1 failure, 2 usage error.\n";
 
 /* A standard stream the caller closed would otherwise be the first free
  * descriptor, and -o's temporary file could become "standard input".
@@ -90,7 +91,9 @@ uint64_t cli_number(const cli *c, const char *opt, const char *arg,
         cli_usage_error(c, "invalid value '%s' for %s", arg, opt);
     unsigned shift = 0;
     if (*end && suffixes && !end[1]) {
-        const char *units = "KMGT", *u = strchr(units, *end);
+        /* Lowercase too, as sort -S takes them: 1k is 1024. */
+        const char *units = "KMGT";
+        const char *u = strchr(units, toupper((unsigned char)*end));
         if (!u) cli_usage_error(c, "invalid suffix in '%s' for %s", arg, opt);
         shift = 10 * (unsigned)(u - units + 1);
         end++;

@@ -4,6 +4,12 @@
 # Usage: filter-nonzero.sh [COUNT]    (default 1M elements; K, M, G suffixes)
 set -eu
 
+# The tools of the build tree this script sits in, else those on PATH.
+here=$(cd "$(dirname "$0")" && pwd)
+[ -x "$here/../bin/sc-gen" ] && PATH="$here/../bin:$PATH"
+command -v sc-gen >/dev/null ||
+    { echo "filter-nonzero.sh: sc-gen not found: put sc's bin/ on PATH" >&2; exit 1; }
+
 n=${1:-1M}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sc-example.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

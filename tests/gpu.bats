@@ -127,3 +127,9 @@ same_on_both() {
     EXTRA=(--device cuda)
     vs_ref sc-rsort sort narrow.bin --bits 2:9 -r
 }
+
+@test "gpu: sc-stat cpu == cuda, with a histogram" {
+    require_tool sc-stat
+    gen_file in.bin 1000003 61 0.5
+    same_on_both sc-stat --hist 16 in.bin
+}

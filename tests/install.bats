@@ -36,6 +36,21 @@ load test_helper
         LD_LIBRARY_PATH="$T/prefix/lib" "$T/prefix/bin/sc-compact" --count
 }
 
+@test "install: a program links statically against the installed libsc.a through pkg-config --static" {
+    make -s -C "$SC_BUILDDIR" install prefix="$T/prefix" >install.log 2>&1 ||
+        { cat install.log; return 1; }
+    [ -f "$T/prefix/lib/libsc.a" ]
+    # Only the archive left, so -lsc must take it and Libs.private must
+    # bring all it needs (zlib, libm, threads; CUDA's static runtime).
+    rm -f "$T/prefix/lib"/libsc.so*
+    export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
+    flags=$(pkg-config --define-prefix --static --cflags --libs sc)
+    cc -std=c11 ${SC_CC_FLAGS:-} -o example \
+        "$SC_SRCDIR/examples/libsc-example.c" $flags
+    ! ldd ./example | grep -q 'libsc\.so'
+    ./example
+}
+
 @test "install: every example pipeline runs and succeeds on a small size" {
     for s in "$SC_SRCDIR"/examples/*.sh; do
         run sh "$s" 64K
@@ -44,10 +59,37 @@ load test_helper
     done
 }
 
+@test "install: the examples find the tools of their build tree without PATH" {
+    mkdir tree
+    cp -R "$SC_SRCDIR/examples" tree/examples
+    ln -s "$SC_BUILDDIR/bin" tree/bin
+    for s in tree/examples/*.sh; do
+        run env PATH=/usr/bin:/bin sh "$s" 4K
+        [ "$status" -eq 0 ] || { echo "# $s: $output" >&2; return 1; }
+    done
+}
+
+@test "install: a quiet build: silent rules by default, ar without 'u'" {
+    grep -q '^AM_DEFAULT_VERBOSITY = 0$' "$SC_BUILDDIR/Makefile"
+    grep -q '^ARFLAGS = cr$' "$SC_BUILDDIR/Makefile"
+    grep -q '^lt_ar_flags=cr$' "$SC_BUILDDIR/libtool"
+    # What the archiver now gets says nothing.
+    echo 'int f(void) { return 1; }' > f.c
+    cc -c f.c -o f.o
+    run ar cr libf.a f.o
+    [ "$status" -eq 0 ] && [ -z "$output" ]
+}
+
+@test "install: README's first pipeline prints what README says" {
+    want=$(sed -n 's/^It prints `\([0-9]*\)`.*/\1/p' "$SC_SRCDIR/README.md")
+    [ -n "$want" ]
+    [ "$(sc-gen -n 64M --density 0.3 | sc-compact --count)" = "$want" ]
+}
+
 @test "install: the version is the same in the tools, the header and pkg-config" {
     v=$(sed -n 's/^#define SC_VERSION_STRING "\(.*\)"/\1/p' "$SC_SRCDIR/lib/core/sc.h")
     [ -n "$v" ]
-    for t in sc-gen sc-compact sc-split sc-scan sc-rsort; do
+    for t in sc-gen sc-compact sc-split sc-scan sc-rsort sc-stat; do
         run "$t" --version
         [ "$status" -eq 0 ]
         [[ "$output" == *"$v"* ]]

@@ -42,6 +42,17 @@ setup() {
     done
 }
 
+@test "sizes and counts take lowercase suffixes too, as sort -S does" {
+    sc-gen -n 1k --dist iota > a.bin
+    [ "$(stat -c %s a.bin)" -eq 4096 ]
+    sc-gen -n 1K --dist iota | cmp - a.bin
+    sc-gen -n 1m --dist iota -c 64k | cmp - <(sc-gen -n 1M --dist iota)
+    sc-rsort -S 64k a.bin | cmp - a.bin
+    [ "$(sc-gen -n 1t --dist iota 2>/dev/null | head -c 4 | u32text)" = 0 ]
+    run sc-gen -n 1q
+    [ "$status" -eq 2 ]
+}
+
 @test "sc-gen: -n takes K, M suffixes and 0x hex" {
     sc-gen -n 1K --dist iota > a.bin
     [ "$(stat -c %s a.bin)" -eq 4096 ]

@@ -272,3 +272,31 @@ EOF
     [ "$status" -eq 0 ]
     [[ "$output" =~ [0-9]+\.[0-9]+ ]]
 }
+
+@test "sc-rsort -P: a line for each phase, plain lines when stderr is not a terminal" {
+    gen_file in.bin 300000 41 0.5
+    sc-rsort -P in.bin 2> err.txt > /dev/null
+    ! grep -q $'\r' err.txt
+    grep -q '^sc-rsort: .* MiB read, .* MiB/s, 100%$' err.txt
+    grep -q '^sc-rsort: .* MiB sorted, .* MiB/s, 100%$' err.txt
+    grep -q '^sc-rsort: .* MiB written, .* MiB/s, 100%$' err.txt
+    sc-rsort -P -S 64K -c 4K in.bin 2> err.txt | cmp - <(sc-rsort in.bin)
+    ! grep -q $'\r' err.txt
+    grep -q '^sc-rsort: .* MiB read, .* MiB/s, 100%$' err.txt
+    grep -q '^sc-rsort: .* MiB merged, .* MiB/s, 100%$' err.txt
+}
+
+@test "sc-rsort -P: the line moves while the input stalls" {
+    { sc-gen -n 64K; sleep 5; sc-gen -n 64K; } | sc-rsort -P 2> err.txt > /dev/null
+    # A line every 2 s from the ticker, not only when data arrives.
+    [ "$(grep -c 'MiB read' err.txt)" -ge 2 ]
+}
+
+@test "sc-rsort -P on a terminal: one line redrawn, the runs sorted with an ETA" {
+    command -v script > /dev/null || skip "script(1) not installed"
+    gen_file in.bin 100000 43 0.5
+    script -qec "sc-rsort -P -S 64K in.bin > /dev/null" /dev/null > tty.txt
+    grep -q $'\r' tty.txt
+    grep -q 'sorting run 2 ([0-9.]* MiB), [0-9.]* s, ETA [0-9.]* s' tty.txt
+    grep -q 'MiB read, .*%, ETA ' tty.txt
+}

@@ -39,7 +39,8 @@ typedef enum sc_policy { SC_POLICY_CPU, SC_POLICY_AUTO, SC_POLICY_CUDA } sc_poli
 
 /* The kinds of work the cost model knows (ops/cost.c). */
 typedef enum sc_work { SC_WORK_GEN, SC_WORK_COMPACT, SC_WORK_SPLIT,
-                       SC_WORK_SCAN, SC_WORK_SORT, SC_WORK_COUNT_OF } sc_work;
+                       SC_WORK_SCAN, SC_WORK_SORT, SC_WORK_STAT,
+                       SC_WORK_COUNT_OF } sc_work;
 
 struct sc_ctx {
     sc_device_kind kind;            /* the device that ran work last */
@@ -98,6 +99,26 @@ sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending);
 sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
                      uint64_t first_index, uint32_t *out, uint64_t n);
+
+/* sc_stat's running state: mergeable, so chunks and threads may be
+ * reduced in any order and give the same figures. The distinct estimate
+ * is a HyperLogLog sketch of SC_HLL_REGS registers (cpu_stat.c). */
+#define SC_HLL_BITS 14
+#define SC_HLL_REGS (1u << SC_HLL_BITS)
+typedef struct sc_stat_acc {
+    uint64_t count, zeros, sum, sum_hi;
+    uint32_t min, max;
+    uint8_t reg[SC_HLL_REGS];
+} sc_stat_acc;
+void sc_stat_acc_init(sc_stat_acc *a);
+void sc_stat_acc_merge(sc_stat_acc *a, const sc_stat_acc *b);
+/* Adds in[0..n) to acc on the thread pool. */
+sc_status sc_cpu_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_stat_acc *acc);
+/* The array layer's dispatch of the same (ops_stat.c), and the figures. */
+sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_stat_acc *acc);
+void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out);
 
 /* Scan identities and combination, shared by the CPU backend and the
  * stream layer. */
@@ -161,6 +182,9 @@ sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 
 /* -S's default: a quarter of physical memory, at least 64 MiB. */
 size_t sc_default_buffer_bytes(void);
+
+/* sc-stat's job (stat.c). */
+sc_status sc_run_stat(sc_ctx *ctx, const sc_job *job);
 
 /* sc-rsort's job: reads everything, sorts (in runs past -S), writes. */
 sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job);

@@ -151,7 +151,7 @@ static int64_t known_input(const sc_job *j, const sc_reader *r)
 static sc_status check_job(sc_ctx *ctx, const sc_job *j)
 {
     const char *bad = NULL;
-    if ((unsigned)j->kind > SC_JOB_SORT) bad = "invalid job kind";
+    if ((unsigned)j->kind > SC_JOB_STAT) bad = "invalid job kind";
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
     else if (j->chunk_bytes % SC_MIN_CHUNK_BYTES)
         bad = "chunk size is not a multiple of 4 KiB";
@@ -175,6 +175,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     if (bad) return bad;
     if (j->kind == SC_JOB_SORT)
         return (bad = sc_check_outputs(ctx, j)) ? bad : sc_run_sort(ctx, j);
+    if (j->kind == SC_JOB_STAT) return sc_run_stat(ctx, j);
     double t0 = sc_now();
     const sc_job_type *t = job_type(j);
     job_state js;
@@ -191,7 +192,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     if (st == SC_OK) {
         bound_job bj = { &js, t };
         sc_stage_ops ops = { process, emit, &bj, t->out_bytes(j), t->need_aux,
-                             { 0 } };
+                             { 0 }, 0 };
         t->describe(&js, &ops.work);
         size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known_input(j, r),
                                       t->work);

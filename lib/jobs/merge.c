@@ -77,6 +77,7 @@ size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n)
 sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
 {
     size_t kept = s->unique ? sc_uniq_apply(s->order, &s->uniq, v, n) : n;
+    if (s->progress) sc_progress_add(s->progress, 4.0 * (double)n);
     if (kept == 0) return SC_OK;
     if (s->to_runs) {
         s->out += kept;
@@ -373,7 +374,7 @@ static sc_status merge_pass(sc_runs *rs, size_t fan, const sc_order *o,
     uint64_t off = 0;
     for (size_t g = 0; st == SC_OK && g < rs->n; g += fan) {
         size_t k = rs->n - g < fan ? rs->n - g : fan;
-        sc_sink to = { rs->ctx, o, NULL, 0, { 0, 0 }, 0, next };
+        sc_sink to = { rs->ctx, o, NULL, 0, { 0, 0 }, 0, next, NULL };
         if ((st = sc_runs_begin(next)) == SC_OK)
             st = merge_group(rs, g, k, off, o, &to, mem_bytes);
         for (size_t i = g; i < g + k; i++) off += rs->len[i];

@@ -73,6 +73,7 @@ typedef struct sc_sink {
     sc_uniq uniq;
     uint64_t out;           /* elements written */
     sc_runs *to_runs;       /* instead of w when set */
+    struct sc_progress *progress;   /* -P: bytes put, or NULL */
 } sc_sink;
 
 /* Writes the sorted v[0..n), dropping -u's duplicates in place. */

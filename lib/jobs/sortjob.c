@@ -7,6 +7,7 @@
  * input is read, so -o may name an input.  -m merges inputs sorted
  * already, -C only checks the order; both stream.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,8 +29,10 @@ typedef struct sort_state {
     sc_runs *runs;          /* NULL until the input outgrows the buffer */
     sc_fault fault;         /* a data fault, reported after the output */
     uint64_t in;
-    sc_progress progress;   /* -P: elements read so far */
+    sc_progress progress;   /* -P: read, sorted runs, merged, written */
     double total_bytes;     /* -P: of all inputs, < 0 when unknown */
+    uint64_t run_elems;     /* -P: what the merge will read */
+    double sort_rate;       /* -P: bytes a second of the last sort, or 0 */
 } sort_state;
 
 /* Under "auto" the GPU starts while the input is read, when the sort of
@@ -113,11 +116,33 @@ static sc_status fill(sort_state *ss, sc_reader *r, int *ended)
     }
 }
 
+/* sc_sort, shown under -P as a note with its time so far and, from the
+ * speed of the sort before it, the time it should still take. */
+static sc_status sort_buffer(sort_state *ss, const char *what)
+{
+    const sc_job *j = ss->job;
+    double bytes = 4.0 * (double)ss->len, t0 = sc_now();
+    if (j->progress) {
+        char note[96];
+        snprintf(note, sizeof note, "%s (%.1f MiB)", what, bytes / 1048576.0);
+        sc_progress_note(&ss->progress, note,
+                         ss->sort_rate > 0 ? bytes / ss->sort_rate : -1);
+    }
+    sc_status st = sc_sort(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
+                           j->reverse);
+    double took = sc_now() - t0;
+    if (took > 0 && bytes > 0) ss->sort_rate = bytes / took;
+    if (j->progress) sc_progress_note(&ss->progress, NULL, -1);
+    return st;
+}
+
 /* The buffer's elements, sorted, as the next run; the buffer empties. */
 static sc_status spill_run(sort_state *ss)
 {
-    sc_status st = sc_sort(ss->ctx, ss->buf, ss->len, ss->job->lo_bit,
-                           ss->job->hi_bit, ss->job->reverse);
+    char what[48];
+    snprintf(what, sizeof what, "sorting run %zu",
+             (ss->runs ? sc_runs_count(ss->runs) : 0) + 1);
+    sc_status st = sort_buffer(ss, what);
     if (st == SC_OK && ss->job->unique) {
         /* Duplicates within a run never reach the output: drop them now. */
         sc_uniq u = { 0, 0 };
@@ -126,6 +151,7 @@ static sc_status spill_run(sort_state *ss)
     if (st == SC_OK && !ss->runs)
         st = sc_runs_open(&ss->runs, ss->ctx, ss->job->tmpdir);
     if (st == SC_OK) st = sc_runs_add(ss->runs, ss->buf, ss->len);
+    ss->run_elems += ss->len;
     ss->len = 0;
     return st;
 }
@@ -154,11 +180,23 @@ static sc_status write_sorted(sort_state *ss, sc_sink *sink)
 {
     const sc_job *j = ss->job;
     if (!ss->runs) {
-        sc_status st = sc_sort(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
-                               j->reverse);
-        return st == SC_OK ? sc_sink_put(sink, ss->buf, ss->len) : st;
+        double bytes = 4.0 * (double)ss->len;
+        if (j->progress) sc_progress_phase(&ss->progress, "sorted", bytes);
+        sc_status st = sort_buffer(ss, "sorting in memory");
+        if (j->progress) {
+            sc_progress_add(&ss->progress, bytes);
+            sc_progress_phase(&ss->progress, "written", bytes);
+        }
+        /* In pieces, so that -P sees a slow output move. */
+        for (size_t at = 0; st == SC_OK && at < ss->len; at += ss->chunk) {
+            size_t n = ss->len - at < ss->chunk ? ss->len - at : ss->chunk;
+            st = sc_sink_put(sink, ss->buf + at, n);
+        }
+        return st;
     }
     sc_status st = ss->len ? spill_run(ss) : SC_OK;
+    if (j->progress)
+        sc_progress_phase(&ss->progress, "merged", 4.0 * (double)ss->run_elems);
     /* The merge's buffers take the sort buffer's place. */
     free(ss->buf);
     ss->buf = NULL;
@@ -195,6 +233,7 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink)
     if (st == SC_OK) st = read_all(ss, r);
     sc_reader_close(r);
     if (st == SC_OK) st = open_sink(ss, sink);
+    if (j->progress) sink->progress = &ss->progress;
     if (st == SC_OK) st = write_sorted(ss, sink);
     st = close_sink(ss, sink, st);
     free(ss->buf);
@@ -238,11 +277,15 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
     sc_sink sink;
     memset(&sink, 0, sizeof sink);
     state_init(&ss, ctx, job);
+    if (job->progress) sc_progress_tick(&ss.progress);
     sc_status st = job->check ? check_inputs(&ss)
                  : job->merge ? merge_inputs(&ss, &sink)
                  : sort_inputs(&ss, &sink);
-    if (job->progress)
+    /* A sort's last phase has its own figures; -C and -m only read. */
+    if (job->progress && (job->check || job->merge))
         sc_progress_end(&ss.progress, 4.0 * (double)ss.in, ss.total_bytes);
+    else if (job->progress)
+        sc_progress_finish(&ss.progress);
     if (job->verbose) sc_job_report(ctx, job, ss.in, sink.out, sc_now() - t0);
     return st;
 }

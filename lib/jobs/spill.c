@@ -81,7 +81,7 @@ uint64_t sc_spill_count(const sc_spill *sp)
     return sp->file_elems + sp->mem_len;
 }
 
-sc_status sc_spill_replay(sc_spill *sp, sc_writer *w)
+sc_status sc_spill_walk(sc_spill *sp, sc_spill_fn fn, void *arg)
 {
     if (sp->fd >= 0) {
         /* No more memory than -S allows the rejects in the first place. */
@@ -100,13 +100,23 @@ sc_status sc_spill_replay(sc_spill *sp, sc_writer *w)
                 return sc_fail(sp->ctx, SC_ERR_IO, "%s: short read of "
                                "temporary file", sp->path);
             }
-            sc_status st = sc_writer_write(w, buf, want);
+            sc_status st = fn(arg, buf, want);
             if (st) { free(buf); return st; }
             left -= want;
         }
         free(buf);
     }
-    return sp->mem_len ? sc_writer_write(w, sp->mem, sp->mem_len) : SC_OK;
+    return sp->mem_len ? fn(arg, sp->mem, sp->mem_len) : SC_OK;
+}
+
+static sc_status to_writer(void *w, const uint32_t *elems, size_t n)
+{
+    return sc_writer_write(w, elems, n);
+}
+
+sc_status sc_spill_replay(sc_spill *sp, sc_writer *w)
+{
+    return sc_spill_walk(sp, to_writer, w);
 }
 
 void sc_spill_close(sc_spill *sp)

@@ -11,6 +11,9 @@ sc_status sc_spill_open(sc_spill **out, sc_ctx *ctx, const char *dir,
 sc_status sc_spill_add(sc_spill *sp, const uint32_t *elems, size_t n);
 /* Writes everything added, in order, to w. */
 sc_status sc_spill_replay(sc_spill *sp, sc_writer *w);
+/* Hands everything added, in order, to fn in pieces; stops at an error. */
+typedef sc_status (*sc_spill_fn)(void *arg, const uint32_t *elems, size_t n);
+sc_status sc_spill_walk(sc_spill *sp, sc_spill_fn fn, void *arg);
 uint64_t sc_spill_count(const sc_spill *sp);
 void sc_spill_close(sc_spill *sp);     /* removes the temporary file */
 #endif

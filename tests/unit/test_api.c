@@ -1026,6 +1026,33 @@ static void test_bad_arguments(void)
     ok(sc_run(c, NULL) == SC_ERR_USAGE, "bad args: sc_run with no job");
 }
 
+/* sc_stat on host arrays: the figures, 1 thread or many alike. */
+static void test_stat(void)
+{
+    enum { N = 300000 };
+    uint32_t *v = malloc(N * sizeof *v);
+    sc_stats a, b;
+    if (!v) { ok(0, "sc_stat: memory"); return; }
+    for (uint32_t i = 0; i < N; i++) v[i] = i % 1000 == 0 ? 0 : 0xfffffff0u + i % 16;
+    sc_status st = sc_stat(cpu_ctx, v, N, &a);
+    ok(st == SC_OK && a.count == N && a.zeros == N / 1000 && a.min == 0 &&
+       a.max == 0xffffffffu, "sc_stat: count, zeros, min, max");
+    uint64_t want = 0;
+    for (uint32_t i = 0; i < N; i++) want += v[i];
+    ok(a.sum == want && a.sum_hi == 0, "sc_stat: the sum is exact past 2^32");
+    ok(a.distinct == 17, "sc_stat: 17 distinct values counted (%llu)",
+       (unsigned long long)a.distinct);
+    st = sc_stat(cpu1_ctx, v, N, &b);
+    ok(st == SC_OK && memcmp(&a, &b, sizeof a) == 0,
+       "sc_stat: one thread gives the same figures");
+    st = sc_stat(cpu_ctx, NULL, 0, &b);
+    ok(st == SC_OK && b.count == 0 && b.distinct == 0, "sc_stat: empty array");
+    ok(sc_stat(cpu_ctx, NULL, 5, &b) == SC_ERR_USAGE &&
+       sc_stat(cpu_ctx, v, 5, NULL) == SC_ERR_USAGE &&
+       sc_stat(NULL, v, 5, &b) == SC_ERR_USAGE, "sc_stat: bad arguments");
+    free(v);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1041,6 +1068,7 @@ int main(void)
     test_gen();
     test_ops();
     test_streams();
+    test_stat();
     test_bad_arguments();
     sc_ctx_free(cpu_ctx);
     sc_ctx_free(cpu1_ctx);

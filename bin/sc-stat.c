@@ -1,0 +1,68 @@
+/* sc-stat — look at a stream: count, min, max, sum, mean, zeros, distinct,
+ * a histogram, or its first or last elements. */
+#include "cli.h"
+
+static const char usage[] =
+"Usage: sc-stat [OPTION]... [FILE]...\n"
+"Read the input once and print, one 'name value' per line: count, min, max,\n"
+"sum (exact), mean (6 decimals), zeros, distinct (an estimate: within 2 %).\n"
+"Empty input prints 'count 0' alone.\n\n"
+"      --hist N        also N lines 'hist LO HI COUNT': equal-width buckets\n"
+"                      from min to max (at most 1M; the input is kept in\n"
+"                      memory up to -S, then in -T, for the second look)\n"
+"      --head N        print the first N elements as text instead\n"
+"      --tail N        print the last N elements as text instead\n"
+"  -S, --buffer-size SIZE  memory that --hist keeps the input in\n"
+"                      (default: a quarter of RAM)\n"
+"  -T, --temporary-directory DIR  where --hist keeps the rest\n"
+"                      (default $TMPDIR, else /tmp)\n"
+"The output is text: -t changes nothing and -z is refused.\n";
+
+enum { OPT_HIST = OPT_TOOL_BASE, OPT_HEAD, OPT_TAIL };
+
+#define MAX_BUCKETS ((uint64_t)1 << 20)
+
+int main(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        CLI_COMMON_LONG,
+        { "hist", required_argument, NULL, OPT_HIST },
+        { "head", required_argument, NULL, OPT_HEAD },
+        { "tail", required_argument, NULL, OPT_TAIL },
+        { "buffer-size", required_argument, NULL, 'S' },
+        { "temporary-directory", required_argument, NULL, 'T' },
+        { NULL, 0, NULL, 0 } };
+    cli c;
+    cli_init(&c, argv, "sc-stat", SC_JOB_STAT, usage, 1);
+    int opt;
+    while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "S:T:", longs,
+                              NULL)) != -1) {
+        switch (opt) {
+        case OPT_HIST:
+            c.job.hist_buckets = (uint32_t)cli_number(&c, "--hist", optarg, 1,
+                                                      MAX_BUCKETS);
+            if (!c.job.hist_buckets)
+                cli_usage_error(&c, "--hist needs at least 1 bucket");
+            break;
+        case OPT_HEAD:
+        case OPT_TAIL: {
+            const char *name = opt == OPT_HEAD ? "--head" : "--tail";
+            uint64_t n = cli_number(&c, name, optarg, 1, UINT64_MAX);
+            if (!n) cli_usage_error(&c, "%s needs at least 1 element", name);
+            *(opt == OPT_HEAD ? &c.job.head : &c.job.tail) = n;
+            break;
+        }
+        case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4096); break;
+        case 'T': c.job.tmpdir = optarg; break;
+        default: cli_common_option(&c, opt, optarg);
+        }
+    }
+    cli_operands(&c, argc, argv);
+    if (c.job.head && c.job.tail)
+        cli_usage_error(&c, "--head and --tail exclude each other");
+    if ((c.job.head || c.job.tail) && c.job.hist_buckets)
+        cli_usage_error(&c, "--hist does not go with --head or --tail");
+    if (c.job.out.fmt == SC_FMT_GZ)
+        cli_usage_error(&c, "the report is text; --gzip is not supported");
+    return cli_run(&c);
+}

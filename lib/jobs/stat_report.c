@@ -1,0 +1,96 @@
+/* stat_report.c — sc-stat's "name value" lines and the histogram that
+ * needs min and max before it can count. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "stat.h"
+
+typedef unsigned __int128 u128;
+
+static char *u128_text(u128 v, char *end)
+{
+    *--end = '\0';
+    do {
+        *--end = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    return end;
+}
+
+/* sum / count to six decimals, rounded half up, exactly: binary floating
+ * point would round differently from one platform to the next. */
+static void mean_text(u128 sum, uint64_t count, char *buf, size_t size)
+{
+    u128 q = sum / count, r = sum % count;
+    u128 frac = (r * 1000000u + count / 2) / count;
+    if (frac == 1000000u) { q++; frac = 0; }
+    char digits[48];
+    snprintf(buf, size, "%s.%06u", u128_text(q, digits + sizeof digits),
+             (unsigned)frac);
+}
+
+sc_status sc_stat_print(sc_writer *w, const sc_stats *s)
+{
+    char line[256], sum[48], mean[64];
+    int len;
+    if (s->count == 0) {
+        len = snprintf(line, sizeof line, "count 0\n");
+        return sc_writer_write_bytes(w, line, (size_t)len);
+    }
+    u128 total = (u128)s->sum_hi << 64 | s->sum;
+    mean_text(total, s->count, mean, sizeof mean);
+    len = snprintf(line, sizeof line,
+                   "count %" PRIu64 "\nmin %" PRIu32 "\nmax %" PRIu32
+                   "\nsum %s\nmean %s\nzeros %" PRIu64 "\ndistinct %" PRIu64
+                   "\n", s->count, s->min, s->max,
+                   u128_text(total, sum + sizeof sum), mean, s->zeros,
+                   s->distinct);
+    return sc_writer_write_bytes(w, line, (size_t)len);
+}
+
+/* Buckets between min and max: as many as asked, but no more than there
+ * are values, so none is empty by construction. */
+sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, uint32_t buckets,
+                            uint32_t min, uint32_t max)
+{
+    uint64_t range = (uint64_t)max - min + 1;
+    h->min = min;
+    h->range = range;
+    h->n = buckets < range ? buckets : (uint32_t)range;
+    h->counts = calloc(h->n, sizeof *h->counts);
+    return h->counts ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+}
+
+/* Bucket b holds x with floor((x - min) * n / range) == b. */
+sc_status sc_stat_hist_add(void *arg, const uint32_t *x, size_t len)
+{
+    sc_stat_hist *h = arg;
+    for (size_t i = 0; i < len; i++)
+        h->counts[(uint64_t)(x[i] - h->min) * h->n / h->range]++;
+    return SC_OK;
+}
+
+/* Bucket b runs from min + ceil(b * range / n) to one below the next. */
+static uint64_t bucket_start(const sc_stat_hist *h, uint64_t b)
+{
+    return h->min + (b * h->range + h->n - 1) / h->n;
+}
+
+sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h)
+{
+    sc_status st = SC_OK;
+    for (uint64_t b = 0; b < h->n && st == SC_OK; b++) {
+        char line[96];
+        int len = snprintf(line, sizeof line, "hist %" PRIu64 " %" PRIu64
+                           " %" PRIu64 "\n", bucket_start(h, b),
+                           bucket_start(h, b + 1) - 1, h->counts[b]);
+        st = sc_writer_write_bytes(w, line, (size_t)len);
+    }
+    return st;
+}
+
+void sc_stat_hist_free(sc_stat_hist *h)
+{
+    free(h->counts);
+    h->counts = NULL;
+}

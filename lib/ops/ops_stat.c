@@ -1,0 +1,85 @@
+/* ops_stat.c — sc_stat() on host arrays, and the figures of its running
+ * state.  There is no stat kernel yet: on a CUDA context the reduction
+ * runs on the host threads, where the data already is (a host array would
+ * otherwise cross PCIe once for a few numbers). */
+#include <math.h>
+#include <stdlib.h>
+#include "internal.h"
+
+sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_stat_acc *acc)
+{
+    return sc_cpu_stat(ctx, in, n, acc);
+}
+
+/* Ertl's improved raw estimator ("New cardinality estimation algorithms
+ * for HyperLogLog sketches", 2017): one formula from empty to full, with
+ * no bias tables and no switch to linear counting. */
+static double sigma(double x)
+{
+    if (x == 1.0) return INFINITY;
+    double y = 1.0, z = x, prev;
+    do {
+        x *= x;
+        prev = z;
+        z += x * y;
+        y += y;
+    } while (z != prev);
+    return z;
+}
+
+static double tau(double x)
+{
+    if (x == 0.0 || x == 1.0) return 0.0;
+    double y = 1.0, z = 1.0 - x, prev;
+    do {
+        x = sqrt(x);
+        prev = z;
+        y *= 0.5;
+        z -= (1.0 - x) * (1.0 - x) * y;
+    } while (z != prev);
+    return z / 3.0;
+}
+
+static double hll_estimate(const uint8_t *reg)
+{
+    enum { Q = 64 - SC_HLL_BITS };
+    double m = SC_HLL_REGS, c[Q + 2] = { 0 };
+    for (unsigned k = 0; k < SC_HLL_REGS; k++) c[reg[k]] += 1.0;
+    double z = m * tau(1.0 - c[Q + 1] / m);
+    for (int k = Q; k >= 1; k--) z = 0.5 * (z + c[k]);
+    z += m * sigma(c[0] / m);
+    return m * m / (2.0 * log(2.0)) / z;
+}
+
+void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out)
+{
+    out->count = a->count;
+    out->zeros = a->zeros;
+    out->sum = a->sum;
+    out->sum_hi = a->sum_hi;
+    out->min = a->min;
+    out->max = a->max;
+    out->distinct = 0;
+    if (a->count == 0) return;
+    double e = floor(hll_estimate(a->reg) + 0.5);
+    /* An estimate never claims more values than there are elements or
+     * than fit between min and max; a nonempty input has at least one. */
+    double most = (double)a->max - (double)a->min + 1.0;
+    if ((double)a->count < most) most = (double)a->count;
+    out->distinct = e < 1.0 ? 1 : e > most ? (uint64_t)most : (uint64_t)e;
+}
+
+sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out)
+{
+    if (!ctx) return SC_ERR_USAGE;
+    if (!out || (n && !in))
+        return sc_fail(ctx, SC_ERR_USAGE, "sc_stat: invalid argument");
+    sc_stat_acc *acc = malloc(sizeof *acc);
+    if (!acc) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    sc_stat_acc_init(acc);
+    sc_status st = sc_stat_add(ctx, in, n, acc);
+    if (st == SC_OK) sc_stat_acc_result(acc, out);
+    free(acc);
+    return st;
+}
