@@ -74,19 +74,18 @@ loads_driver() {
     ! loads_driver sc-gen -d auto -n 1000
 }
 
-# split_run TOOL ARGS...: TOOL reads a stream whose first part comes at
-# once and the rest a second later, with auto told to want the GPU and
-# the GPU's start slowed: the first chunks go to the CPU, the rest to the
-# GPU.  Its output must equal the CPU's alone, and -v must show both.
+# split_run TOOL ARGS...: TOOL under auto, told to want the GPU, with its
+# first 8 chunks on the CPU as if the GPU were still starting, then the
+# rest on the GPU.  Its output must equal the CPU's alone, and -v must
+# show both devices.
 split_run() {
     local tool=$1
     shift
     "$tool" -d cpu "$@" < in.bin > cpu.out
-    { head -c 1048576 in.bin; sleep 1.5; tail -c +1048577 in.bin; } |
-        SC_TEST_COST=gpu SC_TEST_DEVICE_DELAY_MS=400 "$tool" -d auto -c 64K -v "$@" \
-            > mixed.out 2> mixed.err
+    SC_TEST_COST=gpu SC_TEST_CPU_CHUNKS=8 "$tool" -d auto -c 64K -v "$@" \
+        < in.bin > mixed.out 2> mixed.err
     expect_same cpu.out mixed.out || { echo "# $tool $*" >&2; return 1; }
-    grep -q "on the CPU (before the GPU was ready)" mixed.err ||
+    grep -q "8 on the CPU (before the GPU was ready)" mixed.err ||
         { echo "# $tool $*: $(cat mixed.err)" >&2; return 1; }
 }
 

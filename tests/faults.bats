@@ -196,7 +196,8 @@ limited() {
     ref sort --bits 0:12 < in20.bin > want.out
     local timer=()
     [ -x /usr/bin/time ] && timer=(/usr/bin/time -f %M -o rss.txt)
-    run -0 "${timer[@]}" sc-rsort -S 4K -T runs --bits 0:12 -o got.out in20.bin
+    # -d cpu: the merge's memory is measured, not a CUDA context's
+    run -0 "${timer[@]}" sc-rsort -d cpu -S 4K -T runs --bits 0:12 -o got.out in20.bin
     expect_same want.out got.out
     [ -z "$(ls -A runs)" ]
     [ ${#timer[@]} -gt 0 ] || skip "no /usr/bin/time: peak memory not checked"

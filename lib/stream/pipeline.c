@@ -245,6 +245,16 @@ static void choose_device(pipeline *p)
 #endif
 }
 
+/* SC_TEST_CPU_CHUNKS=N: under auto the first N chunks go to the CPU as
+ * if the GPU were still starting, and then the worker waits for it, so
+ * that tests hand a stream from one device to the other at a known
+ * place on any machine; -1 when unset. */
+static int test_cpu_chunks(void)
+{
+    const char *v = getenv("SC_TEST_CPU_CHUNKS");
+    return v && *v ? atoi(v) : -1;
+}
+
 /* The table for the next chunk; NULL: queue it on the lanes. */
 static sc_status route(pipeline *p, const sc_backend **b)
 {
@@ -252,6 +262,11 @@ static sc_status route(pipeline *p, const sc_backend **b)
     *b = p->lanes ? NULL : p->sync_gpu ? p->sync_gpu : &sc_cpu_backend;
     if (p->lanes || p->sync_gpu || !p->want_gpu) return SC_OK;
     int ready = sc_device_ready(ctx);
+    int forced = ctx->policy == SC_POLICY_AUTO ? test_cpu_chunks() : -1;
+    if (forced >= 0) {
+        if (ctx->chunks_cpu < (uint64_t)forced) return SC_OK;
+        if (ready == 0 && sc_device_wait(ctx) == SC_OK) ready = 1;
+    }
     if (ready == 0 && ctx->policy == SC_POLICY_AUTO) return SC_OK;
     if (ready < 0 && ctx->policy == SC_POLICY_AUTO) {
         /* Said in -v's note, not in the context's message, which the
