@@ -35,15 +35,14 @@ typedef struct sort_state {
     double sort_rate;       /* -P: bytes a second of the last sort, or 0 */
 } sort_state;
 
-/* Under "auto" the GPU starts while the input is read, when the sort of
- * an input that size would pay for it, or when the size is unknown (a
- * pipe): the sort itself decides at the end, by the size it then knows,
- * whether to wait for the GPU (ops.c). -m and -C only stream. */
+/* Under "auto" the GPU starts while the input is read when a sort of an
+ * input that size would pay for it; for a pipe the sort decides at the
+ * end, by the size it then knows (ops.c).  -m and -C only stream. */
 static void start_gpu_early(sc_ctx *ctx, const sc_job *j, int64_t known)
 {
     if (ctx->policy != SC_POLICY_AUTO || j->merge || j->check) return;
-    if (known < 0 || sc_cost_gpu_pays(ctx, SC_WORK_SORT, known,
-                                      sc_device_eta(ctx), 0, NULL, 0))
+    if (known >= 0 && sc_cost_gpu_pays(ctx, SC_WORK_SORT, known,
+                                       sc_device_eta(ctx), 0, NULL, 0))
         sc_device_start(ctx, 1);
 }
 
