@@ -8,13 +8,23 @@
 #include "spill.h"
 
 #define REPLAY_ELEMS ((size_t)1 << 22)
+/* Memory grows by blocks, never by realloc: growing one buffer copies
+ * what it holds again at every doubling, and its 4 KiB pages fault one by
+ * one; blocks are huge pages (sc_big_alloc) and filled once. */
+#define BLOCK_ELEMS ((size_t)16 << 20)
+
+typedef struct block {
+    struct block *next;
+    size_t len, cap;            /* in elements */
+    uint32_t elems[];
+} block;
 
 struct sc_spill {
     sc_ctx *ctx;
     char path[4096];
     int fd;                 /* -1 until the first spill */
-    uint32_t *mem;
-    size_t mem_len, mem_cap, limit;     /* in elements */
+    block *head, *tail;     /* in memory, in order */
+    size_t mem_len, limit;  /* in elements */
     uint64_t file_elems;
 };
 
@@ -33,6 +43,16 @@ sc_status sc_spill_open(sc_spill **out, sc_ctx *ctx, const char *dir,
     return SC_OK;
 }
 
+static void free_blocks(sc_spill *sp)
+{
+    for (block *b = sp->head, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    sp->head = sp->tail = NULL;
+    sp->mem_len = 0;
+}
+
 /* Moves what memory holds to the end of the file. */
 static sc_status spill(sc_spill *sp)
 {
@@ -43,32 +63,45 @@ static sc_status spill(sc_spill *sp)
                                  "temporary file", sp->path);
         sc_temp_register(sp->path);
     }
-    if (sc_write_full(sp->fd, sp->mem, sp->mem_len * 4) != 0)
-        return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s: write error",
-                             sp->path);
+    for (block *b = sp->head; b; b = b->next)
+        if (sc_write_full(sp->fd, b->elems, b->len * 4) != 0)
+            return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s: write error",
+                                 sp->path);
     sp->file_elems += sp->mem_len;
-    sp->mem_len = 0;
+    free_blocks(sp);
+    return SC_OK;
+}
+
+/* A block with room at the tail, within the limit. */
+static sc_status room(sc_spill *sp, size_t *avail)
+{
+    block *t = sp->tail;
+    if (!t || t->len == t->cap) {
+        size_t cap = sp->limit - sp->mem_len;
+        if (cap > BLOCK_ELEMS) cap = BLOCK_ELEMS;
+        block *b = sc_big_alloc(sizeof *b + cap * 4);
+        if (!b) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
+        b->next = NULL;
+        b->len = 0;
+        b->cap = cap;
+        if (t) t->next = b;
+        else sp->head = b;
+        sp->tail = t = b;
+    }
+    *avail = t->cap - t->len;
     return SC_OK;
 }
 
 sc_status sc_spill_add(sc_spill *sp, const uint32_t *elems, size_t n)
 {
     while (n) {
-        if (sp->mem_len == sp->limit) {
-            sc_status st = spill(sp);
-            if (st) return st;
-        }
-        size_t room = sp->limit - sp->mem_len, take = n < room ? n : room;
-        if (sp->mem_len + take > sp->mem_cap) {
-            size_t cap = sp->mem_cap ? sp->mem_cap * 2 : ((size_t)1 << 20);
-            while (cap < sp->mem_len + take) cap *= 2;
-            if (cap > sp->limit) cap = sp->limit;
-            uint32_t *m = realloc(sp->mem, cap * 4);
-            if (!m) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
-            sp->mem = m;
-            sp->mem_cap = cap;
-        }
-        memcpy(sp->mem + sp->mem_len, elems, take * 4);
+        sc_status st;
+        if (sp->mem_len == sp->limit && (st = spill(sp)) != SC_OK) return st;
+        size_t avail = 0;
+        if ((st = room(sp, &avail)) != SC_OK) return st;
+        size_t take = n < avail ? n : avail;
+        memcpy(sp->tail->elems + sp->tail->len, elems, take * 4);
+        sp->tail->len += take;
         sp->mem_len += take;
         elems += take;
         n -= take;
@@ -106,7 +139,11 @@ sc_status sc_spill_walk(sc_spill *sp, sc_spill_fn fn, void *arg)
         }
         free(buf);
     }
-    return sp->mem_len ? fn(arg, sp->mem, sp->mem_len) : SC_OK;
+    for (block *b = sp->head; b; b = b->next) {
+        sc_status st = fn(arg, b->elems, b->len);
+        if (st) return st;
+    }
+    return SC_OK;
 }
 
 static sc_status to_writer(void *w, const uint32_t *elems, size_t n)
@@ -127,6 +164,6 @@ void sc_spill_close(sc_spill *sp)
         unlink(sp->path);
         sc_temp_unregister(sp->path);
     }
-    free(sp->mem);
+    free_blocks(sp);
     free(sp);
 }
