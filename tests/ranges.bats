@@ -1,13 +1,13 @@
 #!/usr/bin/env bats
-# sc-split --ranges: cutting a stream into parts by value.  Each part is
-# checked against sc-compact with the same range, an independent
-# implementation.
+# sc-split --ranges and sc-stat --quantiles / --sample: cutting a stream
+# into parts by value, and choosing the bounds.  Each part is checked
+# against sc-compact with the same range, an independent implementation.
 
 load test_helper
 
 setup() {
     sc_setup
-    require_tool sc-gen sc-split sc-compact
+    require_tool sc-gen sc-split sc-stat sc-compact
 }
 
 # parts_vs_compact IN BOUNDS PATTERN: part p of IN (PATTERN with %d as p)
@@ -227,4 +227,115 @@ EOF
     [ "$(cat rss.txt)" -lt 100000 ] || { echo "# RSS $(cat rss.txt) KB" >&2; return 1; }
     gzip -dc p.*.gz | sc-rsort | cmp - <(sc-rsort in.bin)
     sc-compact --ge 33554432 --lt 50331648 in.bin | cmp - <(gzip -dc p.002.gz)
+}
+
+# ---------------------------------------------------------------- sc-stat
+
+@test "sc-stat --quantiles: exact on an input that fits the sample" {
+    sc-gen -n 1000 --dist iota > in.bin
+    run -0 --separate-stderr sc-stat --quantiles 4 in.bin
+    [ "$(grep '^quantiles' <<< "$output")" = "quantiles 250,500,750" ]
+    # The rest of the report is what it was, the line comes after distinct.
+    sc-stat in.bin > plain.txt
+    [ "$(grep -v '^quantiles' <<< "$output")" = "$(cat plain.txt)" ]
+    [ "$(tail -n 1 <<< "$output")" = "quantiles 250,500,750" ]
+    run -0 sc-stat --quantiles 1 in.bin
+    [ "$(tail -n 1 <<< "$output")" = "quantiles" ]
+    run -0 sc-stat --quantiles 2 --hist 2 in.bin
+    [ "${lines[7]}" = "quantiles 500" ] && [ "${lines[8]}" = "hist 0 499 500" ]
+}
+
+@test "sc-stat --quantiles: bounds split a large input into parts within 0.5 % of their share" {
+    gen_file in.bin 3000000 21 1 --max 100000000
+    local q n=3000000 parts=8
+    q=$(sc-stat --quantiles $parts in.bin | sed -n 's/^quantiles //p')
+    [ "$(tr , '\n' <<< "$q" | wc -l)" -eq 7 ]
+    run -0 sc-split --ranges "$q" --count in.bin
+    local c
+    for c in $output; do
+        [ $(( (c - n / parts) < 0 ? (n / parts - c) : (c - n / parts) )) -lt $((n / 200)) ] ||
+            { echo "# sizes: $output" >&2; return 1; }
+    done
+}
+
+@test "sc-stat --quantiles: repeated values give fewer bounds, never 0 or twice the same" {
+    sc-gen -n 100000 --dist constant --value 7 > c.bin
+    run -0 sc-stat --quantiles 4 c.bin
+    [ "$(tail -n 1 <<< "$output")" = "quantiles" ]
+    sc-gen -n 100000 --dist structured > s.bin      # half zeros
+    run -0 sc-stat --quantiles 4 s.bin
+    local q
+    q=$(sed -n 's/^quantiles //p' <<< "$output")
+    [ "$(tr , '\n' <<< "$q" | wc -l)" -eq 1 ] && [ "$q" -gt 0 ]
+    : > empty.bin
+    run -0 sc-stat --quantiles 4 empty.bin
+    [ "$output" = "count 0" ]
+}
+
+@test "sc-stat --quantiles and --sample: the same for any chunk, thread count, file, pipe or gzip" {
+    gen_file in.bin 1500000 13
+    head -c 1000004 in.bin > a.bin
+    tail -c +1000005 in.bin > b.bin
+    local opts want
+    for opts in "--quantiles 16" "--quantiles 16 --sample 0.3" "--sample 0.5 --seed 9 --hist 3"; do
+        # shellcheck disable=SC2086
+        want=$(sc-stat $opts in.bin)
+        # shellcheck disable=SC2086
+        [ "$(sc-stat -c 4K -j 1 $opts in.bin)" = "$want" ] &&
+        [ "$(sc-stat -j 3 $opts < in.bin)" = "$want" ] &&
+        [ "$(cat in.bin | sc-stat -c 8K $opts)" = "$want" ] &&
+        [ "$(gzip -1 -c in.bin | sc-stat $opts)" = "$want" ] &&
+        [ "$(sc-stat $opts a.bin b.bin)" = "$want" ] ||
+            { echo "# $opts" >&2; return 1; }
+    done
+}
+
+@test "sc-stat --sample: a fraction of the 64 KiB blocks, read in place from a file" {
+    gen_file in.bin 4000000 17            # 245 blocks of 16384 elements
+    run -0 --separate-stderr sc-stat -v --sample 0.1 in.bin
+    local count
+    count=$(sed -n 's/^count //p' <<< "$output")
+    [ $((count % 16384)) -eq 0 ] && [ "$count" -gt 200000 ] && [ "$count" -lt 700000 ]
+    # Only those blocks were read.
+    [[ "$stderr" == *"elements: in $count,"* ]] || { echo "# $stderr" >&2; return 1; }
+    # Through a pipe everything is read, and the same blocks looked at.
+    run -0 --separate-stderr sh -c 'cat in.bin | sc-stat -v --sample 0.1'
+    [ "$(sed -n 's/^count //p' <<< "$output")" -eq "$count" ]
+    [[ "$stderr" == *"elements: in 4000000,"* ]]
+    # Another seed, another sample; --sample 1 is the whole input.
+    [ "$(sc-stat --sample 0.1 --seed 2 in.bin)" != "$(sc-stat --sample 0.1 in.bin)" ]
+    [ "$(sc-stat --sample 1 in.bin)" = "$(sc-stat in.bin)" ]
+}
+
+@test "sc-stat --sample with stray bytes: read through, the fault reported" {
+    gen_file in.bin 100000 3
+    printf 'z' >> in.bin
+    run -1 --separate-stderr sc-stat --sample 0.5 in.bin
+    [[ "$stderr" == *"stray byte"* ]] && [[ "$output" == "count "* ]]
+}
+
+@test "sc-stat --quantiles, --sample, --seed: bad values are usage errors" {
+    u32le 1 2 3 > in.bin
+    local args want
+    while IFS='|' read -r args want; do
+        # shellcheck disable=SC2086
+        run -2 sc-stat $args in.bin
+        expect_usage sc-stat
+        [[ "$output" == *"$want"* ]] || { echo "# $args: $output" >&2; return 1; }
+    done <<'EOF'
+--quantiles 0|at least 1 part
+--quantiles 257|out of range (at most 256)
+--quantiles x|invalid value 'x' for --quantiles
+--sample 0|above 0 and at most 1
+--sample 1.5|above 0 and at most 1
+--sample -0.5|invalid value '-0.5' for --sample
+--sample abc|invalid value 'abc' for --sample
+--sample nan|invalid value 'nan' for --sample
+--sample inf|invalid value 'inf' for --sample
+--sample 0x0.8|invalid value '0x0.8' for --sample
+--sample 0.5x|invalid value '0.5x' for --sample
+--seed -1|invalid value '-1' for --seed
+--quantiles 4 --head 2|do not go with --head or --tail
+--sample 0.5 --tail 2|do not go with --head or --tail
+EOF
 }

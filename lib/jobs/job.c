@@ -226,4 +226,5 @@ void sc_job_init(sc_job *job, sc_job_kind kind)
     job->scan_op = SC_OP_SUM;
     job->lo_bit = 0;
     job->hi_bit = 32;
+    job->sample_seed = 1;
 }

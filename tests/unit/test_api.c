@@ -956,8 +956,8 @@ static void test_streams(void)
     free(back);
 }
 
-/* The checks of splits by ranges that the tools' option parsing makes
- * first, so that only a library caller meets them. */
+/* The checks of splits by ranges and of quantiles that the tools'
+ * option parsing makes first, so that only a library caller meets them. */
 static void test_bad_parts(sc_ctx *c)
 {
     static const uint32_t two[2] = { 5, 9 };
@@ -976,6 +976,16 @@ static void test_bad_parts(sc_ctx *c)
        strstr(sc_ctx_message(c), "no rejects file"),
        "bad args: a split by ranges with a rejects file (%s)",
        sc_ctx_message(c));
+    sc_job_init(&job, SC_JOB_STAT);
+    job.quantiles = SC_MAX_PARTS + 1;
+    ok(sc_run(c, &job) == SC_ERR_USAGE && strstr(sc_ctx_message(c), "at most"),
+       "bad args: more quantiles than SC_MAX_PARTS (%s)", sc_ctx_message(c));
+    sc_job_init(&job, SC_JOB_STAT);
+    job.sample = 1.5;
+    ok(sc_run(c, &job) == SC_ERR_USAGE && strstr(sc_ctx_message(c), "fraction"),
+       "bad args: a sample fraction above 1 (%s)", sc_ctx_message(c));
+    job.sample = -0.5;
+    ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: a negative sample fraction");
 }
 
 /* Arguments out of range are the caller's mistake: SC_ERR_USAGE, not a
