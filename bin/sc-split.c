@@ -7,8 +7,9 @@
 
 static const char usage[] =
 "Usage: sc-split [OPTION]... [FILE]...\n"
+"  or:  sc-split --ranges B1,B2,... -o PATTERN [OPTION]... [FILE]...\n"
 "Write every selected element, then every rejected one, each group in\n"
-"input order.\n\n"
+"input order; or, with --ranges, cut the input into parts by value.\n\n"
 CLI_PRED_HELP "\n"
 "  -r, --rejects FILE  rejected elements to FILE, selected ones to the output\n"
 "  -S, --buffer-size SIZE  rejects held in memory before spilling to\n"

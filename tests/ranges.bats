@@ -30,6 +30,21 @@ parts_vs_compact() {
     [ ! -e "${pattern/\%d/$p}" ] || { echo "# part $p should not exist" >&2; return 1; }
 }
 
+# usage_errors PROG < LINES: for each line "ARGS|MESSAGE", PROG ARGS in.bin
+# is a usage error whose message holds MESSAGE, and leaves no file but
+# in.bin behind.
+usage_errors() {
+    local args want
+    while IFS='|' read -r args want; do
+        # shellcheck disable=SC2086
+        run -2 "$1" $args in.bin
+        expect_usage "$1"
+        [[ "$output" == *"$want"* ]] || { echo "# $args: $output" >&2; return 1; }
+        [ -z "$(ls -A | grep -v '^in.bin$')" ] ||
+            { echo "# $args left: $(ls -A)" >&2; return 1; }
+    done
+}
+
 @test "sc-split --ranges: parts equal sc-compact per range, sizes 0..300007, any bounds" {
     local n bounds
     for n in 0 1 4097 300007; do
@@ -134,15 +149,7 @@ parts_vs_compact() {
 
 @test "sc-split --ranges: bad bounds and names are usage errors that write nothing" {
     u32le 1 2 3 > in.bin
-    local args want
-    while IFS='|' read -r args want; do
-        # shellcheck disable=SC2086
-        run -2 sc-split $args in.bin
-        expect_usage sc-split
-        [[ "$output" == *"$want"* ]] || { echo "# $args: $output" >&2; return 1; }
-        [ -z "$(ls -A | grep -v '^in.bin$')" ] ||
-            { echo "# $args left: $(ls -A)" >&2; return 1; }
-    done <<'EOF'
+    usage_errors sc-split <<'EOF'
 --ranges 5,3 -o p.%d|must increase: 3 follows 5
 --ranges 5,5 -o p.%d|must increase: 5 follows 5
 --ranges 1,,2 -o p.%d|empty bound 2
@@ -316,13 +323,7 @@ EOF
 
 @test "sc-stat --quantiles, --sample, --seed: bad values are usage errors" {
     u32le 1 2 3 > in.bin
-    local args want
-    while IFS='|' read -r args want; do
-        # shellcheck disable=SC2086
-        run -2 sc-stat $args in.bin
-        expect_usage sc-stat
-        [[ "$output" == *"$want"* ]] || { echo "# $args: $output" >&2; return 1; }
-    done <<'EOF'
+    usage_errors sc-stat <<'EOF'
 --quantiles 0|at least 1 part
 --quantiles 257|out of range (at most 256)
 --quantiles x|invalid value 'x' for --quantiles

@@ -35,7 +35,8 @@ typedef struct ranges_state {
 
 /* A chunk's aux buffer carries its parts' sizes from the worker to the
  * writer: at most SC_MAX_PARTS * 8 bytes, within the smallest chunk. */
-typedef char aux_fits[SC_MAX_PARTS * 8 <= SC_MIN_CHUNK_BYTES ? 1 : -1];
+_Static_assert(SC_MAX_PARTS * sizeof(uint64_t) <= SC_MIN_CHUNK_BYTES,
+               "the parts' sizes fit in the smallest chunk's aux buffer");
 
 static sc_status check_bounds(sc_ctx *ctx, const sc_job *j)
 {
