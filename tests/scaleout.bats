@@ -76,10 +76,14 @@ recipe() {
 }
 
 @test "scaleout: without GNU parallel a recipe says so and fails" {
-    # A PATH with what the recipe needs before it looks for parallel.
+    # A PATH with what the recipe needs before it looks for parallel; an
+    # sc-gen of its own, for a build tree apart from the sources (make
+    # distcheck), whose recipes find no bin/ beside them.
     mkdir tools
     local t
     for t in sh dirname basename; do ln -s "$(command -v $t)" tools/$t; done
+    printf '#!/bin/sh\n' > tools/sc-gen
+    chmod +x tools/sc-gen
     run env PATH="$PWD/tools" sh "$R/sort.sh" 1000
     [ "$status" -eq 1 ] &&
         [ "$output" = "sort.sh: GNU parallel not found: install it (apt-get install parallel)" ]
