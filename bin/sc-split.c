@@ -1,17 +1,55 @@
-/* sc-split — stable partition: selected elements, then rejected ones. */
+/* sc-split — stable partition: selected elements, then rejected ones; or
+ * a cut into parts by value (--ranges). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 
 static const char usage[] =
 "Usage: sc-split [OPTION]... [FILE]...\n"
+"  or:  sc-split --ranges B1,B2,... -o PATTERN [OPTION]... [FILE]...\n"
 "Write every selected element, then every rejected one, each group in\n"
-"input order.\n\n"
+"input order; or, with --ranges, cut the input into parts by value.\n\n"
 CLI_PRED_HELP "\n"
 "  -r, --rejects FILE  rejected elements to FILE, selected ones to the output\n"
 "  -S, --buffer-size SIZE  rejects held in memory before spilling to\n"
 "                      temporary files (default: a quarter of memory)\n"
 "  -T, --temporary-directory DIR  directory for temporary files\n"
 "                      (default $TMPDIR, else /tmp)\n"
-"      --count         print 'SELECTED REJECTED' instead (not with -r)\n";
+"      --count         print 'SELECTED REJECTED' instead (not with -r)\n"
+"      --ranges B1,B2,...  instead of a condition, cut by value into parts:\n"
+"                      part 0 gets x < B1, part p gets Bp <= x < Bp+1, the\n"
+"                      last x >= Bk; bounds increase, at most 255 of them;\n"
+"                      part p goes to -o's name with its %d (or %0Nd)\n"
+"                      replaced by p, all replaced together; with --count,\n"
+"                      print the parts' sizes instead (runs on the CPU)\n";
+
+enum { OPT_RANGES = OPT_TOOL_BASE };
+
+/* "B1,B2,...": the bounds, in order; "" is none (one part).  Their order
+ * and number are checked by libsc. */
+static void parse_ranges(cli *c, const char *arg)
+{
+    size_t n = *arg ? 1 : 0;
+    for (const char *p = arg; *p; p++) n += *p == ',';
+    uint32_t *b = malloc((n ? n : 1) * sizeof *b);
+    if (!b) { fprintf(stderr, "%s: out of memory\n", c->prog); exit(EXIT_FAIL); }
+    const char *p = arg;
+    for (size_t k = 0; k < n; k++) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        if (len == 0 || len >= sizeof item)
+            cli_usage_error(c, "--ranges '%s': %s bound %zu", arg,
+                            len ? "malformed" : "empty", k + 1);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        b[k] = cli_u32(c, "--ranges", item);
+        p += len + 1;
+    }
+    c->job.ranges = 1;
+    c->job.bounds = b;
+    c->job.n_bounds = n;
+}
 
 int main(int argc, char **argv)
 {
@@ -21,6 +59,7 @@ int main(int argc, char **argv)
         { "buffer-size", required_argument, NULL, 'S' },
         { "temporary-directory", required_argument, NULL, 'T' },
         { "count", no_argument, NULL, OPT_COUNT },
+        { "ranges", required_argument, NULL, OPT_RANGES },
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-split", SC_JOB_SPLIT, usage, 1);
@@ -33,11 +72,19 @@ int main(int argc, char **argv)
         case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4); break;
         case 'T': c.job.tmpdir = optarg; break;
         case OPT_COUNT: c.job.count_only = 1; break;
+        case OPT_RANGES: parse_ranges(&c, optarg); break;
         default: cli_common_option(&c, opt, optarg);
         }
     }
     cli_operands(&c, argc, argv);
     if (c.job.count_only && c.job.rejects)
         cli_usage_error(&c, "--count and --rejects exclude each other");
+    /* The bounds decide each element's part: a condition would have no
+     * say, and there is no group of rejects. */
+    if (c.job.ranges && (c.pred_given || c.job.pred.invert))
+        cli_usage_error(&c, "--ranges does not go with a condition (--eq, "
+                        "--ne, --lt, --le, --gt, --ge, --range, --mask, -x)");
+    if (c.job.ranges && c.job.rejects)
+        cli_usage_error(&c, "--ranges and --rejects exclude each other");
     return cli_run(&c);
 }

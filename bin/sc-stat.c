@@ -1,5 +1,9 @@
 /* sc-stat — look at a stream: count, min, max, sum, mean, zeros, distinct,
  * a histogram, or its first or last elements. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 
 static const char usage[] =
@@ -12,13 +16,40 @@ static const char usage[] =
 "                      memory up to -S, then in -T, for the second look)\n"
 "      --head N        print the first N elements as text instead\n"
 "      --tail N        print the last N elements as text instead\n"
+"      --quantiles N   also a line 'quantiles B1,...': up to N-1 bounds that\n"
+"                      cut the input into N parts of about equal count, for\n"
+"                      sc-split --ranges (N at most 256; estimated from a\n"
+"                      sample of 2^20 elements: each part within about\n"
+"                      0.2 % of the input of its share; exact below that)\n"
+"      --sample F      look at only a fraction F (0 < F <= 1) of the input:\n"
+"                      blocks of 64 KiB picked by --seed; a regular file is\n"
+"                      read only there; every figure is the sample's\n"
+"      --seed S        which blocks --sample and --quantiles pick (default 1)\n"
 "  -S, --buffer-size SIZE  memory that --hist keeps the input in\n"
 "                      (default: a quarter of RAM)\n"
 "  -T, --temporary-directory DIR  where --hist keeps the rest\n"
 "                      (default $TMPDIR, else /tmp)\n"
 "The output is text: -t changes nothing and -z is refused.\n";
 
-enum { OPT_HIST = OPT_TOOL_BASE, OPT_HEAD, OPT_TAIL };
+enum { OPT_HIST = OPT_TOOL_BASE, OPT_HEAD, OPT_TAIL, OPT_QUANTILES,
+       OPT_SAMPLE, OPT_SEED };
+
+/* --sample's fraction: a decimal number above 0 and at most 1. */
+static double parse_fraction(const cli *c, const char *arg)
+{
+    char *end;
+    errno = 0;
+    double f = strtod(arg, &end);
+    /* strtod also takes blanks, signs, hex, inf and nan. */
+    if (!isdigit((unsigned char)*arg) && *arg != '.')
+        end = (char *)arg;
+    if (end == arg || *end || errno || strpbrk(arg, "xXpP"))
+        cli_usage_error(c, "invalid value '%s' for --sample", arg);
+    if (!(f > 0 && f <= 1))
+        cli_usage_error(c, "--sample must be above 0 and at most 1 (got "
+                        "'%s')", arg);
+    return f;
+}
 
 #define MAX_BUCKETS ((uint64_t)1 << 20)
 
@@ -29,6 +60,9 @@ int main(int argc, char **argv)
         { "hist", required_argument, NULL, OPT_HIST },
         { "head", required_argument, NULL, OPT_HEAD },
         { "tail", required_argument, NULL, OPT_TAIL },
+        { "quantiles", required_argument, NULL, OPT_QUANTILES },
+        { "sample", required_argument, NULL, OPT_SAMPLE },
+        { "seed", required_argument, NULL, OPT_SEED },
         { "buffer-size", required_argument, NULL, 'S' },
         { "temporary-directory", required_argument, NULL, 'T' },
         { NULL, 0, NULL, 0 } };
@@ -52,6 +86,16 @@ int main(int argc, char **argv)
             *(opt == OPT_HEAD ? &c.job.head : &c.job.tail) = n;
             break;
         }
+        case OPT_QUANTILES:
+            c.job.quantiles = (uint32_t)cli_number(&c, "--quantiles", optarg,
+                                                   0, SC_MAX_PARTS);
+            if (!c.job.quantiles)
+                cli_usage_error(&c, "--quantiles needs at least 1 part");
+            break;
+        case OPT_SAMPLE: c.job.sample = parse_fraction(&c, optarg); break;
+        case OPT_SEED:
+            c.job.sample_seed = cli_number(&c, "--seed", optarg, 0, UINT64_MAX);
+            break;
         case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4096); break;
         case 'T': c.job.tmpdir = optarg; break;
         default: cli_common_option(&c, opt, optarg);
@@ -62,6 +106,9 @@ int main(int argc, char **argv)
         cli_usage_error(&c, "--head and --tail exclude each other");
     if ((c.job.head || c.job.tail) && c.job.hist_buckets)
         cli_usage_error(&c, "--hist does not go with --head or --tail");
+    if ((c.job.head || c.job.tail) && (c.job.quantiles || c.job.sample))
+        cli_usage_error(&c, "--quantiles and --sample do not go with --head "
+                        "or --tail");
     if (c.job.out.fmt == SC_FMT_GZ)
         cli_usage_error(&c, "the report is text; --gzip is not supported");
     return cli_run(&c);

@@ -167,6 +167,17 @@ sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
  * (sc-split -r); either one on standard output or a device is committed
  * as it comes. Both writers are gone afterwards. */
 sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b);
+/* The same for n writers (sc-split --ranges' parts): all the files are
+ * replaced or none. */
+sc_status sc_writer_commit_all(sc_writer **w, size_t n);
+/* A writer open beside writers - 1 others (sc-split --ranges' parts),
+ * called before anything is written: it keeps less in memory.  Gzip
+ * compresses once 64 / writers MiB are staged rather than 64, on `pool`
+ * (when not NULL; shared by the writers, which must be written from one
+ * thread, and freed by the caller after them): the same bytes.  Zstd
+ * compresses in jobs of 1 MiB: about 12 MiB of memory per writer rather
+ * than 55, and other bytes than a writer alone would give. */
+void sc_writer_share(sc_writer *w, unsigned writers, sc_pool *pool);
 
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);
@@ -185,6 +196,9 @@ size_t sc_default_buffer_bytes(void);
 
 /* sc-stat's job (stat.c). */
 sc_status sc_run_stat(sc_ctx *ctx, const sc_job *job);
+
+/* sc-split --ranges' job (ranges_job.c). */
+sc_status sc_run_ranges(sc_ctx *ctx, const sc_job *job);
 
 /* sc-rsort's job: reads everything, sorts (in runs past -S), writes. */
 sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job);

@@ -245,7 +245,27 @@ typedef struct sc_job {
      * tail > 0 writes the first or last elements as text instead. */
     uint32_t hist_buckets;
     uint64_t head, tail;
+    /* SPLIT by ranges (sc-split --ranges), when `ranges` is set: the
+     * n_bounds bounds increase strictly, and element x goes to part p,
+     * the number of bounds at or below x, in input order; part p is
+     * written to `output` with its one %d (or %0Nd) replaced by p, all
+     * the parts replaced together or none.  With count_only, the parts'
+     * sizes are printed instead, on one line. */
+    int ranges;
+    const uint32_t *bounds;     size_t n_bounds;    /* at most
+                                                     * SC_MAX_PARTS - 1 */
+    /* STAT: quantiles > 0 adds a line "quantiles B1,B2,..." of bounds
+     * cutting the input into that many parts of about equal count (at
+     * most SC_MAX_PARTS), estimated from a sample of 2^20 elements;
+     * sample in (0, 1) looks at only that fraction of the input, in
+     * blocks of 64 KiB chosen by sample_seed (0: all of it). */
+    uint32_t quantiles;
+    double sample;
+    uint64_t sample_seed;
 } sc_job;
+
+/* The most parts a split by ranges writes, and of sc-stat's quantiles. */
+#define SC_MAX_PARTS 256
 
 void sc_job_init(sc_job *job, sc_job_kind kind);
 /* Runs the job; on failure sc_ctx_message() says why. */

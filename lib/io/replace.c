@@ -127,29 +127,70 @@ static sc_status rename_failed(sc_ctx *ctx, const char *path, int err)
                          "file into place", path);
 }
 
+/* Puts paths[0..done) back as they were: each from its backup, or
+ * removed where there was none.  Returns done, or the first that could
+ * not be put back, with errno. */
+static size_t put_back(char *const *paths, char **baks, size_t done)
+{
+    size_t bad = done;
+    int err = 0;
+    for (size_t k = 0; k < done; k++)
+        if ((baks[k] ? sc_rename(baks[k], paths[k]) != 0
+                     : unlink(paths[k]) != 0) && bad == done) {
+            bad = k;
+            err = errno;
+        }
+    errno = err;
+    return bad;
+}
+
+/* Backups of every file but the last, which, renamed last, never needs
+ * putting back.  NULL entries: nothing there to keep. */
+static sc_status keep_backups(sc_ctx *ctx, size_t n, char *const *paths,
+                              char **baks)
+{
+    for (size_t k = 0; k + 1 < n; k++) {
+        int had;
+        baks[k] = backup(paths[k], &had);
+        if (had && !baks[k])
+            return sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: cannot keep a "
+                                 "backup while %s replaced", paths[k],
+                                 n == 2 ? "its pair is" : "the others are");
+    }
+    return SC_OK;
+}
+
+sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
+                         char *const *paths)
+{
+    char **baks = calloc(n ? n : 1, sizeof *baks);
+    if (!baks) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    sc_status st = keep_backups(ctx, n, paths, baks);
+    for (size_t k = 0; k < n && st == SC_OK; k++) {
+        if (sc_rename(tmps[k], paths[k]) == 0) continue;
+        st = rename_failed(ctx, paths[k], errno);
+        /* Put back those already renamed; their temporaries are gone, so
+         * nothing is left over. */
+        size_t bad = put_back(paths, baks, k);
+        if (bad < k)
+            st = sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: replaced, but %s "
+                               "could not be, and the old %s could not be put "
+                               "back", paths[bad], paths[k], paths[bad]);
+    }
+    for (size_t k = 0; k < n; k++)
+        if (baks[k]) {
+            unlink(baks[k]);        /* gone already if it was put back */
+            sc_temp_unregister(baks[k]);
+            free(baks[k]);
+        }
+    free(baks);
+    return st;
+}
+
 sc_status sc_replace_pair(sc_ctx *ctx, const char *tmp1, const char *path1,
                           const char *tmp2, const char *path2)
 {
-    int had;
-    char *bak = backup(path1, &had);
-    if (had && !bak)
-        return sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: cannot keep a backup "
-                             "while its pair is replaced", path1);
-    sc_status st = SC_OK;
-    if (sc_rename(tmp1, path1) != 0) {
-        st = rename_failed(ctx, path1, errno);
-    } else if (sc_rename(tmp2, path2) != 0) {
-        st = rename_failed(ctx, path2, errno);
-        /* Put the first back; tmp1 is gone, so nothing is left over. */
-        if (bak ? sc_rename(bak, path1) != 0 : unlink(path1) != 0)
-            st = sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: replaced, but %s "
-                               "could not be, and the old %s could not be put "
-                               "back", path1, path2, path1);
-    }
-    if (bak) {
-        unlink(bak);                /* gone already if it was put back */
-        sc_temp_unregister(bak);
-        free(bak);
-    }
-    return st;
+    char *const tmps[2] = { (char *)tmp1, (char *)tmp2 };
+    char *const paths[2] = { (char *)path1, (char *)path2 };
+    return sc_replace_all(ctx, 2, tmps, paths);
 }

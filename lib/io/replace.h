@@ -1,7 +1,7 @@
 /* replace.h — how an output file replaces its target: where the target
  * really is (through symbolic links, dangling ones too), a temporary
  * beside it whose name always fits, renames (with a test hook), and two
- * files replaced together or not at all (sc-split -r). */
+ * or more files replaced together or not at all (sc-split -r, --ranges). */
 #ifndef SC_REPLACE_H
 #define SC_REPLACE_H
 #include "internal.h"
@@ -27,4 +27,9 @@ int sc_rename(const char *from, const char *to);
  * to remove, and the message names the file that could not be replaced. */
 sc_status sc_replace_pair(sc_ctx *ctx, const char *tmp1, const char *path1,
                           const char *tmp2, const char *path2);
+/* The same for n files (sc-split --ranges' parts): every path keeps a
+ * backup until the last is in place, and on a failed rename those
+ * already replaced are put back. */
+sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
+                         char *const *paths);
 #endif

@@ -6,7 +6,9 @@
 #include <unistd.h>
 #include "internal.h"
 
-#define MAX_TEMPS 64
+/* sc-split --ranges holds up to 256 part files and a backup of each
+ * while it replaces them, beside what other jobs hold. */
+#define MAX_TEMPS 600
 #define MAX_PATH 4096
 
 static char temps[MAX_TEMPS][MAX_PATH];

@@ -40,9 +40,11 @@ struct sc_writer {
     const char *name;           /* for messages */
     sc_writer_opts o;
     sc_pool *pool;              /* gzip: its own, as the caller's is busy */
+    int pool_shared;            /* gzip: the pool is sc_writer_share()'s */
     unsigned char *stage;       /* gzip: bytes waiting for a whole block */
     size_t stage_len;
     gz_block blocks[GZ_BATCH];
+    size_t batch;               /* gzip: blocks staged before compressing */
     int wrote_gz;               /* gzip: at least one member is out */
     sc_zout *zout;              /* zstd */
     int figures;                /* --count's figures are the whole output */
@@ -136,6 +138,7 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     w->ctx = ctx;
     w->o = *opts;
     w->fd = 1;
+    w->batch = GZ_BATCH;
     w->name = "(standard output)";
     sc_status st = SC_OK, no_threads = SC_OK;
     if (path && strcmp(path, "-") != 0) {
@@ -222,7 +225,7 @@ static sc_status flush_gz(sc_writer *w)
 
 static sc_status write_gz(sc_writer *w, const unsigned char *p, size_t len)
 {
-    const size_t cap = GZ_BLOCK * GZ_BATCH;
+    const size_t cap = GZ_BLOCK * w->batch;
     while (len) {
         size_t take = cap - w->stage_len < len ? cap - w->stage_len : len;
         memcpy(w->stage + w->stage_len, p, take);
@@ -296,6 +299,18 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
     }
 }
 
+void sc_writer_share(sc_writer *w, unsigned writers, sc_pool *pool)
+{
+    if (writers < 2) return;
+    w->batch = writers < GZ_BATCH ? GZ_BATCH / writers : 1;
+    if (w->zout) sc_zout_small_jobs(w->zout);
+    if (w->pool && pool) {
+        sc_pool_free(w->pool);
+        w->pool = pool;
+        w->pool_shared = 1;
+    }
+}
+
 /* Raw bytes whatever the format: the one-line figures of --count. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len)
 {
@@ -323,7 +338,7 @@ static sc_status drain(sc_writer *w)
 static void release(sc_writer *w)
 {
     for (int i = 0; i < GZ_BATCH; i++) free(w->blocks[i].out);
-    sc_pool_free(w->pool);
+    if (!w->pool_shared) sc_pool_free(w->pool);
     sc_zout_free(w->zout);
     free(w->stage);
     free(w->text);
@@ -371,29 +386,46 @@ sc_status sc_writer_commit(sc_writer *w)
     return SC_OK;
 }
 
+/* Commits one by one; after a failure the rest are aborted. */
+static sc_status commit_each(sc_writer **w, size_t n)
+{
+    sc_status st = SC_OK;
+    for (size_t k = 0; k < n; k++) {
+        if (st == SC_OK) st = sc_writer_commit(w[k]);
+        else sc_writer_abort(w[k]);
+    }
+    return st;
+}
+
+sc_status sc_writer_commit_all(sc_writer **w, size_t n)
+{
+    int all_files = 1;
+    for (size_t k = 0; k < n; k++) all_files = all_files && w[k]->tmp;
+    /* A device or standard output is written as it goes: nothing of it
+     * can be held back, so the files follow one by one. */
+    if (!all_files) return commit_each(w, n);
+    char **tmps = malloc(2 * n * sizeof *tmps);
+    sc_status st = tmps ? SC_OK : sc_fail(w[0]->ctx, SC_ERR_NOMEM,
+                                          "out of memory");
+    for (size_t k = 0; k < n && st == SC_OK; k++) {
+        st = seal(w[k]);
+        tmps[k] = w[k]->tmp;
+        tmps[n + k] = w[k]->path;
+    }
+    if (st == SC_OK) st = sc_replace_all(w[0]->ctx, n, tmps, tmps + n);
+    free(tmps);
+    for (size_t k = 0; k < n; k++) {
+        if (st != SC_OK) { sc_writer_abort(w[k]); continue; }
+        installed(w[k]);
+        release(w[k]);
+    }
+    return st;
+}
+
 sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b)
 {
-    sc_status st;
-    if (!a->tmp || !b->tmp) {
-        /* A device or standard output is written as it goes: nothing of
-         * it can be held back, so the files follow one by one. */
-        if ((st = sc_writer_commit(a)) != SC_OK) { sc_writer_abort(b); return st; }
-        return sc_writer_commit(b);
-    }
-    st = seal(a);
-    if (st == SC_OK) st = seal(b);
-    if (st == SC_OK)
-        st = sc_replace_pair(a->ctx, a->tmp, a->path, b->tmp, b->path);
-    if (st != SC_OK) {
-        sc_writer_abort(a);
-        sc_writer_abort(b);
-        return st;
-    }
-    installed(a);
-    installed(b);
-    release(a);
-    release(b);
-    return SC_OK;
+    sc_writer *w[2] = { a, b };
+    return sc_writer_commit_all(w, 2);
 }
 
 void sc_writer_abort(sc_writer *w)

@@ -51,6 +51,12 @@ sc_zout *sc_zout_new(int level, unsigned threads, const char **err)
     return z;
 }
 
+void sc_zout_small_jobs(sc_zout *z)
+{
+    /* Failing leaves libzstd's default: more memory, still correct. */
+    ZSTD_CCtx_setParameter(z->c, ZSTD_c_jobSize, 1 << 20);
+}
+
 int sc_zout_write(sc_zout *z, const void *in, size_t len, int end,
                   sc_zout_sink sink, void *arg, const char **err)
 {

@@ -27,6 +27,10 @@ typedef int (*sc_zout_sink)(void *arg, const void *buf, size_t len);
 /* level 1..19; threads >= 1. NULL with *err on failure. */
 sc_zout *sc_zout_new(int level, unsigned threads, const char **err);
 void sc_zout_free(sc_zout *z);
+/* Compresses in jobs of 1 MiB rather than libzstd's default (several
+ * MiB per worker at level 3): less memory for one of many outputs.
+ * Before the first byte only. */
+void sc_zout_small_jobs(sc_zout *z);
 /* Compresses len bytes (end: and closes the frame), handing output to
  * sink. 0, the sink's code, or -1 with *err. */
 int sc_zout_write(sc_zout *z, const void *in, size_t len, int end,

@@ -176,6 +176,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     if (j->kind == SC_JOB_SORT)
         return (bad = sc_check_outputs(ctx, j)) ? bad : sc_run_sort(ctx, j);
     if (j->kind == SC_JOB_STAT) return sc_run_stat(ctx, j);
+    if (j->kind == SC_JOB_SPLIT && j->ranges) return sc_run_ranges(ctx, j);
     double t0 = sc_now();
     const sc_job_type *t = job_type(j);
     job_state js;
@@ -225,4 +226,5 @@ void sc_job_init(sc_job *job, sc_job_kind kind)
     job->scan_op = SC_OP_SUM;
     job->lo_bit = 0;
     job->hi_bit = 32;
+    job->sample_seed = 1;
 }

@@ -18,6 +18,28 @@ sc_status sc_stat_hist_add(void *h, const uint32_t *x, size_t len);
 sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h);
 void sc_stat_hist_free(sc_stat_hist *h);
 
+/* --sample: the 64 KiB blocks of the stream looked at (stat_sample.c). */
+typedef struct sc_blocks {
+    int all;                    /* no --sample: every block */
+    uint64_t below, salt;       /* block k is taken when its hash < below */
+} sc_blocks;
+void sc_blocks_init(sc_blocks *b, double fraction, uint64_t seed);
+/* Moves the elements of in[0..n), at stream positions first..., that lie
+ * in blocks taken to the front; returns how many. */
+size_t sc_blocks_keep(const sc_blocks *b, uint32_t *x, size_t n,
+                      uint64_t first);
+/* Whether the inputs are files whose taken blocks can be read in place. */
+int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r);
+/* Reads only the blocks taken, in order, handing them to look() in
+ * batches; *in counts the elements read. */
+typedef sc_status (*sc_look_fn)(void *arg, uint32_t *x, size_t n);
+sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, const sc_blocks *b,
+                         sc_look_fn look, void *arg, uint64_t *in);
+
+/* The "quantiles" line of bounds (stat_report.c). */
+sc_status sc_stat_quantiles_print(sc_writer *w, const uint32_t *bounds,
+                                  unsigned nb);
+
 /* --head / --tail: the ends of the stream as text (stat_ends.c). */
 sc_status sc_stat_ends(sc_ctx *ctx, const sc_job *j, sc_reader *r,
                        sc_writer *w, uint64_t *in, uint64_t *out);

@@ -94,3 +94,17 @@ void sc_stat_hist_free(sc_stat_hist *h)
     free(h->counts);
     h->counts = NULL;
 }
+
+/* "quantiles B1,B2,...": what sc-split --ranges takes; "quantiles" alone
+ * when there is no bound to give (one value throughout). */
+sc_status sc_stat_quantiles_print(sc_writer *w, const uint32_t *bounds,
+                                  unsigned nb)
+{
+    char line[SC_MAX_PARTS * 11 + 16];
+    size_t len = (size_t)snprintf(line, sizeof line, "quantiles");
+    for (unsigned k = 0; k < nb; k++)
+        len += (size_t)snprintf(line + len, sizeof line - len, "%c%" PRIu32,
+                                k ? ',' : ' ', bounds[k]);
+    line[len++] = '\n';
+    return sc_writer_write_bytes(w, line, len);
+}

@@ -956,6 +956,38 @@ static void test_streams(void)
     free(back);
 }
 
+/* The checks of splits by ranges and of quantiles that the tools'
+ * option parsing makes first, so that only a library caller meets them. */
+static void test_bad_parts(sc_ctx *c)
+{
+    static const uint32_t two[2] = { 5, 9 };
+    sc_job job;
+    sc_job_init(&job, SC_JOB_SPLIT);
+    job.ranges = 1;
+    job.output = "part.%d";
+    job.n_bounds = 2;
+    ok(sc_run(c, &job) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "bounds missing"),
+       "bad args: a split by ranges with n_bounds but no bounds (%s)",
+       sc_ctx_message(c));
+    job.bounds = two;
+    job.rejects = "rejects";
+    ok(sc_run(c, &job) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "no rejects file"),
+       "bad args: a split by ranges with a rejects file (%s)",
+       sc_ctx_message(c));
+    sc_job_init(&job, SC_JOB_STAT);
+    job.quantiles = SC_MAX_PARTS + 1;
+    ok(sc_run(c, &job) == SC_ERR_USAGE && strstr(sc_ctx_message(c), "at most"),
+       "bad args: more quantiles than SC_MAX_PARTS (%s)", sc_ctx_message(c));
+    sc_job_init(&job, SC_JOB_STAT);
+    job.sample = 1.5;
+    ok(sc_run(c, &job) == SC_ERR_USAGE && strstr(sc_ctx_message(c), "fraction"),
+       "bad args: a sample fraction above 1 (%s)", sc_ctx_message(c));
+    job.sample = -0.5;
+    ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: a negative sample fraction");
+}
+
 /* Arguments out of range are the caller's mistake: SC_ERR_USAGE, not a
  * crash and not a quiet success. */
 static void test_bad_arguments(void)
@@ -1024,6 +1056,7 @@ static void test_bad_arguments(void)
     job.check = job.merge = 1;
     ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: sc_run with check and merge");
     ok(sc_run(c, NULL) == SC_ERR_USAGE, "bad args: sc_run with no job");
+    test_bad_parts(c);
 }
 
 /* sc_stat on host arrays: the figures, 1 thread or many alike. */

@@ -1,0 +1,165 @@
+/* stat_sample.c — sc-stat --sample: which part of the input is looked at.
+ *
+ * The stream is cut into blocks of 64 KiB; a block is taken when the
+ * hash of its number falls below the fraction asked for, so the sample
+ * depends on the seed and the data alone.  Whole blocks, rather than
+ * single elements, so that a regular file can be read at the blocks
+ * taken and nowhere else (pread), which is what makes a small fraction
+ * of a large file fast; any other input (a pipe, gzip, text) is read
+ * through and filtered to the same blocks, with the same result. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "stat.h"
+
+#define BLOCK_ELEMS ((uint64_t)1 << 14)     /* 64 KiB */
+#define BATCH_BLOCKS 64                     /* read per call to look() */
+
+void sc_blocks_init(sc_blocks *b, double fraction, uint64_t seed)
+{
+    b->all = !(fraction > 0 && fraction < 1);
+    b->below = b->all ? UINT64_MAX : (uint64_t)ldexp(fraction, 64);
+    b->salt = sc_mix64(seed ^ 0xb10c5a3b1e5eedULL);
+}
+
+static int taken(const sc_blocks *b, uint64_t block)
+{
+    return b->all || sc_mix64(block ^ b->salt) < b->below;
+}
+
+size_t sc_blocks_keep(const sc_blocks *b, uint32_t *x, size_t n,
+                      uint64_t first)
+{
+    if (b->all) return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n;) {
+        uint64_t block = (first + i) / BLOCK_ELEMS;
+        size_t end = (size_t)((block + 1) * BLOCK_ELEMS - first);
+        if (end > n) end = n;
+        if (taken(b, block)) {
+            memmove(x + kept, x + i, (end - i) * sizeof *x);
+            kept += end - i;
+        }
+        i = end;
+    }
+    return kept;
+}
+
+typedef struct files {
+    size_t n;
+    int *fd;
+    uint64_t *end;          /* where each file ends in the stream, bytes */
+    const char *const *names;
+} files;
+
+static void close_files(files *f)
+{
+    for (size_t i = 0; f->fd && i < f->n; i++)
+        if (f->fd[i] >= 0) close(f->fd[i]);
+    free(f->fd);
+    free(f->end);
+}
+
+static sc_status open_files(sc_ctx *ctx, const sc_job *j, files *f)
+{
+    f->n = j->n_inputs;
+    f->names = j->inputs;
+    f->fd = malloc(f->n * sizeof *f->fd);
+    f->end = malloc(f->n * sizeof *f->end);
+    if (!f->fd || !f->end) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    uint64_t at = 0;
+    for (size_t i = 0; i < f->n; i++) f->fd[i] = -1;
+    for (size_t i = 0; i < f->n; i++) {
+        f->fd[i] = open(f->names[i], O_RDONLY);
+        off_t size = f->fd[i] < 0 ? -1 : lseek(f->fd[i], 0, SEEK_END);
+        if (size < 0)
+            return sc_fail_errno(ctx, SC_ERR_OPEN, errno, "%s", f->names[i]);
+        f->end[i] = at += (uint64_t)size;
+    }
+    return SC_OK;
+}
+
+/* len bytes of the stream from byte `at`, across files as cat joins
+ * them; *file is where to start looking, moved along. */
+static sc_status read_at(sc_ctx *ctx, const files *f, size_t *file,
+                         uint64_t at, unsigned char *to, size_t len)
+{
+    while (len) {
+        while (*file < f->n && f->end[*file] <= at) (*file)++;
+        if (*file == f->n) break;
+        uint64_t start = *file ? f->end[*file - 1] : 0;
+        size_t want = f->end[*file] - at < len ? (size_t)(f->end[*file] - at)
+                                                : len;
+        ssize_t got = pread(f->fd[*file], to, want, (off_t)(at - start));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0)
+            return sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: read error",
+                                 f->names[*file]);
+        if (got == 0) break;
+        at += (uint64_t)got;
+        to += got;
+        len -= (size_t)got;
+    }
+    return len ? sc_fail(ctx, SC_ERR_IO, "%s: file shrank while read",
+                         f->names[*file < f->n ? *file : f->n - 1])
+               : SC_OK;
+}
+
+/* Whether the taken blocks can be read where they lie: named raw regular
+ * files of whole elements (with stray bytes the stream is read through,
+ * to report them as any tool does). */
+int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r)
+{
+    int64_t bytes = sc_reader_size_hint(r);
+    if (b->all || bytes < 0 || bytes % 4 || j->n_inputs == 0) return 0;
+    for (size_t i = 0; i < j->n_inputs; i++)
+        if (strcmp(j->inputs[i], "-") == 0) return 0;
+    return 1;
+}
+
+static sc_status read_blocks(sc_ctx *ctx, const sc_blocks *b, const files *f,
+                             uint32_t *buf, sc_look_fn look, void *arg,
+                             uint64_t *in)
+{
+    uint64_t bytes = f->n ? f->end[f->n - 1] : 0;
+    uint64_t blocks = (bytes / 4 + BLOCK_ELEMS - 1) / BLOCK_ELEMS;
+    size_t file = 0, have = 0;
+    sc_status st = SC_OK;
+    for (uint64_t k = 0; k < blocks && st == SC_OK; k++) {
+        if (!taken(b, k)) continue;
+        uint64_t at = k * BLOCK_ELEMS * 4;
+        size_t len = bytes - at < BLOCK_ELEMS * 4 ? (size_t)(bytes - at)
+                                                  : BLOCK_ELEMS * 4;
+        double t0 = sc_now();
+        st = read_at(ctx, f, &file, at, (unsigned char *)(buf + have), len);
+        sc_phase_add(ctx, SC_PH_READ, sc_now() - t0);
+        have += len / 4;
+        if (st == SC_OK && have == BATCH_BLOCKS * BLOCK_ELEMS) {
+            st = look(arg, buf, have);
+            *in += have;
+            have = 0;
+        }
+    }
+    if (st == SC_OK && have) {
+        st = look(arg, buf, have);
+        *in += have;
+    }
+    return st;
+}
+
+sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, const sc_blocks *b,
+                         sc_look_fn look, void *arg, uint64_t *in)
+{
+    files f = { 0, NULL, NULL, NULL };
+    sc_status st = open_files(ctx, j, &f);
+    uint32_t *buf = NULL;
+    if (st == SC_OK && !(buf = malloc(BATCH_BLOCKS * BLOCK_ELEMS * 4)))
+        st = sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    if (st == SC_OK) st = read_blocks(ctx, b, &f, buf, look, arg, in);
+    free(buf);
+    close_files(&f);
+    return st;
+}
