@@ -171,13 +171,15 @@ sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b);
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);
 
-/* What every job shares (job.c): the -v report on stderr; whether a
- * status is a fault in the input data (after which what was decoded is
- * still written); ending an output (a file is replaced only on success,
- * standard output keeps what came before a data fault). */
+/* Whether a status is a fault in the input data, after which what was
+ * decoded is still written (fault.c). */
+int sc_is_data_fault(sc_status st);
+
+/* What every job shares (job.c): the -v report on stderr; ending an
+ * output (a file is replaced only on success, standard output keeps what
+ * came before a data fault). */
 void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
                    double seconds);
-int sc_is_data_fault(sc_status st);
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 
 /* -S's default: a quarter of physical memory, at least 64 MiB. */

@@ -80,12 +80,6 @@ static sc_status open_outputs(job_state *js, const sc_job_type *t)
     return t->open_more ? t->open_more(js) : SC_OK;
 }
 
-int sc_is_data_fault(sc_status st)
-{
-    return st == SC_ERR_PARTIAL || st == SC_ERR_GZIP || st == SC_ERR_TEXT ||
-           st == SC_ERR_RANGE || st == SC_ERR_OPEN || st == SC_ERR_IO;
-}
-
 /* Ends one output: a file is replaced only on success; standard output
  * keeps what was decoded before a data fault, so that is flushed too. */
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st)

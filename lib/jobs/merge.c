@@ -46,21 +46,6 @@ sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
     return SC_OK;
 }
 
-sc_status sc_fault_note(sc_fault *f, sc_ctx *ctx, sc_status st)
-{
-    if (!sc_is_data_fault(st)) return st;
-    if (f->st == SC_OK) {
-        f->st = st;
-        snprintf(f->msg, sizeof f->msg, "%s", ctx->message);
-    }
-    return SC_OK;
-}
-
-sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx)
-{
-    return f->st ? sc_fail(ctx, f->st, "%s", f->msg) : SC_OK;
-}
-
 size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n)
 {
     size_t kept = 0;

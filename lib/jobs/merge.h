@@ -4,7 +4,7 @@
 #ifndef SC_MERGE_H
 #define SC_MERGE_H
 
-#include "internal.h"
+#include "fault.h"
 
 /* The sort order as one unsigned comparison: rank(v) = bits [lo, hi) of
  * v, inverted for descending order (so descending is ascending rank and
@@ -35,20 +35,6 @@ typedef struct sc_order_cursor {
  * SC_ERR_UNSORTED with "NAME: disorder at element P: X after Y". */
 sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
                          const uint32_t *v, size_t n);
-
-/* The first fault in the input data, kept to report after the output:
- * the context's message may be overwritten meanwhile (a GPU falling back
- * to the CPU, a fault in another -m input). */
-typedef struct sc_fault {
-    sc_status st;
-    char msg[sizeof ((sc_ctx *)0)->message];
-} sc_fault;
-
-/* Notes st if it is the first fault; returns SC_OK for a data fault (go
- * on with what was decoded), else st. */
-sc_status sc_fault_note(sc_fault *f, sc_ctx *ctx, sc_status st);
-/* The noted fault, with its message put back; SC_OK if none. */
-sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx);
 
 /* -u: of each run of equal keys the first; the state carries over from
  * call to call, so a run of equal keys may span calls. */
