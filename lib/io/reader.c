@@ -34,7 +34,7 @@
 #include <zlib.h>
 #include "detect.h"
 #include "fdio.h"
-#include "internal.h"
+#include "fault.h"
 #include "pread.h"
 #include "zstdio.h"
 
@@ -70,8 +70,7 @@ struct sc_reader {
     sc_preader *par;            /* regular files: reads by several threads */
     int par_tried;
     int at_end;
-    sc_status pending;          /* fault to report once data is out */
-    char pending_msg[1024];
+    sc_fault fault;             /* to report once the data before it is out */
 };
 
 const char *sc_input_name(const char *path)
@@ -79,17 +78,21 @@ const char *sc_input_name(const char *path)
     return strcmp(path, "-") == 0 ? "(standard input)" : path;
 }
 
-/* Records a fault to report after the data decoded before it. */
+/* Holds a fault back, to report after the data decoded before it. */
 static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
     SC_PRINTF(3, 4);
 static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
 {
-    if (r->pending) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->pending_msg, sizeof r->pending_msg, fmt, ap);
+    sc_fault_vset(&r->fault, st, fmt, ap);
     va_end(ap);
-    r->pending = st;
+}
+
+/* The status of the fault held back, SC_OK while none is. */
+static sc_status pending(const sc_reader *r)
+{
+    return sc_fault_status(&r->fault);
 }
 
 /* What a regular file at offset at is under --in auto, from its first
@@ -446,7 +449,7 @@ static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
         }
     }
     size_t produced = (size_t)((unsigned char *)r->z.next_out - dst);
-    if (produced == 0 && r->pending) return -1;
+    if (produced == 0 && pending(r)) return -1;
     return (ssize_t)produced;
 }
 
@@ -488,7 +491,7 @@ static ssize_t zs_read(sc_reader *r, unsigned char *dst, size_t len)
         /* A full output may leave decoded bytes inside libzstd. */
         r->zs_more = out == len;
     }
-    if (out == 0 && r->pending) return -1;
+    if (out == 0 && pending(r)) return -1;
     return (ssize_t)out;
 }
 
@@ -498,7 +501,7 @@ static ssize_t zs_read(sc_reader *r, unsigned char *dst, size_t len)
 static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
 {
     for (;;) {
-        if (r->pending) return -1;
+        if (pending(r)) return -1;
         if (r->fd < 0) {
             int o = open_next(r);
             if (o <= 0) return o;
@@ -554,7 +557,7 @@ static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     *got = have / 4;
     r->carry_len = (unsigned)(have % 4);
     memcpy(r->carry, bytes + *got * 4, r->carry_len);
-    if (*got == 0 && r->at_end && r->carry_len && !r->pending) {
+    if (*got == 0 && r->at_end && r->carry_len && !pending(r)) {
         unsigned stray = r->carry_len;
         defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
               "after %llu whole element%s (byte offset %llu%s)", r->name,
@@ -660,13 +663,12 @@ sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
     *got = 0;
     if (max == 0) return SC_OK;
-    if (!r->pending)
+    if (!pending(r))
         (r->fmt == SC_FMT_TEXT ? read_text : read_raw)(r, buf, max, got);
     return *got == 0 ? sc_reader_raise(r) : SC_OK;
 }
 
 sc_status sc_reader_raise(sc_reader *r)
 {
-    return r->pending ? sc_fail(r->ctx, r->pending, "%s", r->pending_msg)
-                      : SC_OK;
+    return sc_fault_raise(&r->fault, r->ctx);
 }
