@@ -143,9 +143,13 @@ void sc_temp_remove_all(void);   /* async-signal-safe */
 /* Compact out_kind values, shared by the array API and the stream layer. */
 enum { SC_KIND_VALUES = 0, SC_KIND_IDX32 = 1, SC_KIND_IDX64 = 2 };
 
-/* The reader's fault, if any, put (again) into the context's message:
- * the pipeline reports it once every thread is done, so no other
- * thread's message can take its place. */
+/* sc_reader_read() for a thread other than the job's (the pipeline's
+ * reader): a fault ends the input and its status comes back, but its
+ * message stays held for sc_reader_raise(), which the job calls once
+ * every thread is done, so that no thread's message takes another's
+ * place. */
+sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max,
+                         size_t *got);
 sc_status sc_reader_raise(sc_reader *r);
 
 /* An input's name in messages: "-" is "(standard input)" (reader.c). */

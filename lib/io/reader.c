@@ -659,13 +659,19 @@ static sc_status read_text(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     return SC_OK;
 }
 
-sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
     *got = 0;
     if (max == 0) return SC_OK;
     if (!pending(r))
         (r->fmt == SC_FMT_TEXT ? read_text : read_raw)(r, buf, max, got);
-    return *got == 0 ? sc_reader_raise(r) : SC_OK;
+    return *got == 0 ? pending(r) : SC_OK;
+}
+
+sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+{
+    sc_status st = sc_reader_fill(r, buf, max, got);
+    return st != SC_OK ? sc_reader_raise(r) : SC_OK;
 }
 
 sc_status sc_reader_raise(sc_reader *r)

@@ -82,13 +82,8 @@ static void *reader_main(void *arg)
         if (!s) break;
         double t0 = sc_now();
         size_t got = 0;
-        sc_status st = SC_OK;
-        if (c->reader) {
-            st = sc_reader_read(c->reader, s->c.in, c->chunk_elems, &got);
-        } else {
-            uint64_t left = c->gen_total - pos;
-            got = left < c->chunk_elems ? (size_t)left : c->chunk_elems;
-        }
+        sc_status st = c->source.fill(c->source.self, s->c.in, c->chunk_elems,
+                                      &got);
         sc_phase_add(c->ctx, SC_PH_READ, sc_now() - t0);
         s->c.n = got;
         s->c.first = pos;
@@ -103,14 +98,12 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-/* Input bytes so far and in all, for -P (sc-gen: bytes made). */
+/* The source's bytes so far and in all, for -P. */
 static void show_progress(pipeline *p, int final)
 {
-    const sc_pipeline_cfg *c = p->cfg;
-    double bytes = c->reader ? (double)sc_reader_bytes_read(c->reader)
-                             : 4.0 * (double)p->elems_in;
-    double total = c->reader ? (double)sc_reader_size_hint(c->reader)
-                             : 4.0 * (double)c->gen_total;
+    const sc_source *src = &p->cfg->source;
+    double bytes = (double)src->bytes_so_far(src->self);
+    double total = (double)src->size_hint(src->self);
     if (final) sc_progress_end(&p->progress, bytes, total);
     else sc_progress_update(&p->progress, bytes, total);
 }
@@ -145,7 +138,7 @@ static sc_status alloc_slots(pipeline *p)
     size_t n = p->cfg->chunk_elems;
     for (int i = 0; i < SLOTS; i++) {
         sc_chunk *c = &p->slots[i].c;
-        if (p->cfg->reader && !(c->in = sc_big_alloc(n * 4)))
+        if (p->cfg->source.in_buffer && !(c->in = sc_big_alloc(n * 4)))
             return SC_ERR_NOMEM;
         if (p->ops->out_bytes_per_elem &&
             !(c->out = sc_big_alloc(n * p->ops->out_bytes_per_elem)))
@@ -229,8 +222,7 @@ static void choose_device(pipeline *p)
     if (ctx->policy == SC_POLICY_CUDA) { p->want_gpu = 1; return; }
     if (ctx->policy != SC_POLICY_AUTO) return;
 #ifdef SC_HAVE_CUDA
-    int64_t known = c->reader ? sc_reader_size_hint(c->reader)
-                              : (int64_t)(c->gen_total * 4);
+    int64_t known = c->source.size_hint(c->source.self);
     char why[200];
     int ready = sc_device_ready(ctx);
     double eta = ready == 1 ? 0 : sc_device_eta(ctx);
@@ -370,7 +362,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     p.cfg = cfg;
     p.ops = ops;
     p.last_carry = cfg->carry_in;
-    sc_progress_start(&p.progress, cfg->prog, cfg->reader ? "read" : "made");
+    sc_progress_start(&p.progress, cfg->prog, cfg->source.verb);
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.changed, NULL);
     stats->in = stats->out = 0;
@@ -390,7 +382,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     stats->out = p.elems_out;
     if (st == SC_OK) st = p.write_status;
     if (st == SC_OK && p.read_status != SC_OK) {
-        sc_status again = cfg->reader ? sc_reader_raise(cfg->reader) : SC_OK;
+        sc_status again = cfg->source.raise(cfg->source.self);
         st = again != SC_OK ? again : p.read_status;
     }
     return st;
