@@ -4,6 +4,9 @@
 
 enum { EMPTY, WRITING, HELD };
 
+/* Where sc_fail() puts this thread's faults instead of the context. */
+static _Thread_local sc_fault *caught;
+
 int sc_is_data_fault(sc_status st)
 {
     return st == SC_ERR_PARTIAL || st == SC_ERR_GZIP || st == SC_ERR_TEXT ||
@@ -57,3 +60,7 @@ sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx)
     sc_status st = sc_fault_status(f);
     return st ? sc_fail(ctx, st, "%s", f->msg) : SC_OK;
 }
+
+void sc_fault_catch(sc_fault *f) { caught = f; }
+
+sc_fault *sc_fault_caught(void) { return caught; }

@@ -44,4 +44,12 @@ sc_status sc_fault_note(sc_fault *f, sc_ctx *ctx, sc_status st);
  * none is held. */
 sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx);
 
+/* Until called again with NULL, sc_fail() on the calling thread holds its
+ * fault in f instead of writing the context's message: for a thread whose
+ * faults the job reports later (the pipeline's writer), so that they
+ * cannot overwrite what the job's own thread is reporting meanwhile. */
+void sc_fault_catch(sc_fault *f);
+/* The calling thread's holder set by sc_fault_catch(), or NULL. */
+sc_fault *sc_fault_caught(void);
+
 #endif

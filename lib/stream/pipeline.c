@@ -7,6 +7,7 @@
 #include <string.h>
 #include "device.h"
 #include "cost.h"
+#include "fault.h"
 #include "lane.h"
 #include "pipeline.h"
 #include "progress.h"
@@ -30,6 +31,7 @@ typedef struct pipeline {
     sc_slot end_mark;           /* pushed after the last slot */
     int stop;
     sc_status read_status, write_status;
+    sc_fault write_fault;       /* the writer thread's message, held */
     uint64_t elems_in, elems_out;
     sc_progress progress;
     /* The worker's device state. */
@@ -111,6 +113,7 @@ static void show_progress(pipeline *p, int final)
 static void *writer_main(void *arg)
 {
     pipeline *p = arg;
+    sc_fault_catch(&p->write_fault);
     for (;;) {
         sc_slot *s = pop(p, &p->done_q);
         if (!s || s == &p->end_mark) break;
@@ -128,6 +131,7 @@ static void *writer_main(void *arg)
         if (p->cfg->progress) show_progress(p, 0);
         push(p, &p->free_q, s);
     }
+    sc_fault_catch(NULL);
     return NULL;
 }
 
@@ -261,8 +265,8 @@ static sc_status route(pipeline *p, const sc_backend **b)
     }
     if (ready == 0 && ctx->policy == SC_POLICY_AUTO) return SC_OK;
     if (ready < 0 && ctx->policy == SC_POLICY_AUTO) {
-        /* Said in -v's note, not in the context's message, which the
-         * reader thread may be using for a fault of its own. */
+        /* Said in -v's note, not in the context's message: that is for
+         * the fault the job reports, and this is none. */
         snprintf(ctx->fallback, sizeof ctx->fallback,
                  "device auto: using the CPU (%.900s)", sc_device_failure(ctx));
         p->want_gpu = 0;
@@ -380,7 +384,12 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     pthread_cond_destroy(&p.changed);
     stats->in = p.elems_in;
     stats->out = p.elems_out;
-    if (st == SC_OK) st = p.write_status;
+    if (st == SC_OK && p.write_status != SC_OK) {
+        /* The writer's message waited while the worker could still write
+         * its own; a broken pipe has none, hence the writer's status. */
+        (void)sc_fault_raise(&p.write_fault, cfg->ctx);
+        st = p.write_status;
+    }
     if (st == SC_OK && p.read_status != SC_OK) {
         sc_status again = cfg->source.raise(cfg->source.self);
         st = again != SC_OK ? again : p.read_status;
