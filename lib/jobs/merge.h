@@ -1,13 +1,12 @@
-/* merge.h — the pieces of sc-rsort beyond one in-memory sort: sorted
- * runs kept in a temporary file, and the k-way merge of runs or of
- * sorted inputs; the output's sink; reading inputs for -m and -C. */
+/* merge.h — the k-way merge of sorted runs (runs.h) or of sorted inputs
+ * (-m), the sink sorted output goes to, and reading inputs for -m and -C
+ * with their order checked (order.h). */
 #ifndef SC_MERGE_H
 #define SC_MERGE_H
 
 #include "fault.h"
 #include "order.h"
-
-typedef struct sc_runs sc_runs;
+#include "runs.h"
 
 /* Where sorted output goes: -u's filter, then the writer (or, between
  * merge passes, the last run of a runs file). */
@@ -24,18 +23,6 @@ typedef struct sc_sink {
 
 /* Writes the sorted v[0..n), dropping -u's duplicates in place. */
 sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n);
-
-/* Sorted runs, one after another in a single temporary file (one file
- * whatever the number of runs: one descriptor, one entry in the table of
- * files removed on signals). */
-sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir);
-sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n);
-/* A run written piece by piece: begin it, then append to it. */
-sc_status sc_runs_begin(sc_runs *rs);
-sc_status sc_runs_append(sc_runs *rs, const uint32_t *v, size_t n);
-size_t sc_runs_count(const sc_runs *rs);
-/* Removes the file; NULL is fine. */
-void sc_runs_close(sc_runs *rs);
 
 /* Merges all runs into the sink, ties from the earlier run first, with
  * about mem_bytes of buffers (at least 17 of 4 KiB): more runs than that
