@@ -152,7 +152,7 @@ sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max,
                          size_t *got);
 sc_status sc_reader_raise(sc_reader *r);
 
-/* An input's name in messages: "-" is "(standard input)" (reader.c). */
+/* An input's name in messages: "-" is "(standard input)" (inputs.c). */
 const char *sc_input_name(const char *path);
 /* The decoded bytes of the inputs when known without reading them (raw
  * regular files), else -1. */
