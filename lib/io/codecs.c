@@ -56,27 +56,39 @@ static int next_member(sc_reader *r)
     return -1;
 }
 
+/* More compressed input into zbuf for a codec (st and name for its
+ * message) that has `have` bytes decoded so far: 1 when refilled; 0 to
+ * stop here, when a live input stalls, on a read fault, or at the file's
+ * end (which, unless at a unit's end, cuts the last member or frame
+ * short: a fault). */
+static int refill(sc_reader *r, size_t have, int at_unit_end, sc_status st,
+                  const char *name)
+{
+    if (stalled(r, have)) return 0;
+    ssize_t got = sc_reader_file_read(r, r->zbuf, ZBUF_BYTES);
+    if (got < 0) return 0;
+    if (got == 0) {
+        if (!at_unit_end)
+            defer(r, st, "%s: truncated %s data (unexpected end after %llu "
+                  "compressed bytes)", r->name, name,
+                  (unsigned long long)r->file_bytes);
+        return 0;
+    }
+    r->z.next_in = r->zbuf;
+    r->z.avail_in = (uInt)got;
+    return 1;
+}
+
 /* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
 ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
 {
     r->z.next_out = dst;
     r->z.avail_out = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
     while (r->z.avail_out > 0) {
-        if (r->z.avail_in == 0) {
-            if (stalled(r, (size_t)((unsigned char *)r->z.next_out - dst)))
-                break;
-            ssize_t got = sc_reader_file_read(r, r->zbuf, ZBUF_BYTES);
-            if (got < 0) break;
-            if (got == 0) {
-                if (!r->z_member_done)
-                    defer(r, SC_ERR_GZIP, "%s: truncated gzip data (unexpected "
-                          "end after %llu compressed bytes)", r->name,
-                          (unsigned long long)r->file_bytes);
-                break;
-            }
-            r->z.next_in = r->zbuf;
-            r->z.avail_in = (uInt)got;
-        }
+        size_t have = (size_t)((unsigned char *)r->z.next_out - dst);
+        if (r->z.avail_in == 0 &&
+            !refill(r, have, r->z_member_done, SC_ERR_GZIP, "gzip"))
+            break;
         if (r->z_member_done) {
             int next = next_member(r);
             if (next < 0) break;
@@ -103,20 +115,9 @@ ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len)
 {
     size_t out = 0;
     while (out < len) {
-        if (r->z.avail_in == 0 && !r->zs_more) {
-            if (stalled(r, out)) break;
-            ssize_t got = sc_reader_file_read(r, r->zbuf, ZBUF_BYTES);
-            if (got < 0) break;
-            if (got == 0) {
-                if (!r->zs_frame_done)
-                    defer(r, SC_ERR_ZSTD, "%s: truncated zstd data (unexpected "
-                          "end after %llu compressed bytes)", r->name,
-                          (unsigned long long)r->file_bytes);
-                break;
-            }
-            r->z.next_in = r->zbuf;
-            r->z.avail_in = (uInt)got;
-        }
+        if (r->z.avail_in == 0 && !r->zs_more &&
+            !refill(r, out, r->zs_frame_done, SC_ERR_ZSTD, "zstd"))
+            break;
         size_t used = 0, before = out;
         int done;
         const char *err;
