@@ -1,8 +1,9 @@
 /* job.c — a streaming job run over the pipeline, whatever its kind.
  *
  * The kinds (stream_job.h) say what a chunk becomes; this file opens the
- * outputs, runs the pipeline with the kind's functions, and finishes:
- * split's held rejects, the figures of --count / --total, the commit.
+ * outputs and the source, runs the pipeline with the kind's functions,
+ * and finishes: split's held rejects, the figures of --count / --total,
+ * the commit.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,7 +2,8 @@
  * sc-scan): the state one carries from chunk to chunk, and what each kind
  * does with it, one small file per kind behind one table (gen_job.c,
  * compact_job.c, split_job.c, scan_job.c).  job.c runs any of them over
- * the pipeline. */
+ * the pipeline, reading the job's inputs unless the kind has a source of
+ * its own (sc-gen's positions). */
 #ifndef SC_STREAM_JOB_H
 #define SC_STREAM_JOB_H
 
