@@ -84,7 +84,10 @@ void sc_reader_close(sc_reader *r)
 }
 
 int64_t sc_reader_size_hint(const sc_reader *r) { return r->size_hint; }
-uint64_t sc_reader_bytes_read(const sc_reader *r) { return r->total_bytes; }
+uint64_t sc_reader_bytes_read(const sc_reader *r)
+{
+    return atomic_load_explicit(&r->total_bytes, memory_order_relaxed);
+}
 
 /* Large reads of a regular file go to several threads: half the
  * context's, leaving the rest to the work on what was read. */
@@ -119,7 +122,8 @@ ssize_t sc_reader_file_read(sc_reader *r, void *buf, size_t len)
         return -1;
     }
     r->file_bytes += (uint64_t)got;
-    r->total_bytes += (uint64_t)got;
+    atomic_fetch_add_explicit(&r->total_bytes, (uint64_t)got,
+                              memory_order_relaxed);
     return got;
 }
 

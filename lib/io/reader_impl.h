@@ -5,6 +5,7 @@
 #define SC_READER_IMPL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <sys/types.h>
 #include <zlib.h>
 #include "fault.h"
@@ -33,7 +34,9 @@ struct sc_reader {
     unsigned char *zbuf;        /* compressed input; before a raw file's
                                  * data, its bytes peeked at for the magic */
     uint64_t file_bytes;        /* bytes taken from the current file */
-    uint64_t total_bytes;       /* from all files, for progress */
+    /* From all files, for progress: the pipeline's writer thread reads
+     * it while the reader thread adds to it. */
+    _Atomic uint64_t total_bytes;
     uint64_t decoded;           /* decoded bytes of the whole stream */
     unsigned char carry[4];     /* a partial element between reads */
     unsigned carry_len;
