@@ -268,12 +268,18 @@ int cli_pred_option(cli *c, int opt, const char *arg)
     return 0;
 }
 
-size_t cli_buffer_size(const cli *c, const char *arg, size_t least)
+int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)
 {
+    if (opt == 'T') {
+        c->job.tmpdir = arg;
+        return 1;
+    }
+    if (opt != 'S') return 0;
     uint64_t v = cli_number(c, "--buffer-size", arg, 1, (uint64_t)1 << 50);
     if (v < least)
         cli_usage_error(c, "--buffer-size must be at least %zu bytes", least);
-    return (size_t)v;
+    c->job.buffer_bytes = (size_t)v;
+    return 1;
 }
 
 /* --level is checked once every option is known: it may come before the

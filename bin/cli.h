@@ -47,6 +47,12 @@ enum {
     { "mask", required_argument, NULL, OPT_MASK },                      \
     { "invert", no_argument, NULL, 'x' }
 
+/* -S and -T (cli_buffer_option) of sc-split, sc-rsort and sc-stat. */
+#define CLI_BUFFER_SHORT "S:T:"
+#define CLI_BUFFER_LONG                                                 \
+    { "buffer-size", required_argument, NULL, 'S' },                    \
+    { "temporary-directory", required_argument, NULL, 'T' }
+
 /* The predicate options' lines of --help, shared by sc-compact and sc-split. */
 #define CLI_PRED_HELP                                                   \
 "Conditions (all must hold; none given: x != 0):\n"                      \
@@ -74,8 +80,10 @@ void cli_init(cli *c, char **argv, const char *prog, sc_job_kind kind,
 void cli_common_option(cli *c, int opt, const char *arg);
 /* Handles a predicate option; returns 0 if opt is none. */
 int cli_pred_option(cli *c, int opt, const char *arg);
-/* -S SIZE of sc-split and sc-rsort: at least `least` bytes. */
-size_t cli_buffer_size(const cli *c, const char *arg, size_t least);
+/* Handles -S SIZE (at least `least` bytes) and -T DIR of the tools that
+ * keep data aside in memory and then in temporary files; returns 0 if
+ * opt is neither. */
+int cli_buffer_option(cli *c, int opt, const char *arg, size_t least);
 /* Remaining operands are the inputs. */
 void cli_operands(cli *c, int argc, char **argv);
 

@@ -27,21 +27,20 @@ int main(int argc, char **argv)
         { "unique", no_argument, NULL, 'u' },
         { "merge", no_argument, NULL, 'm' },
         { "check", no_argument, NULL, 'C' },
-        { "buffer-size", required_argument, NULL, 'S' },
-        { "temporary-directory", required_argument, NULL, 'T' },
+        CLI_BUFFER_LONG,
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-rsort", SC_JOB_SORT, usage, 1);
     int opt;
-    while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "rumCS:T:", longs,
-                              NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv,
+                              CLI_COMMON_SHORT "rumC" CLI_BUFFER_SHORT,
+                              longs, NULL)) != -1) {
+        if (cli_buffer_option(&c, opt, optarg, 4096)) continue;
         switch (opt) {
         case 'r': c.job.reverse = 1; break;
         case 'u': c.job.unique = 1; break;
         case 'm': c.job.merge = 1; break;
         case 'C': c.job.check = 1; break;
-        case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4096); break;
-        case 'T': c.job.tmpdir = optarg; break;
         case OPT_BITS: {
             uint64_t lo, hi;
             cli_pair(&c, "--bits", optarg, 32, &lo, &hi);

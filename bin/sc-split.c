@@ -56,21 +56,20 @@ int main(int argc, char **argv)
     static const struct option longs[] = {
         CLI_COMMON_LONG, CLI_PRED_LONG,
         { "rejects", required_argument, NULL, 'r' },
-        { "buffer-size", required_argument, NULL, 'S' },
-        { "temporary-directory", required_argument, NULL, 'T' },
+        CLI_BUFFER_LONG,
         { "count", no_argument, NULL, OPT_COUNT },
         { "ranges", required_argument, NULL, OPT_RANGES },
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-split", SC_JOB_SPLIT, usage, 1);
     int opt;
-    while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "xr:S:T:", longs,
-                              NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv,
+                              CLI_COMMON_SHORT "xr:" CLI_BUFFER_SHORT,
+                              longs, NULL)) != -1) {
         if (cli_pred_option(&c, opt, optarg)) continue;
+        if (cli_buffer_option(&c, opt, optarg, 4)) continue;
         switch (opt) {
         case 'r': c.job.rejects = optarg; break;
-        case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4); break;
-        case 'T': c.job.tmpdir = optarg; break;
         case OPT_COUNT: c.job.count_only = 1; break;
         case OPT_RANGES: parse_ranges(&c, optarg); break;
         default: cli_common_option(&c, opt, optarg);

@@ -63,14 +63,15 @@ int main(int argc, char **argv)
         { "quantiles", required_argument, NULL, OPT_QUANTILES },
         { "sample", required_argument, NULL, OPT_SAMPLE },
         { "seed", required_argument, NULL, OPT_SEED },
-        { "buffer-size", required_argument, NULL, 'S' },
-        { "temporary-directory", required_argument, NULL, 'T' },
+        CLI_BUFFER_LONG,
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-stat", SC_JOB_STAT, usage, 1);
     int opt;
-    while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "S:T:", longs,
-                              NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv,
+                              CLI_COMMON_SHORT CLI_BUFFER_SHORT,
+                              longs, NULL)) != -1) {
+        if (cli_buffer_option(&c, opt, optarg, 4096)) continue;
         switch (opt) {
         case OPT_HIST:
             c.job.hist_buckets = (uint32_t)cli_number(&c, "--hist", optarg, 1,
@@ -96,8 +97,6 @@ int main(int argc, char **argv)
         case OPT_SEED:
             c.job.sample_seed = cli_number(&c, "--seed", optarg, 0, UINT64_MAX);
             break;
-        case 'S': c.job.buffer_bytes = cli_buffer_size(&c, optarg, 4096); break;
-        case 'T': c.job.tmpdir = optarg; break;
         default: cli_common_option(&c, opt, optarg);
         }
     }

@@ -143,12 +143,16 @@ void sc_temp_remove_all(void);   /* async-signal-safe */
 /* Compact out_kind values, shared by the array API and the stream layer. */
 enum { SC_KIND_VALUES = 0, SC_KIND_IDX32 = 1, SC_KIND_IDX64 = 2 };
 
-/* The reader's fault, if any, put (again) into the context's message:
- * the pipeline reports it once every thread is done, so no other
- * thread's message can take its place. */
+/* sc_reader_read() for a thread other than the job's (the pipeline's
+ * reader): a fault ends the input and its status comes back, but its
+ * message stays held for sc_reader_raise(), which the job calls once
+ * every thread is done, so that no thread's message takes another's
+ * place. */
+sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max,
+                         size_t *got);
 sc_status sc_reader_raise(sc_reader *r);
 
-/* An input's name in messages: "-" is "(standard input)" (reader.c). */
+/* An input's name in messages: "-" is "(standard input)" (inputs.c). */
 const char *sc_input_name(const char *path);
 /* The decoded bytes of the inputs when known without reading them (raw
  * regular files), else -1. */
@@ -182,13 +186,15 @@ void sc_writer_share(sc_writer *w, unsigned writers, sc_pool *pool);
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);
 
-/* What every job shares (job.c): the -v report on stderr; whether a
- * status is a fault in the input data (after which what was decoded is
- * still written); ending an output (a file is replaced only on success,
- * standard output keeps what came before a data fault). */
+/* Whether a status is a fault in the input data, after which what was
+ * decoded is still written (fault.c). */
+int sc_is_data_fault(sc_status st);
+
+/* What every job shares (job.c): the -v report on stderr; ending an
+ * output (a file is replaced only on success, standard output keeps what
+ * came before a data fault). */
 void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
                    double seconds);
-int sc_is_data_fault(sc_status st);
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 
 /* -S's default: a quarter of physical memory, at least 64 MiB. */

@@ -122,6 +122,21 @@ static void compact_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     op->moved[seq] = off[0] + m;
 }
 
+/* Runs op's phases with move last; *moved: how many went to the output
+ * (kept, or selected), which the last sequence's move knows. */
+static sc_status run(sc_ctx *ctx, compact_op *op, uint64_t n,
+                     void (*move)(void *, unsigned, uint64_t, uint64_t,
+                                  const uint64_t *),
+                     uint64_t *moved)
+{
+    sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, move, op };
+    *moved = 0;
+    if (n == 0) return SC_OK;
+    sc_status st = sc_phases_run(ctx, &ph);
+    if (st == SC_OK) *moved = op->moved[sc_phases_seqs(ctx, n) - 1];
+    return st;
+}
+
 /* Positions are produced 64 bits wide (SC_KIND_IDX64); ops.c narrows them
  * for the 32-bit output after checking the range. */
 sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -131,12 +146,7 @@ sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     uint64_t moved[SC_MAX_SEQS];
     compact_op op = { in, pred, is_default_pred(pred), out_kind, first_index,
                       out, NULL, moved };
-    sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, compact_move, &op };
-    *kept = 0;
-    if (n == 0) return SC_OK;
-    sc_status st = sc_phases_run(ctx, &ph);
-    if (st == SC_OK) *kept = moved[sc_phases_seqs(ctx, n) - 1];
-    return st;
+    return run(ctx, &op, n, compact_move, kept);
 }
 
 /* Split: rejects of a sequence start at (begin - selected before it). */
@@ -183,10 +193,5 @@ sc_status sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     uint64_t moved[SC_MAX_SEQS];
     compact_op op = { in, pred, is_default_pred(pred), SC_KIND_VALUES, 0,
                       sel, rej, moved };
-    sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, split_move, &op };
-    *selected = 0;
-    if (n == 0) return SC_OK;
-    sc_status st = sc_phases_run(ctx, &ph);
-    if (st == SC_OK) *selected = moved[sc_phases_seqs(ctx, n) - 1];
-    return st;
+    return run(ctx, &op, n, split_move, selected);
 }

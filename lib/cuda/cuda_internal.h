@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 #include "device.h"
+#include "fault.h"
 #include "sc_kernels.h"
 
 enum { DEV_STARTING, DEV_READY, DEV_FAILED };
@@ -19,8 +20,7 @@ struct sc_cuda {
     pthread_cond_t changed;
     int state, abandoned;
     double started_at;
-    sc_status fail_status;
-    char fail_msg[512];
+    sc_fault fail;              /* why the start failed */
     char name[300];
     size_t dev_bytes;           /* device memory libsc holds, for the cap */
     /* Array operations on host arrays (cuda_ops.c, staging.c). */

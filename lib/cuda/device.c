@@ -61,22 +61,20 @@ void sc_cuda_free(sc_ctx *ctx, void *p, size_t bytes)
     ctx->cuda->dev_bytes -= bytes;
 }
 
-/* The start itself; on failure c->fail_* say why.  Every call is the
+/* The start itself; on failure c->fail says why.  Every call is the
  * runtime's first in this process or cheap. */
 static void start_device(struct sc_cuda *c)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        c->fail_status = SC_ERR_NODEVICE;
-        snprintf(c->fail_msg, sizeof c->fail_msg, "no CUDA GPU found (%s)",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        sc_fault_set(&c->fail, SC_ERR_NODEVICE, "no CUDA GPU found (%s)",
+                     e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
         return;
     }
     if (c->device >= count) {
-        c->fail_status = SC_ERR_NODEVICE;
-        snprintf(c->fail_msg, sizeof c->fail_msg,
-                 "cuda:%d: no such GPU (%d found)", c->device, count);
+        sc_fault_set(&c->fail, SC_ERR_NODEVICE,
+                     "cuda:%d: no such GPU (%d found)", c->device, count);
         return;
     }
     struct cudaDeviceProp prop;
@@ -89,9 +87,8 @@ static void start_device(struct sc_cuda *c)
             != cudaSuccess ||
         (e = cudaHostAlloc((void **)&c->h_small, 8 * sizeof(uint64_t),
                            cudaHostAllocDefault)) != cudaSuccess) {
-        c->fail_status = SC_ERR_NODEVICE;
-        snprintf(c->fail_msg, sizeof c->fail_msg, "cuda:%d: unusable: %s",
-                 c->device, cudaGetErrorString(e));
+        sc_fault_set(&c->fail, SC_ERR_NODEVICE, "cuda:%d: unusable: %s",
+                     c->device, cudaGetErrorString(e));
         return;
     }
     snprintf(c->name, sizeof c->name, "cuda:%d (%s)", c->device, prop.name);
@@ -103,7 +100,6 @@ static void start_device(struct sc_cuda *c)
         struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
         nanosleep(&ts, NULL);
     }
-    c->fail_status = SC_OK;
 }
 
 static void release(struct sc_cuda *c)
@@ -123,7 +119,7 @@ static void *start_main(void *arg)
     struct sc_cuda *c = arg;
     start_device(c);
     pthread_mutex_lock(&c->lock);
-    c->state = c->fail_status == SC_OK ? DEV_READY : DEV_FAILED;
+    c->state = sc_fault_status(&c->fail) == SC_OK ? DEV_READY : DEV_FAILED;
     int abandoned = c->abandoned;
     pthread_cond_broadcast(&c->changed);
     pthread_mutex_unlock(&c->lock);
@@ -171,8 +167,7 @@ sc_status sc_device_wait(sc_ctx *ctx)
     pthread_mutex_lock(&c->lock);
     while (c->state == DEV_STARTING) pthread_cond_wait(&c->changed, &c->lock);
     pthread_mutex_unlock(&c->lock);
-    if (c->state != DEV_READY)
-        return sc_fail(ctx, c->fail_status, "%s", c->fail_msg);
+    if (c->state != DEV_READY) return sc_fault_raise(&c->fail, ctx);
     return sc_cuda_bind(ctx);
 }
 
@@ -226,6 +221,6 @@ const char *sc_device_name(const sc_ctx *ctx)
 
 const char *sc_device_failure(const sc_ctx *ctx)
 {
-    return ctx->cuda && ctx->cuda->state == DEV_FAILED ? ctx->cuda->fail_msg
-                                                        : "";
+    return ctx->cuda && ctx->cuda->state == DEV_FAILED
+        ? sc_fault_message(&ctx->cuda->fail) : "";
 }

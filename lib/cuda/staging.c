@@ -57,67 +57,105 @@ void sc_cuda_stages_free(struct sc_cuda *c)
     c->stage_bytes = 0;
 }
 
-sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
-                         size_t bytes)
+/* One transfer between a host array and device memory. */
+typedef struct transfer {
+    int up;                     /* to the device, else from it */
+    char *host, *dev;           /* the side sent from is only read */
+    size_t bytes;
+} transfer;
+
+/* Piece i is a stage's worth (the last one what is left), in stage
+ * i & 1: pieces alternate between the two. */
+static size_t piece_len(const struct sc_cuda *c, const transfer *t, size_t i)
+{
+    size_t off = i * c->stage_bytes;
+    return t->bytes - off < c->stage_bytes ? t->bytes - off : c->stage_bytes;
+}
+
+/* Queues len bytes across the bus, between host memory h (the array or
+ * a stage) and device memory d, in the transfer's direction. */
+static cudaError_t bus(const struct sc_cuda *c, const transfer *t, char *h,
+                       char *d, size_t len)
+{
+    return cudaMemcpyAsync(t->up ? d : h, t->up ? h : d, len,
+                           t->up ? cudaMemcpyHostToDevice
+                                 : cudaMemcpyDeviceToHost, c->stream);
+}
+
+/* Queues piece i across the bus, between its stage and the device. */
+static sc_status cross(sc_ctx *ctx, const transfer *t, size_t i)
 {
     struct sc_cuda *c = ctx->cuda;
-    double t0 = sc_now();
-    sc_status st = bytes > SMALL_COPY ? ensure_stages(ctx) : SC_OK;
-    if (st) return st;
-    if (bytes <= SMALL_COPY) {
-        CK(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice,
-                           c->stream), "upload");
-    }
-    for (size_t off = 0, k = 0; bytes > SMALL_COPY && off < bytes; k ^= 1) {
-        size_t len = bytes - off < c->stage_bytes ? bytes - off : c->stage_bytes;
-        CK(cudaEventSynchronize(c->stage_done[k]), "upload");
-        pool_copy(ctx, c->stage[k], (const char *)src + off, len);
-        CK(cudaMemcpyAsync((char *)d_dst + off, c->stage[k], len,
-                           cudaMemcpyHostToDevice, c->stream), "upload");
-        CK(cudaEventRecord(c->stage_done[k], c->stream), "upload");
-        off += len;
-    }
-    CK(cudaStreamSynchronize(c->stream), "upload");
-    sc_phase_add(ctx, SC_PH_UPLOAD, sc_now() - t0);
+    const char *what = t->up ? "upload" : "download";
+    CK(bus(c, t, c->stage[i & 1], t->dev + i * c->stage_bytes,
+           piece_len(c, t, i)), what);
+    CK(cudaEventRecord(c->stage_done[i & 1], c->stream), what);
     return SC_OK;
 }
 
-/* Queues the download of piece `off` into stage k. */
-static sc_status fetch(sc_ctx *ctx, const void *d_src, size_t bytes,
-                       size_t off, int k)
+/* Copies piece i between the host array and its stage, once the stage's
+ * last crossing is done. */
+static sc_status copy_piece(sc_ctx *ctx, const transfer *t, size_t i)
 {
     struct sc_cuda *c = ctx->cuda;
-    size_t len = bytes - off < c->stage_bytes ? bytes - off : c->stage_bytes;
-    CK(cudaMemcpyAsync(c->stage[k], (const char *)d_src + off, len,
-                       cudaMemcpyDeviceToHost, c->stream), "download");
-    CK(cudaEventRecord(c->stage_done[k], c->stream), "download");
+    char *stage = c->stage[i & 1], *host = t->host + i * c->stage_bytes;
+    CK(cudaEventSynchronize(c->stage_done[i & 1]),
+       t->up ? "upload" : "download");
+    pool_copy(ctx, t->up ? stage : host, t->up ? host : stage,
+              piece_len(c, t, i));
     return SC_OK;
+}
+
+typedef sc_status (*piece_fn)(sc_ctx *ctx, const transfer *t, size_t i);
+
+/* An upload copies a piece into its stage and then sends it across; a
+ * download fetches the next piece across while this one is copied out.
+ * Either way one stage's piece is on the bus while the other's is copied:
+ * at step i, the first move for piece i, then the second for the piece
+ * `lag` steps behind. */
+static sc_status staged(sc_ctx *ctx, const transfer *t)
+{
+    size_t per = ctx->cuda->stage_bytes, n = (t->bytes + per - 1) / per;
+    piece_fn first = t->up ? copy_piece : cross;
+    piece_fn second = t->up ? cross : copy_piece;
+    size_t lag = t->up ? 0 : 1;
+    sc_status st = SC_OK;
+    for (size_t i = 0; st == SC_OK && i < n + lag; i++) {
+        if (i < n) st = first(ctx, t, i);
+        if (st == SC_OK && i >= lag) st = second(ctx, t, i - lag);
+    }
+    return st;
+}
+
+/* A whole transfer, timed as its phase: a small array crosses in one copy
+ * from pageable memory, where the stages would only add a copy. */
+static sc_status run_transfer(sc_ctx *ctx, const transfer *t)
+{
+    struct sc_cuda *c = ctx->cuda;
+    const char *what = t->up ? "upload" : "download";
+    double t0 = sc_now();
+    sc_status st = t->bytes > SMALL_COPY ? ensure_stages(ctx) : SC_OK;
+    if (st) return st;
+    if (t->bytes <= SMALL_COPY) {
+        CK(bus(c, t, t->host, t->dev, t->bytes), what);
+    } else if ((st = staged(ctx, t)) != SC_OK) {
+        return st;
+    }
+    CK(cudaStreamSynchronize(c->stream), what);
+    sc_phase_add(ctx, t->up ? SC_PH_UPLOAD : SC_PH_DOWNLOAD, sc_now() - t0);
+    return SC_OK;
+}
+
+sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
+                         size_t bytes)
+{
+    transfer t = { 1, (char *)src, d_dst, bytes };
+    return run_transfer(ctx, &t);
 }
 
 sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
                            size_t bytes)
 {
-    struct sc_cuda *c = ctx->cuda;
-    double t0 = sc_now();
-    sc_status st = bytes > SMALL_COPY ? ensure_stages(ctx) : SC_OK;
-    if (st) return st;
-    if (bytes <= SMALL_COPY) {
-        CK(cudaMemcpyAsync(dst, d_src, bytes, cudaMemcpyDeviceToHost,
-                           c->stream), "download");
-        CK(cudaStreamSynchronize(c->stream), "download");
-    } else if ((st = fetch(ctx, d_src, bytes, 0, 0))) {
-        return st;
-    }
-    for (size_t off = 0, k = 0; bytes > SMALL_COPY && off < bytes; k ^= 1) {
-        size_t len = bytes - off < c->stage_bytes ? bytes - off : c->stage_bytes;
-        /* The next piece crosses the bus while this one is copied out. */
-        if (off + len < bytes && (st = fetch(ctx, d_src, bytes, off + len,
-                                             (int)(k ^ 1))))
-            return st;
-        CK(cudaEventSynchronize(c->stage_done[k]), "download");
-        pool_copy(ctx, (char *)dst + off, c->stage[k], len);
-        off += len;
-    }
-    sc_phase_add(ctx, SC_PH_DOWNLOAD, sc_now() - t0);
-    return SC_OK;
+    transfer t = { 0, dst, (char *)d_src, bytes };
+    return run_transfer(ctx, &t);
 }

@@ -21,169 +21,21 @@
  * elements already there go out as a short chunk rather than waiting for
  * a whole one, so a slow live stream flows through (the output does not
  * depend on chunk sizes, so this changes only when it appears).
+ *
+ * This file reads the files in turn and gathers raw elements; gzip and
+ * zstd are decoded in codecs.c, text numbers parsed in text_in.c, and the
+ * inputs are checked before reading in inputs.c.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "detect.h"
-#include "fdio.h"
-#include "internal.h"
-#include "pread.h"
-#include "zstdio.h"
-
-#define ZBUF_BYTES ((size_t)1 << 20)
-#define TBUF_BYTES ((size_t)1 << 20)
-
-struct sc_reader {
-    sc_ctx *ctx;
-    const char *const *paths;
-    size_t n_paths, next_path;
-    sc_format fmt;
-    int fd;                     /* -1: between files */
-    const char *name;           /* current file, for messages */
-    enum { CODEC_NONE, CODEC_GZ, CODEC_ZST } codec;  /* current file's */
-    int live;                   /* current file is a pipe, tty or socket */
-    z_stream z;
-    int z_ready, z_member_done;
-    int z_padding;              /* zeros seen after the last member */
-    sc_zin *zs;
-    int zs_frame_done;          /* zstd: at a frame boundary */
-    int zs_more;                /* zstd: output was full, may hold more */
-    unsigned char *zbuf;        /* compressed input; before a raw file's
-                                 * data, its bytes peeked at for the magic */
-    uint64_t file_bytes;        /* bytes taken from the current file */
-    uint64_t total_bytes;       /* from all files, for progress */
-    uint64_t decoded;           /* decoded bytes of the whole stream */
-    unsigned char carry[4];     /* a partial element between reads */
-    unsigned carry_len;
-    char *tbuf;                 /* text: undigested bytes */
-    size_t tlen, tpos;
-    uint64_t line;              /* text: current line, 1-based */
-    int64_t size_hint;
-    sc_preader *par;            /* regular files: reads by several threads */
-    int par_tried;
-    int at_end;
-    sc_status pending;          /* fault to report once data is out */
-    char pending_msg[1024];
-};
-
-const char *sc_input_name(const char *path)
-{
-    return strcmp(path, "-") == 0 ? "(standard input)" : path;
-}
-
-/* Records a fault to report after the data decoded before it. */
-static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
-    SC_PRINTF(3, 4);
-static void defer(sc_reader *r, sc_status st, const char *fmt, ...)
-{
-    if (r->pending) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->pending_msg, sizeof r->pending_msg, fmt, ap);
-    va_end(ap);
-    r->pending = st;
-}
-
-/* What a regular file at offset at is under --in auto, from its first
- * block; the file position does not move. -1: it cannot be read. */
-static int sniff_file(int fd, off_t at)
-{
-    unsigned char b[SC_SNIFF_BLOCK];
-    ssize_t n = pread(fd, b, sizeof b, at);
-    return n < 0 ? -1 : (int)sc_sniff(b, (size_t)n);
-}
-
-static int is_compressed(int kind)
-{
-    return kind == SC_KIND_GZ || kind == SC_KIND_ZST;
-}
-
-static int is_refused(int kind)
-{
-    return kind >= SC_KIND_XZ || (kind == SC_KIND_ZST && !sc_zstd_built());
-}
-
-/* Opens a regular file to look at it, or standard input; -1 for anything
- * else: opening a FIFO would wait for its writer, and closing it again
- * would cut the writer off. */
-static int open_regular(const char *path)
-{
-    struct stat st;
-    if (strcmp(path, "-") == 0) return 0;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
-    return open(path, O_RDONLY | O_NONBLOCK);
-}
-
-int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
-{
-    static const char *const stdin_path[] = { "-" };
-    if (n == 0) { paths = stdin_path; n = 1; }
-    if (fmt == SC_FMT_GZ || fmt == SC_FMT_ZST || fmt == SC_FMT_TEXT)
-        return -1;
-    int64_t total = 0;
-    for (size_t i = 0; i < n; i++) {
-        int is_stdin = strcmp(paths[i], "-") == 0;
-        int fd = open_regular(paths[i]);
-        struct stat st;
-        int ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-        off_t at = is_stdin && ok ? lseek(0, 0, SEEK_CUR) : 0;
-        ok = ok && at >= 0 && at <= st.st_size;
-        if (ok && fmt == SC_FMT_AUTO && is_compressed(sniff_file(fd, at)))
-            ok = 0;
-        if (fd > 0) close(fd);
-        if (!ok) return -1;
-        total += st.st_size - at;
-    }
-    return total;
-}
-
-/* Under --in auto, a regular file in a format that is not read. */
-static sc_status check_kind(sc_ctx *ctx, const char *path)
-{
-    int is_stdin = strcmp(path, "-") == 0;
-    int fd = open_regular(path);
-    struct stat st;
-    int kind = SC_KIND_RAW;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        off_t at = is_stdin ? lseek(0, 0, SEEK_CUR) : 0;
-        if (at >= 0) kind = sniff_file(fd, at);
-    }
-    if (fd > 0) close(fd);
-    if (!is_refused(kind)) return SC_OK;
-    char msg[1024];
-    sc_sniff_refusal(msg, sizeof msg, (sc_kind)kind, sc_input_name(path), path);
-    return sc_fail(ctx, SC_ERR_FORMAT, "%s", msg);
-}
-
-/* A missing, unreadable or directory input, or under auto a file in a
- * format not read, is refused before anything is read, so no tool writes
- * part of a result and then names it. */
-static sc_status check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
-                              sc_format fmt)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(paths[i], "-") == 0) continue;
-        struct stat st;
-        int err = stat(paths[i], &st) != 0 ? errno
-                : S_ISDIR(st.st_mode) ? EISDIR
-                : access(paths[i], R_OK) != 0 ? errno : 0;
-        if (err) return sc_fail(ctx, SC_ERR_OPEN, "%s: %s", paths[i],
-                                strerror(err));
-    }
-    for (size_t i = 0; i < n && fmt == SC_FMT_AUTO; i++) {
-        sc_status st = check_kind(ctx, paths[i]);
-        if (st) return st;
-    }
-    return SC_OK;
-}
+#include "inputs.h"
+#include "reader_impl.h"
 
 static const char *const stdin_only[] = { "-" };
 
@@ -198,7 +50,7 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
         return sc_fail(ctx, SC_ERR_USAGE, "zstd input: this libsc was built "
                        "without zstd");
     if (n == 0) { paths = stdin_only; n = 1; }
-    sc_status st = check_inputs(ctx, paths, n, fmt);
+    sc_status st = sc_inputs_check(ctx, paths, n, fmt);
     if (st) return st;
     sc_reader *r = calloc(1, sizeof *r);
     if (!r) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
@@ -232,7 +84,10 @@ void sc_reader_close(sc_reader *r)
 }
 
 int64_t sc_reader_size_hint(const sc_reader *r) { return r->size_hint; }
-uint64_t sc_reader_bytes_read(const sc_reader *r) { return r->total_bytes; }
+uint64_t sc_reader_bytes_read(const sc_reader *r)
+{
+    return atomic_load_explicit(&r->total_bytes, memory_order_relaxed);
+}
 
 /* Large reads of a regular file go to several threads: half the
  * context's, leaving the rest to the work on what was read. */
@@ -249,8 +104,7 @@ static ssize_t whole_read(sc_reader *r, void *buf, size_t len)
                                          : sc_read_full(r->fd, buf, len);
 }
 
-/* Reads bytes of the current file, counting them. */
-static ssize_t file_read(sc_reader *r, void *buf, size_t len)
+ssize_t sc_reader_file_read(sc_reader *r, void *buf, size_t len)
 {
     ssize_t got;
     if (r->live) {
@@ -268,7 +122,8 @@ static ssize_t file_read(sc_reader *r, void *buf, size_t len)
         return -1;
     }
     r->file_bytes += (uint64_t)got;
-    r->total_bytes += (uint64_t)got;
+    atomic_fetch_add_explicit(&r->total_bytes, (uint64_t)got,
+                              memory_order_relaxed);
     return got;
 }
 
@@ -280,7 +135,7 @@ static ssize_t peek(sc_reader *r)
     size_t want = r->fmt == SC_FMT_GZ ? 2 : SC_SNIFF_BLOCK, got = 0;
     while (got < want &&
            (r->fmt == SC_FMT_GZ || sc_sniff_wants_more(r->zbuf, got))) {
-        ssize_t more = file_read(r, r->zbuf + got, want - got);
+        ssize_t more = sc_reader_file_read(r, r->zbuf + got, want - got);
         if (more < 0) return -1;
         if (more == 0) break;
         got += (size_t)more;
@@ -294,7 +149,7 @@ static ssize_t peek(sc_reader *r)
 static int pick_codec(sc_reader *r, size_t got)
 {
     sc_kind kind = sc_sniff(r->zbuf, got);
-    if (is_refused(kind)) {
+    if (sc_kind_refused(kind)) {
         char msg[1024];
         sc_sniff_refusal(msg, sizeof msg, kind, r->name,
                          r->paths[r->next_path - 1]);
@@ -304,36 +159,6 @@ static int pick_codec(sc_reader *r, size_t got)
     r->codec = kind == SC_KIND_GZ ? CODEC_GZ
              : kind == SC_KIND_ZST ? CODEC_ZST : CODEC_NONE;
     return 0;
-}
-
-static int start_gz(sc_reader *r)
-{
-    if (!r->z_ready) {
-        if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
-            defer(r, SC_ERR_NOMEM, "out of memory for gzip");
-            return -1;
-        }
-        r->z_ready = 1;
-    } else {
-        inflateReset(&r->z);
-    }
-    /* An empty file is a gzip stream of no members: no data, no fault. */
-    r->z_member_done = r->z.avail_in == 0;
-    r->z_padding = 0;
-    return 1;
-}
-
-static int start_zst(sc_reader *r)
-{
-    if (!r->zs && !(r->zs = sc_zin_new())) {
-        defer(r, SC_ERR_NOMEM, "out of memory for zstd");
-        return -1;
-    }
-    sc_zin_reset(r->zs);
-    /* Like gzip: an empty file is no frames, no fault. */
-    r->zs_frame_done = 1;
-    r->zs_more = 0;
-    return 1;
 }
 
 /* Opens the next input and decides its format; 0 at the end, -1 on error. */
@@ -366,8 +191,8 @@ static int open_next(sc_reader *r)
         if (r->fmt == SC_FMT_AUTO && pick_codec(r, (size_t)got) < 0)
             return -1;
     }
-    if (r->codec == CODEC_GZ) return start_gz(r);
-    if (r->codec == CODEC_ZST) return start_zst(r);
+    if (r->codec == CODEC_GZ) return sc_gz_start(r);
+    if (r->codec == CODEC_ZST) return sc_zst_start(r);
     return 1;
 }
 
@@ -377,137 +202,19 @@ static void close_current(sc_reader *r)
     r->fd = -1;
 }
 
-/* A live input with data in hand but nothing more for a while: time to
- * hand over what there is. */
-#define STALL_MS 50
-
-static int stalled(const sc_reader *r, size_t have_bytes)
-{
-    return r->live && have_bytes >= 4 && r->fd >= 0 &&
-           sc_read_would_wait(r->fd, STALL_MS);
-}
-
-/* After a member's end, with input in hand: zeros up to the file's end are
- * padding (tape or block), as gzip -d takes them; the magic starts another
- * member; anything else, also after padding, is garbage. 1: read more
- * input first; 0: inflate the next member; -1: a fault was noted. */
-static int next_member(sc_reader *r)
-{
-    while (r->z.avail_in && r->z.next_in[0] == 0) {
-        r->z.next_in++;
-        r->z.avail_in--;
-        r->z_padding = 1;
-    }
-    if (r->z.avail_in == 0) return 1;
-    if (r->z.next_in[0] == 0x1f && !r->z_padding) {
-        inflateReset(&r->z);
-        r->z_member_done = 0;
-        return 0;
-    }
-    defer(r, SC_ERR_GZIP, "%s: trailing garbage after gzip data at byte %llu",
-          r->name, (unsigned long long)(r->file_bytes - r->z.avail_in));
-    return -1;
-}
-
-/* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
-static ssize_t gz_read(sc_reader *r, unsigned char *dst, size_t len)
-{
-    r->z.next_out = dst;
-    r->z.avail_out = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
-    while (r->z.avail_out > 0) {
-        if (r->z.avail_in == 0) {
-            if (stalled(r, (size_t)((unsigned char *)r->z.next_out - dst)))
-                break;
-            ssize_t got = file_read(r, r->zbuf, ZBUF_BYTES);
-            if (got < 0) break;
-            if (got == 0) {
-                if (!r->z_member_done)
-                    defer(r, SC_ERR_GZIP, "%s: truncated gzip data (unexpected "
-                          "end after %llu compressed bytes)", r->name,
-                          (unsigned long long)r->file_bytes);
-                break;
-            }
-            r->z.next_in = r->zbuf;
-            r->z.avail_in = (uInt)got;
-        }
-        if (r->z_member_done) {
-            int next = next_member(r);
-            if (next < 0) break;
-            if (next > 0) continue;
-        }
-        int ret = inflate(&r->z, Z_NO_FLUSH);
-        if (ret == Z_STREAM_END) {
-            r->z_member_done = 1;
-        } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-            defer(r, SC_ERR_GZIP, "%s: corrupt gzip data near compressed byte "
-                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
-                  r->z.avail_in), r->z.msg ? r->z.msg : "inflate failed");
-            break;
-        }
-    }
-    size_t produced = (size_t)((unsigned char *)r->z.next_out - dst);
-    if (produced == 0 && r->pending) return -1;
-    return (ssize_t)produced;
-}
-
-/* Decodes zstd frames into dst, as gz_read does gzip members: bytes
- * produced, 0 at the file's end, -1. */
-static ssize_t zs_read(sc_reader *r, unsigned char *dst, size_t len)
-{
-    size_t out = 0;
-    while (out < len) {
-        if (r->z.avail_in == 0 && !r->zs_more) {
-            if (stalled(r, out)) break;
-            ssize_t got = file_read(r, r->zbuf, ZBUF_BYTES);
-            if (got < 0) break;
-            if (got == 0) {
-                if (!r->zs_frame_done)
-                    defer(r, SC_ERR_ZSTD, "%s: truncated zstd data (unexpected "
-                          "end after %llu compressed bytes)", r->name,
-                          (unsigned long long)r->file_bytes);
-                break;
-            }
-            r->z.next_in = r->zbuf;
-            r->z.avail_in = (uInt)got;
-        }
-        size_t used = 0, before = out;
-        int done;
-        const char *err;
-        int rc = sc_zin_decode(r->zs, r->z.next_in, r->z.avail_in, &used,
-                               dst, len, &out, &done, &err);
-        r->z.next_in += used;
-        r->z.avail_in -= (uInt)used;
-        if (rc) {
-            defer(r, SC_ERR_ZSTD, "%s: corrupt zstd data near compressed byte "
-                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
-                  r->z.avail_in), err);
-            break;
-        }
-        /* A call that moved nothing says nothing new about the frame. */
-        if (used || out > before) r->zs_frame_done = done;
-        /* A full output may leave decoded bytes inside libzstd. */
-        r->zs_more = out == len;
-    }
-    if (out == 0 && r->pending) return -1;
-    return (ssize_t)out;
-}
-
-/* Decoded bytes of the current file, opening the next one first when the
- * last has ended: >0; 0 at the end of a file (and when no file is left,
- * with more_files() false); -1 on a fault. */
-static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
+ssize_t sc_reader_next_bytes(sc_reader *r, unsigned char *dst, size_t len)
 {
     for (;;) {
-        if (r->pending) return -1;
+        if (pending(r)) return -1;
         if (r->fd < 0) {
             int o = open_next(r);
             if (o <= 0) return o;
         }
         ssize_t got;
         if (r->codec == CODEC_GZ) {
-            got = gz_read(r, dst, len);
+            got = sc_gz_read(r, dst, len);
         } else if (r->codec == CODEC_ZST) {
-            got = zs_read(r, dst, len);
+            got = sc_zst_read(r, dst, len);
         } else {
             /* Bytes peeked for the magic come first, on their own: a
              * live input may have nothing more for a while. */
@@ -518,7 +225,7 @@ static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
                 r->z.avail_in -= (uInt)pre;
                 got = (ssize_t)pre;
             } else {
-                got = file_read(r, dst, len);
+                got = sc_reader_file_read(r, dst, len);
                 if (got < 0) return -1;
             }
         }
@@ -532,11 +239,6 @@ static ssize_t src_read(sc_reader *r, unsigned char *dst, size_t len)
     }
 }
 
-static int more_files(const sc_reader *r)
-{
-    return r->fd >= 0 || r->next_path < r->n_paths;
-}
-
 /* Raw (and gunzipped raw): whole elements, a partial one carried. */
 static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
@@ -546,7 +248,7 @@ static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     r->carry_len = 0;
     while (have < want && !r->at_end) {
         if (r->z.avail_in == 0 && stalled(r, have)) break;
-        ssize_t n = src_read(r, bytes + have, want - have);
+        ssize_t n = sc_reader_next_bytes(r, bytes + have, want - have);
         if (n < 0) break;
         if (n == 0 && !more_files(r)) r->at_end = 1;
         have += (size_t)n;
@@ -554,7 +256,7 @@ static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     *got = have / 4;
     r->carry_len = (unsigned)(have % 4);
     memcpy(r->carry, bytes + *got * 4, r->carry_len);
-    if (*got == 0 && r->at_end && r->carry_len && !r->pending) {
+    if (*got == 0 && r->at_end && r->carry_len && !pending(r)) {
         unsigned stray = r->carry_len;
         defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
               "after %llu whole element%s (byte offset %llu%s)", r->name,
@@ -567,106 +269,22 @@ static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     return SC_OK;
 }
 
-static int is_space(char c)
+sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
-           c == '\f';
-}
-
-/* Parses one token; returns 0 and the value, or -1 / -2 (range). */
-static int parse_token(const char *s, size_t len, uint32_t *v)
-{
-    uint64_t x = 0;
-    size_t i = 0;
-    int hex = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    if (hex) i = 2;
-    if (len == 0 || (hex && len == 2)) return -1;
-    for (; i < len; i++) {
-        unsigned d;
-        char c = s[i];
-        if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-        else if (hex && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-        else if (hex && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-        else return -1;
-        x = x * (hex ? 16 : 10) + d;
-        if (x > UINT32_MAX) return -2;
-    }
-    *v = (uint32_t)x;
-    return 0;
-}
-
-/* A token as a message may show it: bytes that are not printable ASCII
- * (a NUL, say) as \xHH, and at most 40 of them. */
-static void printable(char *dst, size_t cap, const char *s, size_t len)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len && i < 40 && o + 5 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c < 0x7f) dst[o++] = (char)c;
-        else o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
-    }
-    dst[o] = 0;
-}
-
-static sc_status read_text(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
-{
-    size_t n = 0;
-    while (n < max) {
-        while (r->tpos < r->tlen && is_space(r->tbuf[r->tpos])) {
-            if (r->tbuf[r->tpos] == '\n') r->line++;
-            r->tpos++;
-        }
-        size_t end = r->tpos;
-        while (end < r->tlen && !is_space(r->tbuf[end])) end++;
-        if (end == r->tlen && !r->at_end) {
-            /* The token may go on past the buffer: refill first. */
-            memmove(r->tbuf, r->tbuf + r->tpos, r->tlen - r->tpos);
-            r->tlen -= r->tpos;
-            r->tpos = 0;
-            if (r->tlen == TBUF_BYTES) {
-                defer(r, SC_ERR_TEXT, "%s: line %llu: token too long", r->name,
-                      (unsigned long long)r->line);
-                break;
-            }
-            if (n > 0 && r->z.avail_in == 0 && stalled(r, 4)) break;
-            ssize_t k = src_read(r, (unsigned char *)r->tbuf + r->tlen,
-                                 TBUF_BYTES - r->tlen);
-            if (k < 0) break;
-            if (k == 0 && !more_files(r)) r->at_end = 1;
-            r->tlen += (size_t)k;
-            continue;
-        }
-        if (r->tpos == end) break;              /* nothing but space left */
-        uint32_t v;
-        int e = parse_token(r->tbuf + r->tpos, end - r->tpos, &v);
-        if (e) {
-            char shown[64];
-            printable(shown, sizeof shown, r->tbuf + r->tpos, end - r->tpos);
-            defer(r, e == -2 ? SC_ERR_RANGE : SC_ERR_TEXT,
-                  "%s: line %llu: %s '%s'", r->name,
-                  (unsigned long long)r->line,
-                  e == -2 ? "number above 4294967295" : "malformed number",
-                  shown);
-            break;
-        }
-        buf[n++] = v;
-        r->tpos = end;
-    }
-    *got = n;
-    return SC_OK;
+    *got = 0;
+    if (max == 0) return SC_OK;
+    if (!pending(r))
+        (r->fmt == SC_FMT_TEXT ? sc_text_read : read_raw)(r, buf, max, got);
+    return *got == 0 ? pending(r) : SC_OK;
 }
 
 sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
-    *got = 0;
-    if (max == 0) return SC_OK;
-    if (!r->pending)
-        (r->fmt == SC_FMT_TEXT ? read_text : read_raw)(r, buf, max, got);
-    return *got == 0 ? sc_reader_raise(r) : SC_OK;
+    sc_status st = sc_reader_fill(r, buf, max, got);
+    return st != SC_OK ? sc_reader_raise(r) : SC_OK;
 }
 
 sc_status sc_reader_raise(sc_reader *r)
 {
-    return r->pending ? sc_fail(r->ctx, r->pending, "%s", r->pending_msg)
-                      : SC_OK;
+    return sc_fault_raise(&r->fault, r->ctx);
 }

@@ -1,9 +1,50 @@
-/* gen_job.c — sc-gen: each chunk's elements made from their positions. */
+/* gen_job.c — sc-gen: each chunk's elements made from their positions,
+ * which are all its source hands out. */
 #include <string.h>
 #include "stream_job.h"
 
 static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
 static int wide(const sc_job *j) { (void)j; return 0; }
+
+/* The next chunk's positions: the pipeline sets its first one, and the
+ * elements are made from it by process(). */
+static sc_status positions(void *self, uint32_t *buf, size_t max,
+                           size_t *got)
+{
+    job_state *js = self;
+    (void)buf;
+    uint64_t made = atomic_load(&js->made);
+    uint64_t left = js->job->gen_count - made;
+    *got = left < max ? (size_t)left : max;
+    atomic_store(&js->made, made + *got);
+    return SC_OK;
+}
+
+static int64_t bytes_in_all(const void *self)
+{
+    const job_state *js = self;
+    uint64_t n = js->job->gen_count;
+    /* Four bytes each would not fit past 2^61; from 2^60 on, "huge" is
+     * all the cost model needs to know. */
+    return n < ((uint64_t)1 << 60) ? (int64_t)(n * 4) : (int64_t)1 << 62;
+}
+
+static uint64_t bytes_made(const void *self)
+{
+    const job_state *js = self;
+    return 4 * atomic_load(&js->made);
+}
+
+static sc_status no_fault(void *self) { (void)self; return SC_OK; }
+
+static sc_status open_source(job_state *js, sc_source *src)
+{
+    sc_gen_plan_make(&js->plan, &js->job->gen);
+    sc_source s = { positions, bytes_in_all, bytes_made, no_fault, js, "made",
+                    0 };
+    *src = s;
+    return SC_OK;
+}
 
 static void describe(const job_state *js, sc_chunk_work *w)
 {
@@ -27,5 +68,6 @@ static sc_status emit(job_state *js, sc_slot *s)
 }
 
 const sc_job_type sc_gen_job = {
-    SC_WORK_GEN, 0, out_bytes, wide, NULL, describe, process, emit, NULL
+    SC_WORK_GEN, 0, out_bytes, wide, NULL, describe, process, emit, NULL,
+    open_source
 };

@@ -1,8 +1,9 @@
 /* job.c — a streaming job run over the pipeline, whatever its kind.
  *
  * The kinds (stream_job.h) say what a chunk becomes; this file opens the
- * outputs, runs the pipeline with the kind's functions, and finishes:
- * split's held rejects, the figures of --count / --total, the commit.
+ * outputs and the source, runs the pipeline with the kind's functions,
+ * and finishes: split's held rejects, the figures of --count / --total,
+ * the commit.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -80,12 +81,6 @@ static sc_status open_outputs(job_state *js, const sc_job_type *t)
     return t->open_more ? t->open_more(js) : SC_OK;
 }
 
-int sc_is_data_fault(sc_status st)
-{
-    return st == SC_ERR_PARTIAL || st == SC_ERR_GZIP || st == SC_ERR_TEXT ||
-           st == SC_ERR_RANGE || st == SC_ERR_OPEN || st == SC_ERR_IO;
-}
-
 /* Ends one output: a file is replaced only on success; standard output
  * keeps what was decoded before a data fault, so that is flushed too. */
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st)
@@ -139,11 +134,17 @@ size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known,
     return chunk;
 }
 
-static int64_t known_input(const sc_job *j, const sc_reader *r)
+/* Where the chunks come from: the job's inputs, read, unless its kind
+ * makes its own (sc-gen). */
+static sc_status open_source(job_state *js, const sc_job_type *t,
+                             sc_source *src)
 {
-    if (r) return sc_reader_size_hint(r);
-    return j->gen_count < ((uint64_t)1 << 60) ? (int64_t)(j->gen_count * 4)
-                                               : (int64_t)1 << 62;
+    const sc_job *j = js->job;
+    if (t->open_source) return t->open_source(js, src);
+    sc_status st = sc_reader_open(&js->reader, js->ctx, j->inputs,
+                                  j->n_inputs, j->in_fmt);
+    if (st == SC_OK) *src = sc_reader_source(js->reader);
+    return st;
 }
 
 /* What the tools' option parsing already rules out, checked again for
@@ -184,27 +185,24 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     js.ctx = ctx;
     js.job = j;
     js.carry = j->carry_in;
-    if (j->kind == SC_JOB_GEN) sc_gen_plan_make(&js.plan, &j->gen);
-    sc_reader *r = NULL;
+    sc_source src = { 0 };
     sc_status st = open_outputs(&js, t);
-    if (st == SC_OK && j->kind != SC_JOB_GEN)
-        st = sc_reader_open(&r, ctx, j->inputs, j->n_inputs, j->in_fmt);
+    if (st == SC_OK) st = open_source(&js, t, &src);
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
         bound_job bj = { &js, t };
         sc_stage_ops ops = { process, emit, &bj, t->out_bytes(j), t->need_aux,
                              { 0 }, 0 };
         t->describe(&js, &ops.work);
-        size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known_input(j, r),
-                                      t->work);
-        sc_pipeline_cfg cfg = { ctx, r, j->gen_count, chunk / 4,
-                                j->prog ? j->prog : "sc", j->progress,
-                                j->carry_in };
+        size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes,
+                                      src.size_hint(src.self), t->work);
+        sc_pipeline_cfg cfg = { ctx, src, chunk / 4, j->prog ? j->prog : "sc",
+                                j->progress, j->carry_in };
         ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
         st = sc_pipeline_run(&cfg, &ops, &ps);
         ctx->phase_threads = 0;
     }
-    sc_reader_close(r);
+    sc_reader_close(js.reader);
     st = finish(&js, t, st);
     /* The elements the run gave out, wherever they went: --count's figure,
      * and split's rejects, held or in their own file. */

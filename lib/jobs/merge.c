@@ -1,15 +1,9 @@
-/* merge.c — sc-rsort beyond one in-memory sort: order checks, -u, runs in
- * a temporary file, and the k-way merge (a binary heap over the sources,
- * ties broken by source number so that the earlier run or input wins:
- * that is what keeps the merge stable). */
-#include <errno.h>
+/* merge.c — sc-rsort beyond one in-memory sort: the k-way merge of runs
+ * or of sorted inputs (a binary heap over the sources, ties broken by
+ * source number so that the earlier run or input wins: that is what
+ * keeps the merge stable), and -C's reading of the inputs. */
 #include <sys/resource.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include "fdio.h"
 #include "merge.h"
 #include "progress.h"
 
@@ -19,60 +13,6 @@
  * 68 KiB, next to the megabytes a process holds anyway, and keep the
  * number of passes low. */
 #define MIN_FAN_IN ((size_t)16)
-
-void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
-{
-    unsigned width = hi_bit - lo_bit;
-    o->shift = lo_bit;
-    o->mask = width >= 32 ? UINT32_MAX : ((uint32_t)1 << width) - 1;
-    o->flip = reverse ? o->mask : 0;
-}
-
-sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
-                         const uint32_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (c->has_prev) {
-            uint32_t a = sc_order_rank(o, c->prev), b = sc_order_rank(o, v[i]);
-            if (b < a || (c->strict && b == a))
-                return sc_fail(ctx, SC_ERR_UNSORTED, "%s: disorder at element "
-                               "%" PRIu64 ": %" PRIu32 " after %" PRIu32,
-                               c->name, c->pos + i, v[i], c->prev);
-        }
-        c->prev = v[i];
-        c->has_prev = 1;
-    }
-    c->pos += n;
-    return SC_OK;
-}
-
-sc_status sc_fault_note(sc_fault *f, sc_ctx *ctx, sc_status st)
-{
-    if (!sc_is_data_fault(st)) return st;
-    if (f->st == SC_OK) {
-        f->st = st;
-        snprintf(f->msg, sizeof f->msg, "%s", ctx->message);
-    }
-    return SC_OK;
-}
-
-sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx)
-{
-    return f->st ? sc_fail(ctx, f->st, "%s", f->msg) : SC_OK;
-}
-
-size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t r = sc_order_rank(o, v[i]);
-        if (u->has_last && r == u->last_rank) continue;
-        u->last_rank = r;
-        u->has_last = 1;
-        v[kept++] = v[i];
-    }
-    return kept;
-}
 
 sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
 {
@@ -88,95 +28,6 @@ sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
     sc_phase_add(s->ctx, SC_PH_WRITE, sc_now() - t0);
     s->out += kept;
     return st;
-}
-
-/* ------------------------------------------------------------------ */
-/* Runs in one temporary file.                                          */
-
-struct sc_runs {
-    sc_ctx *ctx;
-    const char *dir;        /* for the files of later merge passes */
-    char path[4096];
-    int fd;
-    uint64_t *len;          /* elements of each run, in file order */
-    size_t n, cap;
-};
-
-sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir)
-{
-    *out = NULL;
-    sc_runs *rs = calloc(1, sizeof *rs);
-    if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    rs->ctx = ctx;
-    if (!dir || !*dir) dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
-    rs->dir = dir;
-    snprintf(rs->path, sizeof rs->path, "%s/sc-rsort-XXXXXX", dir);
-    rs->fd = mkstemp(rs->path);
-    if (rs->fd < 0) {
-        sc_status st = sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: cannot create "
-                                     "temporary file", rs->path);
-        free(rs);
-        return st;
-    }
-    sc_temp_register(rs->path);
-    *out = rs;
-    return SC_OK;
-}
-
-sc_status sc_runs_begin(sc_runs *rs)
-{
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? rs->cap * 2 : 64;
-        uint64_t *len = realloc(rs->len, cap * sizeof *len);
-        if (!len) return sc_fail(rs->ctx, SC_ERR_NOMEM, "out of memory");
-        rs->len = len;
-        rs->cap = cap;
-    }
-    rs->len[rs->n++] = 0;
-    return SC_OK;
-}
-
-sc_status sc_runs_append(sc_runs *rs, const uint32_t *v, size_t n)
-{
-    if (sc_write_full(rs->fd, v, n * 4) != 0)
-        return sc_fail_errno(rs->ctx, SC_ERR_IO, errno, "%s: write error",
-                             rs->path);
-    rs->len[rs->n - 1] += n;
-    return SC_OK;
-}
-
-sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n)
-{
-    sc_status st = sc_runs_begin(rs);
-    return st == SC_OK ? sc_runs_append(rs, v, n) : st;
-}
-
-size_t sc_runs_count(const sc_runs *rs) { return rs->n; }
-
-void sc_runs_close(sc_runs *rs)
-{
-    if (!rs) return;
-    close(rs->fd);
-    unlink(rs->path);
-    sc_temp_unregister(rs->path);
-    free(rs->len);
-    free(rs);
-}
-
-/* Reads len bytes at off unless the file ends first; bytes read or -1. */
-static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-    size_t done = 0;
-    while (done < len) {
-        ssize_t got = pread(fd, (char *)buf + done, len - done,
-                            (off_t)(off + done));
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return -1;
-        if (got == 0) break;
-        done += (size_t)got;
-    }
-    return (ssize_t)done;
 }
 
 /* ------------------------------------------------------------------ */
@@ -203,10 +54,8 @@ struct source {
 static sc_status refill_run(source *s)
 {
     size_t want = s->left < s->cap ? (size_t)s->left : s->cap;
-    ssize_t got = pread_full(s->runs->fd, s->buf, want * 4, s->off * 4);
-    if (got != (ssize_t)(want * 4))
-        return sc_fail(s->ctx, SC_ERR_IO, "%s: short read of temporary file",
-                       s->runs->path);
+    sc_status st = sc_runs_read(s->runs, s->off, s->buf, want);
+    if (st != SC_OK) return st;
     s->off += want;
     s->left -= want;
     s->len = want;
@@ -341,13 +190,13 @@ static sc_status merge_group(sc_runs *rs, size_t first, size_t k,
                              size_t mem_bytes)
 {
     source_set ss = { 0 };
-    sc_status st = sources_new(&ss, rs->ctx, o, k, mem_bytes);
+    sc_status st = sources_new(&ss, sink->ctx, o, k, mem_bytes);
     for (size_t i = 0; st == SC_OK && i < k; i++) {
         ss.src[i].refill = refill_run;
         ss.src[i].runs = rs;
         ss.src[i].off = off;
-        ss.src[i].left = rs->len[first + i];
-        off += rs->len[first + i];
+        ss.src[i].left = sc_runs_length(rs, first + i);
+        off += ss.src[i].left;
     }
     if (st == SC_OK) st = sources_run(&ss, sink, NULL);
     sources_free(&ss);
@@ -366,24 +215,22 @@ static size_t fan_in(size_t mem_bytes)
 /* One pass: each group of fan consecutive runs becomes one run of a new
  * file, which then takes the old one's place. Consecutive groups and the
  * merge's ties (earlier run first) keep the order stable. */
-static sc_status merge_pass(sc_runs *rs, size_t fan, const sc_order *o,
-                            size_t mem_bytes)
+static sc_status merge_pass(sc_ctx *ctx, sc_runs *rs, size_t fan,
+                            const sc_order *o, size_t mem_bytes)
 {
     sc_runs *next;
-    sc_status st = sc_runs_open(&next, rs->ctx, rs->dir);
+    sc_status st = sc_runs_open_beside(&next, rs);
+    size_t n = sc_runs_count(rs);
     uint64_t off = 0;
-    for (size_t g = 0; st == SC_OK && g < rs->n; g += fan) {
-        size_t k = rs->n - g < fan ? rs->n - g : fan;
-        sc_sink to = { rs->ctx, o, NULL, 0, { 0, 0 }, 0, next, NULL };
+    for (size_t g = 0; st == SC_OK && g < n; g += fan) {
+        size_t k = n - g < fan ? n - g : fan;
+        sc_sink to = { ctx, o, NULL, 0, { 0, 0 }, 0, next, NULL };
         if ((st = sc_runs_begin(next)) == SC_OK)
             st = merge_group(rs, g, k, off, o, &to, mem_bytes);
-        for (size_t i = g; i < g + k; i++) off += rs->len[i];
+        for (size_t i = g; i < g + k; i++) off += sc_runs_length(rs, i);
     }
     if (st != SC_OK) { sc_runs_close(next); return st; }
-    sc_runs old = *rs;
-    *rs = *next;
-    *next = old;
-    sc_runs_close(next);            /* the old file */
+    sc_runs_replace(rs, next);
     return SC_OK;
 }
 
@@ -394,8 +241,10 @@ sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
      * buffers stay near -S for any input size. */
     size_t fan = fan_in(mem_bytes);
     sc_status st = SC_OK;
-    while (st == SC_OK && rs->n > fan) st = merge_pass(rs, fan, o, mem_bytes);
-    return st == SC_OK ? merge_group(rs, 0, rs->n, 0, o, sink, mem_bytes) : st;
+    while (st == SC_OK && sc_runs_count(rs) > fan)
+        st = merge_pass(sink->ctx, rs, fan, o, mem_bytes);
+    return st == SC_OK ? merge_group(rs, 0, sc_runs_count(rs), 0, o, sink,
+                                     mem_bytes) : st;
 }
 
 /* No operands: standard input. */

@@ -1,67 +1,12 @@
-/* merge.h — the pieces of sc-rsort beyond one in-memory sort: the key
- * order, -u's filter, order checks (-C, -m), sorted runs kept in a
- * temporary file, and the k-way merge of runs or of sorted inputs. */
+/* merge.h — the k-way merge of sorted runs (runs.h) or of sorted inputs
+ * (-m), the sink sorted output goes to, and reading inputs for -m and -C
+ * with their order checked (order.h). */
 #ifndef SC_MERGE_H
 #define SC_MERGE_H
 
-#include "internal.h"
-
-/* The sort order as one unsigned comparison: rank(v) = bits [lo, hi) of
- * v, inverted for descending order (so descending is ascending rank and
- * stability means the same thing both ways). */
-typedef struct sc_order {
-    unsigned shift;
-    uint32_t mask, flip;
-} sc_order;
-
-void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse);
-
-static inline uint32_t sc_order_rank(const sc_order *o, uint32_t v)
-{
-    return ((v >> o->shift) & o->mask) ^ o->flip;
-}
-
-/* Where a stream's order check stands: the element before, and the
- * zero-based position of the next element in the named input. */
-typedef struct sc_order_cursor {
-    const char *name;
-    uint64_t pos;
-    uint32_t prev;
-    int has_prev;
-    int strict;             /* -C -u: equal keys are disorder too */
-} sc_order_cursor;
-
-/* Checks v[0..n) continue the cursor's order and advances it. SC_OK, or
- * SC_ERR_UNSORTED with "NAME: disorder at element P: X after Y". */
-sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
-                         const uint32_t *v, size_t n);
-
-/* The first fault in the input data, kept to report after the output:
- * the context's message may be overwritten meanwhile (a GPU falling back
- * to the CPU, a fault in another -m input). */
-typedef struct sc_fault {
-    sc_status st;
-    char msg[sizeof ((sc_ctx *)0)->message];
-} sc_fault;
-
-/* Notes st if it is the first fault; returns SC_OK for a data fault (go
- * on with what was decoded), else st. */
-sc_status sc_fault_note(sc_fault *f, sc_ctx *ctx, sc_status st);
-/* The noted fault, with its message put back; SC_OK if none. */
-sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx);
-
-/* -u: of each run of equal keys the first; the state carries over from
- * call to call, so a run of equal keys may span calls. */
-typedef struct sc_uniq {
-    int has_last;
-    uint32_t last_rank;
-} sc_uniq;
-
-/* Drops from the sorted v[0..n), in place, the elements whose key equals
- * the one kept before; returns how many are left. */
-size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n);
-
-typedef struct sc_runs sc_runs;
+#include "fault.h"
+#include "order.h"
+#include "runs.h"
 
 /* Where sorted output goes: -u's filter, then the writer (or, between
  * merge passes, the last run of a runs file). */
@@ -78,18 +23,6 @@ typedef struct sc_sink {
 
 /* Writes the sorted v[0..n), dropping -u's duplicates in place. */
 sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n);
-
-/* Sorted runs, one after another in a single temporary file (one file
- * whatever the number of runs: one descriptor, one entry in the table of
- * files removed on signals). */
-sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir);
-sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n);
-/* A run written piece by piece: begin it, then append to it. */
-sc_status sc_runs_begin(sc_runs *rs);
-sc_status sc_runs_append(sc_runs *rs, const uint32_t *v, size_t n);
-size_t sc_runs_count(const sc_runs *rs);
-/* Removes the file; NULL is fine. */
-void sc_runs_close(sc_runs *rs);
 
 /* Merges all runs into the sink, ties from the earlier run first, with
  * about mem_bytes of buffers (at least 17 of 4 KiB): more runs than that

@@ -45,5 +45,6 @@ static int figures(const job_state *js, char *line, size_t len)
 }
 
 const sc_job_type sc_scan_job = {
-    SC_WORK_SCAN, 0, out_bytes, wide, NULL, describe, process, emit, figures
+    SC_WORK_SCAN, 0, out_bytes, wide, NULL, describe, process, emit, figures,
+    NULL
 };

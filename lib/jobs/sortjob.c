@@ -2,8 +2,8 @@
  *
  * Sorting reads everything into one buffer (pinned on CUDA) and sorts it
  * with sc_sort().  Past -S the buffer is sorted as a run whenever it
- * fills, the runs go to a temporary file, and at the end they are merged
- * (merge.c) with the same result.  The output is opened only after all
+ * fills, the runs go to a temporary file (runs.c), and at the end they
+ * are merged (merge.c) with the same result.  The output is opened only after all
  * input is read, so -o may name an input.  -m merges inputs sorted
  * already, -C only checks the order; both stream.
  */

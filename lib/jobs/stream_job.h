@@ -2,10 +2,12 @@
  * sc-scan): the state one carries from chunk to chunk, and what each kind
  * does with it, one small file per kind behind one table (gen_job.c,
  * compact_job.c, split_job.c, scan_job.c).  job.c runs any of them over
- * the pipeline. */
+ * the pipeline, reading the job's inputs unless the kind has a source of
+ * its own (sc-gen's positions). */
 #ifndef SC_STREAM_JOB_H
 #define SC_STREAM_JOB_H
 
+#include <stdatomic.h>
 #include "pipeline.h"
 #include "spill.h"
 
@@ -17,7 +19,9 @@ typedef struct job_state {
     sc_spill *spill;            /* split without -r */
     uint64_t kept, rejected;
     uint64_t carry;             /* scan: the accumulator after the last chunk */
+    sc_reader *reader;          /* the inputs, unless the kind has its own */
     sc_gen_plan plan;           /* gen */
+    _Atomic uint64_t made;      /* gen: positions handed out */
 } job_state;
 
 typedef struct sc_job_type {
@@ -36,6 +40,8 @@ typedef struct sc_job_type {
     sc_status (*emit)(job_state *js, sc_slot *s);
     /* The one-line figure of --count or --total into line; 0: none. */
     int (*figures)(const job_state *js, char *line, size_t len);
+    /* Where the chunks come from; NULL: the job's inputs, read. */
+    sc_status (*open_source)(job_state *js, sc_source *src);
 } sc_job_type;
 
 extern const sc_job_type sc_gen_job, sc_compact_job, sc_split_job,

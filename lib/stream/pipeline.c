@@ -7,6 +7,7 @@
 #include <string.h>
 #include "device.h"
 #include "cost.h"
+#include "fault.h"
 #include "lane.h"
 #include "pipeline.h"
 #include "progress.h"
@@ -30,6 +31,7 @@ typedef struct pipeline {
     sc_slot end_mark;           /* pushed after the last slot */
     int stop;
     sc_status read_status, write_status;
+    sc_fault write_fault;       /* the writer thread's message, held */
     uint64_t elems_in, elems_out;
     sc_progress progress;
     /* The worker's device state. */
@@ -82,13 +84,8 @@ static void *reader_main(void *arg)
         if (!s) break;
         double t0 = sc_now();
         size_t got = 0;
-        sc_status st = SC_OK;
-        if (c->reader) {
-            st = sc_reader_read(c->reader, s->c.in, c->chunk_elems, &got);
-        } else {
-            uint64_t left = c->gen_total - pos;
-            got = left < c->chunk_elems ? (size_t)left : c->chunk_elems;
-        }
+        sc_status st = c->source.fill(c->source.self, s->c.in, c->chunk_elems,
+                                      &got);
         sc_phase_add(c->ctx, SC_PH_READ, sc_now() - t0);
         s->c.n = got;
         s->c.first = pos;
@@ -103,14 +100,12 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-/* Input bytes so far and in all, for -P (sc-gen: bytes made). */
+/* The source's bytes so far and in all, for -P. */
 static void show_progress(pipeline *p, int final)
 {
-    const sc_pipeline_cfg *c = p->cfg;
-    double bytes = c->reader ? (double)sc_reader_bytes_read(c->reader)
-                             : 4.0 * (double)p->elems_in;
-    double total = c->reader ? (double)sc_reader_size_hint(c->reader)
-                             : 4.0 * (double)c->gen_total;
+    const sc_source *src = &p->cfg->source;
+    double bytes = (double)src->bytes_so_far(src->self);
+    double total = (double)src->size_hint(src->self);
     if (final) sc_progress_end(&p->progress, bytes, total);
     else sc_progress_update(&p->progress, bytes, total);
 }
@@ -118,6 +113,7 @@ static void show_progress(pipeline *p, int final)
 static void *writer_main(void *arg)
 {
     pipeline *p = arg;
+    sc_fault_catch(&p->write_fault);
     for (;;) {
         sc_slot *s = pop(p, &p->done_q);
         if (!s || s == &p->end_mark) break;
@@ -135,6 +131,7 @@ static void *writer_main(void *arg)
         if (p->cfg->progress) show_progress(p, 0);
         push(p, &p->free_q, s);
     }
+    sc_fault_catch(NULL);
     return NULL;
 }
 
@@ -145,7 +142,7 @@ static sc_status alloc_slots(pipeline *p)
     size_t n = p->cfg->chunk_elems;
     for (int i = 0; i < SLOTS; i++) {
         sc_chunk *c = &p->slots[i].c;
-        if (p->cfg->reader && !(c->in = sc_big_alloc(n * 4)))
+        if (p->cfg->source.in_buffer && !(c->in = sc_big_alloc(n * 4)))
             return SC_ERR_NOMEM;
         if (p->ops->out_bytes_per_elem &&
             !(c->out = sc_big_alloc(n * p->ops->out_bytes_per_elem)))
@@ -229,8 +226,7 @@ static void choose_device(pipeline *p)
     if (ctx->policy == SC_POLICY_CUDA) { p->want_gpu = 1; return; }
     if (ctx->policy != SC_POLICY_AUTO) return;
 #ifdef SC_HAVE_CUDA
-    int64_t known = c->reader ? sc_reader_size_hint(c->reader)
-                              : (int64_t)(c->gen_total * 4);
+    int64_t known = c->source.size_hint(c->source.self);
     char why[200];
     int ready = sc_device_ready(ctx);
     double eta = ready == 1 ? 0 : sc_device_eta(ctx);
@@ -269,8 +265,8 @@ static sc_status route(pipeline *p, const sc_backend **b)
     }
     if (ready == 0 && ctx->policy == SC_POLICY_AUTO) return SC_OK;
     if (ready < 0 && ctx->policy == SC_POLICY_AUTO) {
-        /* Said in -v's note, not in the context's message, which the
-         * reader thread may be using for a fault of its own. */
+        /* Said in -v's note, not in the context's message: that is for
+         * the fault the job reports, and this is none. */
         snprintf(ctx->fallback, sizeof ctx->fallback,
                  "device auto: using the CPU (%.900s)", sc_device_failure(ctx));
         p->want_gpu = 0;
@@ -370,7 +366,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     p.cfg = cfg;
     p.ops = ops;
     p.last_carry = cfg->carry_in;
-    sc_progress_start(&p.progress, cfg->prog, cfg->reader ? "read" : "made");
+    sc_progress_start(&p.progress, cfg->prog, cfg->source.verb);
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.changed, NULL);
     stats->in = stats->out = 0;
@@ -388,9 +384,14 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     pthread_cond_destroy(&p.changed);
     stats->in = p.elems_in;
     stats->out = p.elems_out;
-    if (st == SC_OK) st = p.write_status;
+    if (st == SC_OK && p.write_status != SC_OK) {
+        /* The writer's message waited while the worker could still write
+         * its own; a broken pipe has none, hence the writer's status. */
+        (void)sc_fault_raise(&p.write_fault, cfg->ctx);
+        st = p.write_status;
+    }
     if (st == SC_OK && p.read_status != SC_OK) {
-        sc_status again = cfg->reader ? sc_reader_raise(cfg->reader) : SC_OK;
+        sc_status again = cfg->source.raise(cfg->source.self);
         st = again != SC_OK ? again : p.read_status;
     }
     return st;

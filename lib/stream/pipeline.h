@@ -10,13 +10,15 @@
  * the GPU's lanes, which queue the chunk and let the writer collect it.
  * Under "auto" the GPU starts in the background when the cost model says
  * it pays, and the CPU takes the chunks that come before it is ready.
- * The pipeline knows no job kind: only the work's description.
+ * The pipeline knows no job kind: only the work's description, and the
+ * source its chunks come from (source.h).
  */
 #ifndef SC_PIPELINE_H
 #define SC_PIPELINE_H
 
 #include "backend.h"
 #include "chunk.h"
+#include "source.h"
 
 typedef struct sc_slot {
     sc_chunk c;
@@ -40,8 +42,7 @@ typedef struct sc_stage_ops {
 
 typedef struct sc_pipeline_cfg {
     sc_ctx *ctx;
-    sc_reader *reader;      /* NULL: generate gen_total positions */
-    uint64_t gen_total;
+    sc_source source;
     size_t chunk_elems;
     const char *prog;
     int progress;

@@ -1,0 +1,141 @@
+/* codecs.c — gzip and zstd input: the members or frames of one file
+ * after another, decoded into the caller's buffer.  As gzip -d does,
+ * members follow one another and zeros up to the end are padding; a
+ * fault is held back (defer) until what was decoded before it is out. */
+#include "reader_impl.h"
+
+int sc_gz_start(sc_reader *r)
+{
+    if (!r->z_ready) {
+        if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
+            defer(r, SC_ERR_NOMEM, "out of memory for gzip");
+            return -1;
+        }
+        r->z_ready = 1;
+    } else {
+        inflateReset(&r->z);
+    }
+    /* An empty file is a gzip stream of no members: no data, no fault. */
+    r->z_member_done = r->z.avail_in == 0;
+    r->z_padding = 0;
+    return 1;
+}
+
+int sc_zst_start(sc_reader *r)
+{
+    if (!r->zs && !(r->zs = sc_zin_new())) {
+        defer(r, SC_ERR_NOMEM, "out of memory for zstd");
+        return -1;
+    }
+    sc_zin_reset(r->zs);
+    /* Like gzip: an empty file is no frames, no fault. */
+    r->zs_frame_done = 1;
+    r->zs_more = 0;
+    return 1;
+}
+
+/* After a member's end, with input in hand: zeros up to the file's end are
+ * padding (tape or block), as gzip -d takes them; the magic starts another
+ * member; anything else, also after padding, is garbage. 1: read more
+ * input first; 0: inflate the next member; -1: a fault was noted. */
+static int next_member(sc_reader *r)
+{
+    while (r->z.avail_in && r->z.next_in[0] == 0) {
+        r->z.next_in++;
+        r->z.avail_in--;
+        r->z_padding = 1;
+    }
+    if (r->z.avail_in == 0) return 1;
+    if (r->z.next_in[0] == 0x1f && !r->z_padding) {
+        inflateReset(&r->z);
+        r->z_member_done = 0;
+        return 0;
+    }
+    defer(r, SC_ERR_GZIP, "%s: trailing garbage after gzip data at byte %llu",
+          r->name, (unsigned long long)(r->file_bytes - r->z.avail_in));
+    return -1;
+}
+
+/* More compressed input into zbuf for a codec (st and name for its
+ * message) that has `have` bytes decoded so far: 1 when refilled; 0 to
+ * stop here, when a live input stalls, on a read fault, or at the file's
+ * end (which, unless at a unit's end, cuts the last member or frame
+ * short: a fault). */
+static int refill(sc_reader *r, size_t have, int at_unit_end, sc_status st,
+                  const char *name)
+{
+    if (stalled(r, have)) return 0;
+    ssize_t got = sc_reader_file_read(r, r->zbuf, ZBUF_BYTES);
+    if (got < 0) return 0;
+    if (got == 0) {
+        if (!at_unit_end)
+            defer(r, st, "%s: truncated %s data (unexpected end after %llu "
+                  "compressed bytes)", r->name, name,
+                  (unsigned long long)r->file_bytes);
+        return 0;
+    }
+    r->z.next_in = r->zbuf;
+    r->z.avail_in = (uInt)got;
+    return 1;
+}
+
+/* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
+ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
+{
+    r->z.next_out = dst;
+    r->z.avail_out = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
+    while (r->z.avail_out > 0) {
+        size_t have = (size_t)((unsigned char *)r->z.next_out - dst);
+        if (r->z.avail_in == 0 &&
+            !refill(r, have, r->z_member_done, SC_ERR_GZIP, "gzip"))
+            break;
+        if (r->z_member_done) {
+            int next = next_member(r);
+            if (next < 0) break;
+            if (next > 0) continue;
+        }
+        int ret = inflate(&r->z, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END) {
+            r->z_member_done = 1;
+        } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+            defer(r, SC_ERR_GZIP, "%s: corrupt gzip data near compressed byte "
+                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
+                  r->z.avail_in), r->z.msg ? r->z.msg : "inflate failed");
+            break;
+        }
+    }
+    size_t produced = (size_t)((unsigned char *)r->z.next_out - dst);
+    if (produced == 0 && pending(r)) return -1;
+    return (ssize_t)produced;
+}
+
+/* Decodes zstd frames into dst, as gz_read does gzip members: bytes
+ * produced, 0 at the file's end, -1. */
+ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len)
+{
+    size_t out = 0;
+    while (out < len) {
+        if (r->z.avail_in == 0 && !r->zs_more &&
+            !refill(r, out, r->zs_frame_done, SC_ERR_ZSTD, "zstd"))
+            break;
+        size_t used = 0, before = out;
+        int done;
+        const char *err;
+        int rc = sc_zin_decode(r->zs, r->z.next_in, r->z.avail_in, &used,
+                               dst, len, &out, &done, &err);
+        r->z.next_in += used;
+        r->z.avail_in -= (uInt)used;
+        if (rc) {
+            defer(r, SC_ERR_ZSTD, "%s: corrupt zstd data near compressed byte "
+                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
+                  r->z.avail_in), err);
+            break;
+        }
+        /* A call that moved nothing says nothing new about the frame. */
+        if (used || out > before) r->zs_frame_done = done;
+        /* A full output may leave decoded bytes inside libzstd. */
+        r->zs_more = out == len;
+    }
+    if (out == 0 && pending(r)) return -1;
+    return (ssize_t)out;
+}

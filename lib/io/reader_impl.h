@@ -1,0 +1,104 @@
+/* reader_impl.h — an sc_reader's state, shared by the files that read:
+ * reader.c (files in turn, raw elements), codecs.c (gzip and zstd) and
+ * text_in.c (text numbers).  Nothing outside lib/io/ includes it. */
+#ifndef SC_READER_IMPL_H
+#define SC_READER_IMPL_H
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+#include <zlib.h>
+#include "fault.h"
+#include "fdio.h"
+#include "pread.h"
+#include "zstdio.h"
+
+#define ZBUF_BYTES ((size_t)1 << 20)
+#define TBUF_BYTES ((size_t)1 << 20)
+
+struct sc_reader {
+    sc_ctx *ctx;
+    const char *const *paths;
+    size_t n_paths, next_path;
+    sc_format fmt;
+    int fd;                     /* -1: between files */
+    const char *name;           /* current file, for messages */
+    enum { CODEC_NONE, CODEC_GZ, CODEC_ZST } codec;  /* current file's */
+    int live;                   /* current file is a pipe, tty or socket */
+    z_stream z;
+    int z_ready, z_member_done;
+    int z_padding;              /* zeros seen after the last member */
+    sc_zin *zs;
+    int zs_frame_done;          /* zstd: at a frame boundary */
+    int zs_more;                /* zstd: output was full, may hold more */
+    unsigned char *zbuf;        /* compressed input; before a raw file's
+                                 * data, its bytes peeked at for the magic */
+    uint64_t file_bytes;        /* bytes taken from the current file */
+    /* From all files, for progress: the pipeline's writer thread reads
+     * it while the reader thread adds to it. */
+    _Atomic uint64_t total_bytes;
+    uint64_t decoded;           /* decoded bytes of the whole stream */
+    unsigned char carry[4];     /* a partial element between reads */
+    unsigned carry_len;
+    char *tbuf;                 /* text: undigested bytes */
+    size_t tlen, tpos;
+    uint64_t line;              /* text: current line, 1-based */
+    int64_t size_hint;
+    sc_preader *par;            /* regular files: reads by several threads */
+    int par_tried;
+    int at_end;
+    sc_fault fault;             /* to report once the data before it is out */
+};
+
+/* Holds a fault back, to report after the data decoded before it. */
+static inline void defer(sc_reader *r, sc_status st, const char *fmt,
+                         ...) SC_PRINTF(3, 4);
+static inline void defer(sc_reader *r, sc_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sc_fault_vset(&r->fault, st, fmt, ap);
+    va_end(ap);
+}
+
+/* The status of the fault held back, SC_OK while none is. */
+static inline sc_status pending(const sc_reader *r)
+{
+    return sc_fault_status(&r->fault);
+}
+
+/* A live input with data in hand but nothing more for a while: time to
+ * hand over what there is. */
+#define STALL_MS 50
+
+static inline int stalled(const sc_reader *r, size_t have_bytes)
+{
+    return r->live && have_bytes >= 4 && r->fd >= 0 &&
+           sc_read_would_wait(r->fd, STALL_MS);
+}
+
+/* Whether a file is open or any is left. */
+static inline int more_files(const sc_reader *r)
+{
+    return r->fd >= 0 || r->next_path < r->n_paths;
+}
+
+/* Bytes of the current file, counted; -1 on a fault, held (reader.c). */
+ssize_t sc_reader_file_read(sc_reader *r, void *buf, size_t len);
+/* Decoded bytes of the current file, opening the next one first when the
+ * last has ended: >0; 0 at the end of a file (and when no file is left,
+ * with more_files() false); -1 on a fault (reader.c). */
+ssize_t sc_reader_next_bytes(sc_reader *r, unsigned char *dst, size_t len);
+
+/* A file's codec started on the bytes peeked at: 1, or -1 on a fault;
+ * then bytes produced, 0 at the file's end, -1 (codecs.c). */
+int sc_gz_start(sc_reader *r);
+ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len);
+int sc_zst_start(sc_reader *r);
+ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len);
+
+/* Text: up to max numbers into buf (text_in.c). */
+sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max,
+                       size_t *got);
+
+#endif

@@ -1,0 +1,43 @@
+/* order.c — the key order: checks that a stream keeps it, and -u's
+ * filter of equal keys. */
+#include <inttypes.h>
+#include "order.h"
+
+void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
+{
+    unsigned width = hi_bit - lo_bit;
+    o->shift = lo_bit;
+    o->mask = width >= 32 ? UINT32_MAX : ((uint32_t)1 << width) - 1;
+    o->flip = reverse ? o->mask : 0;
+}
+
+sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
+                         const uint32_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (c->has_prev) {
+            uint32_t a = sc_order_rank(o, c->prev), b = sc_order_rank(o, v[i]);
+            if (b < a || (c->strict && b == a))
+                return sc_fail(ctx, SC_ERR_UNSORTED, "%s: disorder at element "
+                               "%" PRIu64 ": %" PRIu32 " after %" PRIu32,
+                               c->name, c->pos + i, v[i], c->prev);
+        }
+        c->prev = v[i];
+        c->has_prev = 1;
+    }
+    c->pos += n;
+    return SC_OK;
+}
+
+size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = sc_order_rank(o, v[i]);
+        if (u->has_last && r == u->last_rank) continue;
+        u->last_rank = r;
+        u->has_last = 1;
+        v[kept++] = v[i];
+    }
+    return kept;
+}

@@ -1,0 +1,33 @@
+/* source.h — where a stream's chunks come from: the elements of an input
+ * (an sc_reader), or, for sc-gen, positions alone.  The pipeline asks
+ * nothing else of its input, so it knows no job kind.
+ */
+#ifndef SC_SOURCE_H
+#define SC_SOURCE_H
+
+#include "internal.h"
+
+typedef struct sc_source {
+    /* The pipeline's reader thread: the next chunk, up to max elements,
+     * into buf (NULL when !in_buffer); *got == 0 at the end.  A fault met
+     * on the way only ends the stream: its status comes back, but its
+     * message stays held for raise(), as the job's thread may be writing
+     * the context's message meanwhile. */
+    sc_status (*fill)(void *self, uint32_t *buf, size_t max, size_t *got);
+    /* Bytes in all when known before reading them, else -1: auto's cost
+     * model and -P's total. */
+    int64_t (*size_hint)(const void *self);
+    /* Bytes taken so far, for -P (from any thread). */
+    uint64_t (*bytes_so_far)(const void *self);
+    /* The job's thread, once the pipeline is over: a held fault put into
+     * the context's message; its status, or SC_OK if none. */
+    sc_status (*raise)(void *self);
+    void *self;
+    const char *verb;       /* -P: what bytes_so_far counts ("read") */
+    int in_buffer;          /* chunks carry input elements (not sc-gen's) */
+} sc_source;
+
+/* The elements r reads; r stays the caller's to close. */
+sc_source sc_reader_source(sc_reader *r);
+
+#endif
