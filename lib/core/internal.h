@@ -102,9 +102,7 @@ sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
 
 /* sc_stat's running state: mergeable, so chunks and threads may be
  * reduced in any order and give the same figures. The distinct estimate
- * is a HyperLogLog sketch of SC_HLL_REGS registers (cpu_stat.c). */
-#define SC_HLL_BITS 14
-#define SC_HLL_REGS (1u << SC_HLL_BITS)
+ * is a HyperLogLog sketch of SC_HLL_REGS registers (sc_hd.h). */
 typedef struct sc_stat_acc {
     uint64_t count, zeros, sum, sum_hi;
     uint32_t min, max;
