@@ -113,7 +113,8 @@ void sc_stat_acc_merge(sc_stat_acc *a, const sc_stat_acc *b);
 /* Adds in[0..n) to acc on the thread pool. */
 sc_status sc_cpu_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                       sc_stat_acc *acc);
-/* The array layer's dispatch of the same (ops_stat.c), and the figures. */
+/* The array layer's dispatch of the same (ops.c), and the figures
+ * (ops_stat.c). */
 sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                       sc_stat_acc *acc);
 void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out);

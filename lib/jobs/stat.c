@@ -1,5 +1,8 @@
 /* stat.c — sc-stat's job: one pass of the chunk pipeline reducing every
- * chunk into a mergeable state (sc_stat_add), then the report.
+ * chunk into a mergeable state, then the report.  A chunk is reduced on
+ * the worker thread (the CPU's table, or the GPU's when it has no lanes)
+ * or on the GPU's lanes, whose figures the writer thread merges in; the
+ * figures are the same whichever device takes which chunk.
  *
  * --hist needs min and max before it can count, so the input is kept
  * while it streams by (the writer thread adds each chunk to a spill: in
@@ -7,26 +10,38 @@
  * into buckets once the pass is over.  The input itself is read once,
  * whatever it is: a pipe, gzip or text. */
 #include <stdlib.h>
-#include "pipeline.h"
-#include "spill.h"
 #include "stat.h"
+#include "stream_job.h"
 
 typedef struct stat_state {
     sc_ctx *ctx;
     sc_stat_acc *acc;
+    /* The worker and the writer both add to acc: the pipeline gives a
+     * chunk to the CPU only before the lanes open, but nothing here
+     * should depend on that. */
+    pthread_mutex_t lock;
     sc_spill *keep;             /* --hist */
 } stat_state;
 
 static sc_status process(void *arg, sc_slot *s, const sc_backend *b)
 {
     stat_state *ss = arg;
-    (void)b;    /* the pipeline gives sc-stat the CPU (cpu_only) */
-    return sc_stat_add(ss->ctx, s->c.in, s->c.n, ss->acc);
+    sc_ctx *ctx = ss->ctx;
+    sc_status st;
+    pthread_mutex_lock(&ss->lock);
+    SC_ON(b, stat(ctx, s->c.in, s->c.n, ss->acc));
+    pthread_mutex_unlock(&ss->lock);
+    return st;
 }
 
 static sc_status emit(void *arg, sc_slot *s)
 {
     stat_state *ss = arg;
+    if (s->on_gpu) {
+        pthread_mutex_lock(&ss->lock);
+        sc_stat_acc_merge(ss->acc, s->c.stat);
+        pthread_mutex_unlock(&ss->lock);
+    }
     return ss->keep ? sc_spill_add(ss->keep, s->c.in, s->c.n) : SC_OK;
 }
 
@@ -38,7 +53,8 @@ static sc_status stream(stat_state *ss, const sc_job *j, sc_reader *r,
                                   SC_WORK_STAT);
     sc_pipeline_cfg cfg = { ctx, r, 0, chunk / 4, j->prog ? j->prog : "sc",
                             j->progress, 0 };
-    sc_stage_ops ops = { process, emit, ss, 0, 0, { 0 }, 1 };
+    sc_stage_ops ops = { process, emit, ss, 0, 0, { 0 }, 0 };
+    ops.work.work = SC_WORK_STAT;
     sc_pipeline_stats ps = { 0, 0 };
     ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
     sc_status st = sc_pipeline_run(&cfg, &ops, &ps);
@@ -85,7 +101,8 @@ sc_status sc_run_stat(sc_ctx *ctx, const sc_job *j)
     if (j->head && j->tail)
         return sc_fail(ctx, SC_ERR_USAGE, "head and tail exclude each other");
     double t0 = sc_now();
-    stat_state ss = { ctx, malloc(sizeof(sc_stat_acc)), NULL };
+    stat_state ss = { ctx, malloc(sizeof(sc_stat_acc)),
+                      PTHREAD_MUTEX_INITIALIZER, NULL };
     if (!ss.acc) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_stat_acc_init(ss.acc);
     sc_writer_opts o = { SC_FMT_TEXT, 6, 0 };   /* a report is text */
@@ -101,6 +118,7 @@ sc_status sc_run_stat(sc_ctx *ctx, const sc_job *j)
     if (w) st = sc_job_close_output(w, j->output, st);
     sc_spill_close(ss.keep);
     free(ss.acc);
+    pthread_mutex_destroy(&ss.lock);
     if (j->verbose) sc_job_report(ctx, j, in, out, sc_now() - t0);
     return st;
 }
