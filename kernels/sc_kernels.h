@@ -73,6 +73,21 @@ int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n, unsigned lo_bit,
 int scg_gen(const sc_gen_plan *plan, uint64_t first_index, uint32_t *d_out,
             uint64_t n, scg_stream s);
 
+/* sc-stat's figures on the device (stat.cu): reset an accumulator, then
+ * add any number of arrays to it, in any order; download it and merge it
+ * into the host's sc_stat_acc.  The sum is exact in 128 bits (sum_hi
+ * counts the carries out of sum); the sketch's registers are those of
+ * sc_hd.h, a 32-bit word each so that atomicMax can merge them.  The
+ * element count is the caller's: it is the n it passed. */
+typedef struct scg_stat_acc {
+    uint64_t sum, sum_hi, zeros;
+    uint32_t min, max;
+    uint32_t reg[SC_HLL_REGS];
+} scg_stat_acc;
+int scg_stat_reset(scg_stat_acc *d_acc, scg_stream s);
+int scg_stat(const uint32_t *d_in, uint64_t n, scg_stat_acc *d_acc,
+             scg_stream s);
+
 #ifdef __cplusplus
 }
 #endif

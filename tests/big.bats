@@ -12,7 +12,7 @@ N=4294967330   # 2^32 + 34
 
 setup() {
     sc_setup
-    require_tool sc-gen sc-compact sc-scan
+    require_tool sc-gen sc-compact sc-scan sc-stat
     if [ "${SC_BIG_TESTS:-1}" = 0 ]; then
         skip "SC_BIG_TESTS=0: the >2^32-element tests are off"
     fi
@@ -41,4 +41,13 @@ setup() {
     run_to total.txt err.txt bash -c "set -o pipefail; sc-gen -n $N --dist iota | sc-scan -w --total"
     [ "$status" -eq 0 ] || { echo "# status $status: $(cat err.txt)" >&2; return 1; }
     [ "$(cat total.txt)" = 9223372034707292721 ]
+}
+
+@test "big: sc-stat's sum passes 2^64 exactly over 2^32+34 elements of 2^32-1" {
+    # (2^32 + 34) * (2^32 - 1): a carry out of the low 64 bits, on any device
+    run_to rep.txt err.txt bash -c "set -o pipefail; sc-gen -n $N --dist constant --value 0xffffffff | sc-stat"
+    [ "$status" -eq 0 ] || { echo "# status $status: $(cat err.txt)" >&2; return 1; }
+    [ "$(sed -n 4p rep.txt)" = "sum 18446744215443472350" ]
+    [ "$(sed -n 5p rep.txt)" = "mean 4294967295.000000" ]
+    [ "$(sed -n 7p rep.txt)" = "distinct 1" ]
 }

@@ -7,7 +7,7 @@ load test_helper
 
 setup() {
     sc_setup
-    require_tool sc-gen sc-compact sc-split sc-scan sc-rsort
+    require_tool sc-gen sc-compact sc-split sc-scan sc-rsort sc-stat
 }
 
 # cuda_build: this libsc was built with the CUDA backend.
@@ -38,7 +38,7 @@ loads_driver() {
 @test "devices: -d cpu never loads the CUDA driver, in any tool" {
     gen_file in.bin 100000 3 0.5
     local t
-    for t in sc-compact sc-split sc-scan sc-rsort; do
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
         ! loads_driver $t -d cpu in.bin || { echo "# $t -d cpu loaded libcuda" >&2; return 1; }
         SC_DEVICE=cpu run ! loads_driver $t in.bin
     done
@@ -66,7 +66,7 @@ loads_driver() {
     : > empty.bin
     gen_file small.bin 1000 3 0.5
     local t
-    for t in sc-compact sc-split sc-scan sc-rsort; do
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
         ! loads_driver $t -d auto empty.bin || { echo "# $t: empty" >&2; return 1; }
         ! loads_driver $t -d auto small.bin || { echo "# $t: small" >&2; return 1; }
         ! loads_driver $t -d auto < small.bin || { echo "# $t: <small" >&2; return 1; }
@@ -101,6 +101,8 @@ split_run() {
     split_run sc-scan -i --op max
     split_run sc-scan -w --carry-in 7
     split_run sc-scan --total --op xor
+    split_run sc-stat
+    split_run sc-stat --hist 7
 }
 
 @test "devices (GPU): -d auto sorts a large input on the GPU" {

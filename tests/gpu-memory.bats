@@ -19,6 +19,8 @@ setup() {
     cmp cpu.out gpu.out
     SC_TEST_DEVICE_MEMORY=40M sc-scan -d cuda -c 32M < in.bin > gpu.scan
     sc-scan -d cpu < in.bin | cmp - gpu.scan
+    SC_TEST_DEVICE_MEMORY=40M sc-stat -d cuda -c 32M --hist 5 < in.bin | \
+        cmp - <(sc-stat -d cpu --hist 5 < in.bin)
 }
 
 @test "gpu-memory: a cap too small for any piece falls back to the CPU, same bytes" {
@@ -33,4 +35,7 @@ setup() {
         cmp - <(sc-rsort -d cpu < in.bin)
     SC_TEST_DEVICE_MEMORY=1M sc-gen -d cuda -n 3M -s 5 | \
         cmp - <(sc-gen -d cpu -n 3M -s 5)
+    SC_TEST_DEVICE_MEMORY=1M sc-stat -d cuda -v < in.bin > gpu.stat 2> err.txt
+    sc-stat -d cpu < in.bin | cmp - gpu.stat
+    grep -q "continued on the CPU" err.txt
 }

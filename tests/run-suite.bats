@@ -22,23 +22,23 @@ suite() {
     suite yes
     [ "$status" -eq 0 ]
     [[ "$output" == *"gpu-test_compact_kernels"*"no GPU here"* ]]
-    [ "${lines[-1]}" = "1 passed, 0 failed, 2 skipped" ]
+    [ "${lines[-1]}" = "1 passed, 0 failed, 3 skipped" ]
 }
 
 @test "run-suite: a CPU-only build on a GPU machine says so" {
     fake_tree 0
     suite no
     [[ "$output" == *"gpu-test_scan_sort_kernels"*"a CPU-only build"* ]]
-    [ "${lines[-1]}" = "1 passed, 0 failed, 2 skipped" ]
+    [ "${lines[-1]}" = "1 passed, 0 failed, 3 skipped" ]
 }
 
 @test "run-suite: on a GPU the built kernel tests run" {
     fake_tree 0
-    for p in test_compact_kernels test_scan_sort_kernels; do
+    for p in test_compact_kernels test_scan_sort_kernels test_stat_kernel; do
         printf '#!/bin/sh\necho "ok 1 - kernel"\necho 1..1\n' > build/tests/gpu/$p
         chmod +x build/tests/gpu/$p
     done
     suite yes
     [ "$status" -eq 0 ]
-    [ "${lines[-1]}" = "3 passed, 0 failed, 0 skipped" ]
+    [ "${lines[-1]}" = "4 passed, 0 failed, 0 skipped" ]
 }

@@ -178,3 +178,70 @@ stat_vs_ref() {
     run sc-stat --version
     [[ "$output" == "sc-stat (sc) "* ]]
 }
+
+# ------------------------------------------------------ the GPU's figures
+
+# same_devices ARGS... < none: sc-stat ARGS on -d cpu and -d cuda, the same
+# bytes; -d cuda must have run on the GPU (-v names it).
+same_devices() {
+    sc-stat -d cpu "$@" > cpu.out 2> cpu.err ||
+        { echo "# -d cpu $* failed: $(cat cpu.err)" >&2; return 1; }
+    sc-stat -d cuda -v "$@" > gpu.out 2> gpu.err ||
+        { echo "# -d cuda $* failed: $(cat gpu.err)" >&2; return 1; }
+    expect_same cpu.out gpu.out || { echo "# differs: sc-stat $*" >&2; return 1; }
+    grep -q 'device: cuda' gpu.err ||
+        { echo "# -d cuda $*: not on the GPU: $(cat gpu.err)" >&2; return 1; }
+}
+
+@test "sc-stat (GPU): -d cuda == -d cpu, byte for byte, sizes and data" {
+    skip_without_gpu "comparing -d cuda with -d cpu needs one"
+    local n
+    : > in.bin
+    same_devices in.bin
+    for n in 1 31 33 4097 65537 1000003; do
+        gen_file in.bin $n $((n + 3)) 0.5
+        same_devices in.bin || { echo "# n=$n" >&2; return 1; }
+    done
+    sc-gen -d cpu -n 300001 --dist constant --value 0 > in.bin
+    same_devices in.bin
+    sc-gen -d cpu -n 300001 --dist constant --value 0xffffffff > in.bin
+    same_devices in.bin
+    sc-gen -d cpu -n 2000000 -s 4 --min 1 --max 300 > in.bin
+    same_devices in.bin
+    sc-gen -d cpu -n 4194304 --dist iota > in.bin
+    same_devices in.bin
+    same_devices --hist 9 in.bin
+}
+
+@test "sc-stat (GPU): -d cuda == -d cpu over many chunks, formats and a pipe" {
+    skip_without_gpu "comparing -d cuda with -d cpu needs one"
+    gen_file in.bin 1000003 71 0.3
+    same_devices -c 4K in.bin
+    same_devices -c 64K --hist 100 in.bin
+    sc-stat -d cpu in.bin > want.out
+    sc-stat -d cuda -c 64K < in.bin > pipe.out
+    expect_same want.out pipe.out
+    sc-gen -d cpu -n 1000003 -s 71 --density 0.3 -z > in.gz
+    same_devices -c 64K in.gz
+    sc-stat -d cuda in.gz > gz.out
+    expect_same want.out gz.out
+    u32text in.bin > in.txt
+    same_devices --in text in.txt
+    if sc-gen -n 0 --zstd > /dev/null 2>&1; then
+        sc-gen -d cpu -n 1000003 -s 71 --density 0.3 --zstd > in.zst
+        same_devices -c 64K in.zst
+    fi
+}
+
+@test "sc-stat (GPU): -d cuda and a data fault: the report of what was read" {
+    skip_without_gpu "comparing -d cuda with -d cpu needs one"
+    gen_file in.bin 70001 5 0.5
+    printf 'ab' >> in.bin
+    run_to cpu.out cpu.err sc-stat -d cpu -c 4K in.bin
+    [ "$status" -eq 1 ]
+    run_to gpu.out gpu.err sc-stat -d cuda -c 4K in.bin
+    [ "$status" -eq 1 ]
+    expect_same cpu.out gpu.out
+    expect_same cpu.err gpu.err
+    [ "$(head -n 1 gpu.out)" = "count 70001" ]
+}

@@ -102,9 +102,7 @@ sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
 
 /* sc_stat's running state: mergeable, so chunks and threads may be
  * reduced in any order and give the same figures. The distinct estimate
- * is a HyperLogLog sketch of SC_HLL_REGS registers (cpu_stat.c). */
-#define SC_HLL_BITS 14
-#define SC_HLL_REGS (1u << SC_HLL_BITS)
+ * is a HyperLogLog sketch of SC_HLL_REGS registers (sc_hd.h). */
 typedef struct sc_stat_acc {
     uint64_t count, zeros, sum, sum_hi;
     uint32_t min, max;
@@ -115,7 +113,8 @@ void sc_stat_acc_merge(sc_stat_acc *a, const sc_stat_acc *b);
 /* Adds in[0..n) to acc on the thread pool. */
 sc_status sc_cpu_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                       sc_stat_acc *acc);
-/* The array layer's dispatch of the same (ops_stat.c), and the figures. */
+/* The array layer's dispatch of the same (ops.c), and the figures
+ * (ops_stat.c). */
 sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                       sc_stat_acc *acc);
 void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out);

@@ -1,8 +1,8 @@
 /* sc_hd.h — functions compiled both for the host and for CUDA kernels.
  *
- * The predicate and the generator live here once, so that the CPU and the
- * GPU compute the same bits by construction, not by keeping two copies in
- * step.  Included by C (lib/) and by CUDA (kernels/) sources alike.
+ * The predicate, the generator and sc-stat's sketch live here once, so
+ * that the CPU and the GPU compute the same bits by construction, not by
+ * keeping two copies in step.  Included by C (lib/) and by CUDA (kernels/) sources alike.
  */
 #ifndef SC_HD_H
 #define SC_HD_H
@@ -73,6 +73,45 @@ SC_HD uint32_t sc_gen_plan_element(const sc_gen_plan *g, uint64_t i)
         break;
     }
     return kept ? v : 0u;
+}
+
+/* sc-stat's distinct estimate: a HyperLogLog sketch of SC_HLL_REGS
+ * registers.  An element's hash picks its register by the top
+ * SC_HLL_BITS bits; its rank there is one more than the leading zeros of
+ * the remaining bits; a register holds the highest rank it was given.
+ * Registers merge by max, so any split of the input, on any device, ends
+ * in the same sketch. */
+#define SC_HLL_BITS 14
+#define SC_HLL_REGS (1u << SC_HLL_BITS)
+
+/* A bijective 64-bit mixer (MurmurHash3's finaliser): distinct elements
+ * never collide, and every bit of the hash depends on every input bit. */
+SC_HD uint64_t sc_hll_hash(uint32_t x)
+{
+    uint64_t h = x;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+SC_HD uint32_t sc_hll_reg(uint64_t h)
+{
+    return (uint32_t)(h >> (64 - SC_HLL_BITS));
+}
+
+/* 1 .. 64 - SC_HLL_BITS + 1: fits a byte. */
+SC_HD uint32_t sc_hll_rank(uint64_t h)
+{
+    uint64_t rest = h << SC_HLL_BITS;
+    if (!rest) return 64 - SC_HLL_BITS + 1;
+#ifdef __CUDA_ARCH__
+    return (uint32_t)__clzll((long long)rest) + 1;
+#else
+    return (uint32_t)__builtin_clzll(rest) + 1;
+#endif
 }
 
 #endif /* SC_HD_H */

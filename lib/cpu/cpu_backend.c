@@ -9,4 +9,5 @@ const sc_backend sc_cpu_backend = {
     .scan = sc_cpu_scan,
     .sort = sc_cpu_sort,
     .gen = sc_cpu_gen,
+    .stat = sc_cpu_stat,
 };

@@ -35,27 +35,13 @@ void sc_stat_acc_merge(sc_stat_acc *a, const sc_stat_acc *b)
         if (b->reg[k] > a->reg[k]) a->reg[k] = b->reg[k];
 }
 
-/* A bijective 64-bit mixer (MurmurHash3's finaliser): distinct elements
- * never collide, and every bit of the hash depends on every input bit. */
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
+/* The sketch's rule is sc_hd.h's, which the GPU's kernel shares. */
 static void sketch(const uint32_t *in, uint64_t b, uint64_t e, uint8_t *reg)
 {
     for (uint64_t i = b; i < e; i++) {
-        uint64_t h = mix(in[i]);
-        unsigned idx = (unsigned)(h >> (64 - SC_HLL_BITS));
-        uint64_t rest = h << SC_HLL_BITS;
-        uint8_t rank = rest ? (uint8_t)(__builtin_clzll(rest) + 1)
-                            : (uint8_t)(64 - SC_HLL_BITS + 1);
-        if (rank > reg[idx]) reg[idx] = rank;
+        uint64_t h = sc_hll_hash(in[i]);
+        uint32_t idx = sc_hll_reg(h), rank = sc_hll_rank(h);
+        if (rank > reg[idx]) reg[idx] = (uint8_t)rank;
     }
 }
 

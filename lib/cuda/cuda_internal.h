@@ -58,4 +58,9 @@ sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
                            size_t bytes);
 void sc_cuda_stages_free(struct sc_cuda *c);
 
+/* The device's stat figures of n elements as the host's running state
+ * (cuda_ops.c): what sc_stat_acc_merge() then adds in. */
+void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
+                          uint64_t n);
+
 #endif

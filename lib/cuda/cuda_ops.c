@@ -207,6 +207,63 @@ static sc_status cuda_gen(sc_ctx *ctx, const sc_gen_plan *plan,
     return in_pieces(ctx, n, gen_cb, &a);
 }
 
+void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
+                          uint64_t n)
+{
+    out->count = n;
+    out->zeros = d->zeros;
+    out->sum = d->sum;
+    out->sum_hi = d->sum_hi;
+    out->min = d->min;
+    out->max = d->max;
+    /* A rank is at most 64 - SC_HLL_BITS + 1: it fits the host's byte. */
+    for (unsigned k = 0; k < SC_HLL_REGS; k++)
+        out->reg[k] = (uint8_t)d->reg[k];
+}
+
+typedef struct stat_args { const uint32_t *in; scg_stat_acc *d_acc; } stat_args;
+
+static sc_status stat_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
+{
+    stat_args *a = arg;
+    struct sc_cuda *c = ctx->cuda;
+    sc_status st;
+    if ((st = ensure(ctx, BUF_IN, len * 4 + 16)) ||
+        (st = sc_cuda_upload(ctx, c->buf[BUF_IN], a->in + off, len * 4)))
+        return st;
+    double t0 = sc_now();
+    int err = scg_stat(c->buf[BUF_IN], len, a->d_acc, c->stream);
+    return kernels_done(ctx, err, t0, "stat");
+}
+
+/* The pieces add up in one accumulator on the device, which is fetched
+ * and merged into acc only once all are in: a failure leaves acc as it
+ * was, for the CPU to take the whole array again. */
+static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                           sc_stat_acc *acc)
+{
+    if (n == 0) return SC_OK;
+    sc_status st;
+    if ((st = sc_cuda_bind(ctx)) ||
+        (st = ensure(ctx, BUF_SCRATCH, sizeof(scg_stat_acc))))
+        return st;
+    stat_args a = { in, ctx->cuda->buf[BUF_SCRATCH] };
+    int err = scg_stat_reset(a.d_acc, ctx->cuda->stream);
+    if (err) return sc_cuda_fail(ctx, (cudaError_t)err, "stat");
+    if ((st = in_pieces(ctx, n, stat_cb, &a))) return st;
+    scg_stat_acc *h = malloc(sizeof *h);
+    sc_stat_acc *part = malloc(sizeof *part);
+    st = h && part ? sc_cuda_download(ctx, h, a.d_acc, sizeof *h)
+                   : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    if (st == SC_OK) {
+        sc_cuda_stat_figures(part, h, n);
+        sc_stat_acc_merge(acc, part);
+    }
+    free(h);
+    free(part);
+    return st;
+}
+
 /* The whole array must fit: a sort cannot be cut into pieces here (the
  * sort job cuts its input into runs of what -S and the device allow). */
 static sc_status cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
@@ -289,6 +346,7 @@ const sc_backend sc_cuda_backend = {
     .scan = cuda_scan,
     .sort = cuda_sort,
     .gen = cuda_gen,
+    .stat = cuda_stat,
     .dev_compact = cuda_dev_compact,
     .dev_scan = cuda_dev_scan,
     .dev_sort = cuda_dev_sort,

@@ -4,7 +4,10 @@
  * or sc-gen's output, the counts) are queued at once; the outputs whose
  * size the kernels decide (kept, selected, rejected) are fetched when the
  * writer asks for the chunk.  Scans chain their carries on the device:
- * each waits for the kernel of the chunk before, never for the host. */
+ * each waits for the kernel of the chunk before, never for the host.
+ * sc-stat's chunks each reduce into their lane's accumulator (in the
+ * scratch buffer), which comes back with the chunk for the writer to
+ * merge, in order. */
 #include <stdlib.h>
 #include "cuda_internal.h"
 #include "lane.h"
@@ -18,6 +21,8 @@ typedef struct lane {
     uint64_t *d_small, *h_small;
     size_t n;                   /* the chunk queued */
     int out_kind;               /* what the kernels wrote to d_out */
+    scg_stat_acc *h_stat;       /* STAT: the accumulator fetched (pinned) */
+    sc_stat_acc *stat;          /* STAT: the same as the host's figures */
 } lane;
 
 struct sc_lanes {
@@ -33,6 +38,7 @@ static size_t out_esz(const sc_chunk_work *w)
 {
     if (w->work == SC_WORK_COMPACT) return w->out_kind == SC_KIND_VALUES ? 4 : 8;
     if (w->work == SC_WORK_SCAN) return w->wide ? 8 : 4;
+    if (w->work == SC_WORK_STAT) return 0;
     return 4;
 }
 
@@ -42,8 +48,20 @@ static size_t scratch_bytes(const sc_chunk_work *w, size_t n)
     case SC_WORK_COMPACT: return scg_compact_scratch(n);
     case SC_WORK_SPLIT: return scg_split_scratch(n);
     case SC_WORK_SCAN: return scg_scan_scratch(n);
+    case SC_WORK_STAT: return sizeof(scg_stat_acc);
     default: return 0;
     }
+}
+
+/* sc-stat's host side of a lane: where its accumulator comes back to. */
+static sc_status stat_open(sc_lanes *l, lane *ln)
+{
+    sc_ctx *ctx = l->ctx;
+    if (l->w.work != SC_WORK_STAT) return SC_OK;
+    CK(cudaHostAlloc((void **)&ln->h_stat, sizeof *ln->h_stat,
+                     cudaHostAllocDefault), "allocating pinned memory");
+    ln->stat = malloc(sizeof *ln->stat);
+    return ln->stat ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
 }
 
 static sc_status lane_open(sc_lanes *l, lane *ln)
@@ -66,7 +84,7 @@ static sc_status lane_open(sc_lanes *l, lane *ln)
         (l->bytes_scratch &&
          (st = sc_cuda_malloc(ctx, &ln->d_scratch, l->bytes_scratch))))
         return st;
-    return SC_OK;
+    return stat_open(l, ln);
 }
 
 sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
@@ -109,6 +127,8 @@ void sc_lanes_close(sc_lanes *l)
         sc_cuda_free(ctx, ln->d_aux, l->bytes_aux);
         sc_cuda_free(ctx, ln->d_scratch, l->bytes_scratch);
         if (ln->h_small) cudaFreeHost(ln->h_small);
+        if (ln->h_stat) cudaFreeHost(ln->h_stat);
+        free(ln->stat);
         if (ln->kernels_done) cudaEventDestroy(ln->kernels_done);
         if (ln->all_done) cudaEventDestroy(ln->all_done);
         if (ln->stream) cudaStreamDestroy(ln->stream);
@@ -166,6 +186,10 @@ static sc_status queue_kernels(sc_lanes *l, lane *ln, sc_chunk *c, int chain)
                        d_carry, ln->d_out, ln->d_small + SMALL_CARRY_OUT,
                        ln->d_scratch, ln->stream);
         break;
+    case SC_WORK_STAT:
+        err = scg_stat_reset(ln->d_scratch, ln->stream);
+        if (!err) err = scg_stat(ln->d_in, c->n, ln->d_scratch, ln->stream);
+        break;
     default:
         return sc_fail(l->ctx, SC_ERR_USAGE, "no GPU lane for this work");
     }
@@ -194,6 +218,9 @@ sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain)
     if (known_size && !w->figures_only)
         CK(cudaMemcpyAsync(c->out, ln->d_out, c->n * out_esz(w),
                            cudaMemcpyDeviceToHost, ln->stream), "download");
+    if (w->work == SC_WORK_STAT)
+        CK(cudaMemcpyAsync(ln->h_stat, ln->d_scratch, sizeof *ln->h_stat,
+                           cudaMemcpyDeviceToHost, ln->stream), "download");
     CK(cudaMemcpyAsync(ln->h_small, ln->d_small, 2 * sizeof(uint64_t),
                        cudaMemcpyDeviceToHost, ln->stream), "download");
     CK(cudaEventRecord(ln->all_done, ln->stream), "recording an event");
@@ -213,6 +240,10 @@ sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
     c->carry_out = ln->h_small[SMALL_CARRY_OUT];
     c->n_sel = w->work == SC_WORK_COMPACT || w->work == SC_WORK_SPLIT
              ? ln->h_small[SMALL_COUNT] : 0;
+    if (w->work == SC_WORK_STAT) {
+        sc_cuda_stat_figures(ln->stat, ln->h_stat, c->n);
+        c->stat = ln->stat;
+    }
     if ((w->work == SC_WORK_COMPACT || w->work == SC_WORK_SPLIT) &&
         !w->figures_only) {
         size_t esz = ln->out_kind == SC_KIND_IDX64 ? 8 : 4;

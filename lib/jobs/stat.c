@@ -1,5 +1,8 @@
 /* stat.c — sc-stat's job: one pass of the chunk pipeline reducing every
- * chunk into a mergeable state (sc_stat_add), then the report.
+ * chunk into a mergeable state, then the report.  A chunk is reduced on
+ * the worker thread (the CPU's table, or the GPU's when it has no lanes)
+ * or on the GPU's lanes, whose figures the writer thread merges in; the
+ * figures are the same whichever device takes which chunk.
  *
  * --hist needs min and max before it can count, so the input is kept
  * while it streams by (the writer thread adds each chunk to a spill: in
@@ -12,14 +15,22 @@
 #include "pipeline.h"
 #include "spill.h"
 #include "stat.h"
+#include "stream_job.h"
 
 typedef struct stat_state {
     sc_ctx *ctx;
     sc_stat_acc *acc;
+    /* The worker and the writer both add to acc: the pipeline gives a
+     * chunk to the CPU only before the lanes open, but nothing here
+     * should depend on that. */
+    pthread_mutex_t lock;
     sc_spill *keep;             /* --hist */
     sc_sample *quant;           /* --quantiles */
     sc_blocks blocks;           /* --sample */
     uint64_t seen;              /* elements looked at: the sample's positions */
+    /* --sample and --quantiles take the elements in stream order, so
+     * every chunk stays on the worker thread. */
+    int cpu_only;
 } stat_state;
 
 /* What is looked at (all, or the blocks --sample takes) goes into the
@@ -36,16 +47,28 @@ static sc_status reduce(stat_state *ss, const uint32_t *x, size_t n)
 static sc_status process(void *arg, sc_slot *s, const sc_backend *b)
 {
     stat_state *ss = arg;
-    (void)b;    /* the pipeline gives sc-stat the CPU (cpu_only) */
-    s->c.n_sel = sc_blocks_keep(&ss->blocks, s->c.in, s->c.n, s->c.first);
-    return reduce(ss, s->c.in, (size_t)s->c.n_sel);
+    if (ss->cpu_only) {         /* the pipeline gives every chunk to the CPU */
+        s->c.n_sel = sc_blocks_keep(&ss->blocks, s->c.in, s->c.n, s->c.first);
+        return reduce(ss, s->c.in, (size_t)s->c.n_sel);
+    }
+    sc_ctx *ctx = ss->ctx;
+    sc_status st;
+    pthread_mutex_lock(&ss->lock);
+    SC_ON(b, stat(ctx, s->c.in, s->c.n, ss->acc));
+    pthread_mutex_unlock(&ss->lock);
+    return st;
 }
 
 static sc_status emit(void *arg, sc_slot *s)
 {
     stat_state *ss = arg;
-    return ss->keep ? sc_spill_add(ss->keep, s->c.in, (size_t)s->c.n_sel)
-                    : SC_OK;
+    uint64_t n = ss->cpu_only ? s->c.n_sel : s->c.n;
+    if (s->on_gpu) {
+        pthread_mutex_lock(&ss->lock);
+        sc_stat_acc_merge(ss->acc, s->c.stat);
+        pthread_mutex_unlock(&ss->lock);
+    }
+    return ss->keep ? sc_spill_add(ss->keep, s->c.in, (size_t)n) : SC_OK;
 }
 
 /* An sc_look_fn: the blocks --sample read in place. */
@@ -66,7 +89,8 @@ static sc_status stream(stat_state *ss, const sc_job *j, sc_reader *r,
                                   SC_WORK_STAT);
     sc_pipeline_cfg cfg = { ctx, sc_reader_source(r), chunk / 4,
                             j->prog ? j->prog : "sc", j->progress, 0 };
-    sc_stage_ops ops = { process, emit, ss, 0, 0, { 0 }, 1 };
+    sc_stage_ops ops = { process, emit, ss, 0, 0, { 0 }, ss->cpu_only };
+    ops.work.work = SC_WORK_STAT;
     sc_pipeline_stats ps = { 0, 0 };
     ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
     sc_status st = sc_pipeline_run(&cfg, &ops, &ps);
@@ -116,6 +140,7 @@ static sc_status run(stat_state *ss, const sc_job *j, sc_reader *r,
             ss->quant = NULL;
         }
     }
+    ss->cpu_only = ss->quant || !ss->blocks.all;
     if (st == SC_OK) st = stream(ss, j, r, in);
     if (st == SC_OK || sc_is_data_fault(st)) {
         sc_status s2 = report(ss, j, w);
@@ -142,8 +167,9 @@ sc_status sc_run_stat(sc_ctx *ctx, const sc_job *j)
     sc_status bad = check_stat(ctx, j);
     if (bad) return bad;
     double t0 = sc_now();
-    stat_state ss = { ctx, malloc(sizeof(sc_stat_acc)), NULL, NULL,
-                      { 1, 0, 0 }, 0 };
+    stat_state ss = { ctx, malloc(sizeof(sc_stat_acc)),
+                      PTHREAD_MUTEX_INITIALIZER, NULL, NULL, { 1, 0, 0 }, 0,
+                      0 };
     if (!ss.acc) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_stat_acc_init(ss.acc);
     sc_writer_opts o = { SC_FMT_TEXT, 6, 0 };   /* a report is text */
@@ -161,6 +187,7 @@ sc_status sc_run_stat(sc_ctx *ctx, const sc_job *j)
     if (ss.quant) sc_sample_free(ss.quant);
     free(ss.quant);
     free(ss.acc);
+    pthread_mutex_destroy(&ss.lock);
     if (j->verbose) sc_job_report(ctx, j, in, out, sc_now() - t0);
     return st;
 }

@@ -26,6 +26,10 @@ typedef struct sc_backend {
                       unsigned lo_bit, unsigned hi_bit, int descending);
     sc_status (*gen)(sc_ctx *ctx, const sc_gen_plan *plan,
                      uint64_t first_index, uint32_t *out, uint64_t n);
+    /* Adds in[0..n)'s figures to acc, which is left as it was on failure
+     * (so that the CPU may take the same call again). */
+    sc_status (*stat)(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_stat_acc *acc);
     /* Device arrays; NULL for a device whose memory is the host's. */
     sc_status (*dev_compact)(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                              const sc_pred *pred, uint32_t *d_out,

@@ -6,7 +6,7 @@
 #include "internal.h"
 
 typedef struct sc_chunk_work {
-    sc_work work;               /* GEN, COMPACT, SPLIT or SCAN */
+    sc_work work;               /* GEN, COMPACT, SPLIT, SCAN or STAT */
     const sc_pred *pred;        /* COMPACT, SPLIT */
     int out_kind;               /* COMPACT: SC_KIND_* wanted */
     sc_scan_op op;              /* SCAN */
@@ -24,6 +24,7 @@ typedef struct sc_chunk {
     uint64_t n_sel;             /* COMPACT: kept; SPLIT: selected */
     int out_wide;               /* positions came 64-bit where 32 were asked */
     uint64_t carry_in, carry_out;   /* SCAN: the accumulator around it */
+    sc_stat_acc *stat;          /* STAT, from the lanes: the chunk's figures */
 } sc_chunk;
 
 #endif

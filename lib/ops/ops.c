@@ -180,6 +180,13 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
     ON_DEVICE(ctx, SC_WORK_GEN, n * 4, gen(ctx, &plan, first_index, out, n));
 }
 
+/* sc_stat()'s reduction (ops_stat.c makes the figures of it). */
+sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_stat_acc *acc)
+{
+    ON_DEVICE(ctx, SC_WORK_STAT, n * 4, stat(ctx, in, n, acc));
+}
+
 /* Device arrays need the GPU whatever the policy but "cpu". */
 static const sc_backend *gpu_for_device_arrays(sc_ctx *ctx)
 {

@@ -1,16 +1,10 @@
 /* ops_stat.c — sc_stat() on host arrays, and the figures of its running
- * state.  There is no stat kernel yet: on a CUDA context the reduction
- * runs on the host threads, where the data already is (a host array would
- * otherwise cross PCIe once for a few numbers). */
+ * state.  The reduction itself runs on the device the context picks for
+ * it (sc_stat_add() in ops.c), the GPU's kernel or the host threads: the
+ * running state is the same either way. */
 #include <math.h>
 #include <stdlib.h>
 #include "internal.h"
-
-sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_stat_acc *acc)
-{
-    return sc_cpu_stat(ctx, in, n, acc);
-}
 
 /* Ertl's improved raw estimator ("New cardinality estimation algorithms
  * for HyperLogLog sketches", 2017): one formula from empty to full, with

@@ -37,7 +37,7 @@ typedef struct sc_stage_ops {
     size_t out_bytes_per_elem;      /* 0: no output buffer */
     int need_aux;
     sc_chunk_work work;             /* what the GPU does with a chunk */
-    int cpu_only;                   /* no GPU path (sc-stat) */
+    int cpu_only;                   /* no GPU path: the CPU takes all */
 } sc_stage_ops;
 
 typedef struct sc_pipeline_cfg {

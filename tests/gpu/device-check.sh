@@ -26,13 +26,18 @@ run bench_scan_sort.txt 120 "$B/bench_scan_sort"
 if [ "$Q" != quick ]; then
     run tests.txt 150 "$B/test_compact_kernels"
     run tests.txt 120 "$B/test_scan_sort_kernels"
+    [ -x "$B/test_stat_kernel" ] && run tests.txt 120 "$B/test_stat_kernel"
 fi
 export SC_QUICK=1
 run sanitizer.txt 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/test_compact_kernels"
 run sanitizer.txt 80 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/test_scan_sort_kernels"
+[ -x "$B/test_stat_kernel" ] &&
+    run sanitizer.txt 80 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/test_stat_kernel"
 export SC_QUICK=2
 run sanitizer.txt 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/test_compact_kernels"
 run sanitizer.txt 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/test_scan_sort_kernels"
+[ -x "$B/test_stat_kernel" ] &&
+    run sanitizer.txt 60 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/test_stat_kernel"
 echo "=== failures (first 30)"
 grep -h '^not ok' "$O/tests.txt" "$O/sanitizer.txt" 2>/dev/null | head -30
 for f in tests.txt sanitizer.txt; do

@@ -20,24 +20,11 @@
 #include <cuda_runtime.h>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
+#include "gpu_tap.cuh"
 
-static int g_test = 0, g_fail = 0;
 /* For compute-sanitizer: SC_QUICK=1 a few sizes up to 65537 and four
  * predicates, every variant; SC_QUICK=2 fewer sizes, variants 0 and 1. */
 static int g_quick = 0;
-
-static void tap(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s %d - ", ok ? "ok" : "not ok", ++g_test);
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    if (!ok)
-        g_fail++;
-    fflush(stdout);
-}
 
 /* ------------------------------------------------------------------ */
 /* Predicates: the struct as the library builds it, and the meaning.   */
@@ -346,7 +333,7 @@ static void test_big(void)
     SCG_CHECK_DIE(cudaMemGetInfo(&free_b, &total_b));
     size_t need = n * 4 + n * 8 + scg_compact_scratch(n) + (1ull << 28);
     if (free_b < need) {
-        printf("ok %d - big n=%llu # SKIP needs %zu bytes, %zu free\n", ++g_test,
+        printf("ok %d - big n=%llu # SKIP needs %zu bytes, %zu free\n", ++n_tests,
                (unsigned long long)n, need, free_b);
         return;
     }
@@ -446,8 +433,8 @@ int main(void)
     const char *big = getenv("SC_BIG");
     if (big && atoi(big) == 1)
         test_big();
-    printf("1..%d\n", g_test);
-    if (g_fail)
-        fprintf(stderr, "%d of %d tests failed\n", g_fail, g_test);
-    return g_fail ? 1 : 0;
+    printf("1..%d\n", n_tests);
+    if (n_failed)
+        fprintf(stderr, "%d of %d tests failed\n", n_failed, n_tests);
+    return n_failed ? 1 : 0;
 }

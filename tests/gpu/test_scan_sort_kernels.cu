@@ -19,41 +19,7 @@
 extern "C" int scg_scan_tune(int cfg);
 #endif
 
-static int n_tests, n_failed;
-
-static void tap(bool ok, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    printf("%s %d - ", ok ? "ok" : "not ok", ++n_tests);
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-    if (!ok) n_failed++;
-    fflush(stdout);
-}
-
-static uint64_t rng_state = 0x1234567887654321ull;
-static uint64_t rnd64()
-{
-    return sc_mix64(rng_state += 0x9e3779b97f4a7c15ull);
-}
-
-/* Device buffers that grow as needed and are freed at exit. */
-struct DevBuf {
-    void *p = nullptr;
-    size_t size = 0;
-    void *get(size_t bytes)
-    {
-        if (bytes > size) {
-            if (p) SCG_CHECK_DIE(cudaFree(p));
-            size = std::max(bytes, (size_t)256);
-            SCG_CHECK_DIE(cudaMalloc(&p, size));
-        }
-        return p;
-    }
-    ~DevBuf() { if (p) cudaFree(p); }
-};
+#include "gpu_tap.cuh"
 
 static DevBuf g_in, g_out, g_scratch, g_alt, g_carry;
 

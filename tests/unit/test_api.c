@@ -1059,6 +1059,38 @@ static void test_bad_arguments(void)
     test_bad_parts(c);
 }
 
+/* sc_stat on a CUDA context: the GPU's kernel, the CPU's figures. */
+static void test_stat_devices(void)
+{
+    if (!gpu_ctx) {
+        skip("no CUDA GPU", "sc_stat on cuda");
+        return;
+    }
+    static const uint64_t ns[] = { 0, 1, 33, 65537, 3000017 };
+    int all_same = 1;
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        uint64_t n = ns[k];
+        uint32_t *v = xmalloc((n ? n : 1) * sizeof *v);
+        fill_random(v, n, k % 2 ? 1000 : 0);
+        for (uint64_t i = 0; i < n; i += 3) v[i] = k == 3 ? 0xffffffffu : 0;
+        for (int mis = 0; mis < 2; mis++) {   /* v + 1: not 16-byte aligned */
+            uint64_t m = mis && n ? n - 1 : n;
+            sc_stats a, b;
+            memset(&a, 0x11, sizeof a);
+            memset(&b, 0x22, sizeof b);
+            sc_status s1 = sc_stat(cpu_ctx, v + (n - m), m, &a);
+            sc_status s2 = sc_stat(gpu_ctx, v + (n - m), m, &b);
+            if (s1 || s2 || memcmp(&a, &b, sizeof a) != 0) {
+                diag("sc_stat on cuda differs from cpu for n=%llu",
+                     (unsigned long long)m);
+                all_same = 0;
+            }
+        }
+        free(v);
+    }
+    ok(all_same, "sc_stat on cuda == on cpu (sizes 0..3000017, misaligned)");
+}
+
 /* sc_stat on host arrays: the figures, 1 thread or many alike. */
 static void test_stat(void)
 {
@@ -1084,6 +1116,7 @@ static void test_stat(void)
        sc_stat(cpu_ctx, v, 5, NULL) == SC_ERR_USAGE &&
        sc_stat(NULL, v, 5, &b) == SC_ERR_USAGE, "sc_stat: bad arguments");
     free(v);
+    test_stat_devices();
 }
 
 int main(void)

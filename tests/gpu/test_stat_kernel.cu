@@ -1,0 +1,354 @@
+/* test_stat_kernel.cu — scg_stat against the CPU's rule: the same sum (all
+ * 128 bits), zeros, min, max and HyperLogLog registers, bit for bit, so
+ * that sc-stat prints the same bytes on every device.
+ *
+ * Standalone, TAP output.  Build:
+ *   nvcc -O3 -std=c++17 -arch=sm_90 -I lib/core -I kernels \
+ *        tests/gpu/test_stat_kernel.cu kernels/stat.cu
+ * Without a usable GPU it prints "1..0 # SKIP no CUDA GPU" and exits 0.
+ * SC_QUICK=1 keeps to inputs of up to 65537 elements (for
+ * compute-sanitizer); without it one test takes 16 GiB of device memory
+ * when the GPU has it free (else it says it skipped).
+ */
+#include <cuda_runtime.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <vector>
+#include "sc_kernels.h"
+#include "cuda_check.cuh"
+#include "gpu_tap.cuh"
+
+typedef unsigned __int128 u128;
+
+static int quick()
+{
+    const char *q = getenv("SC_QUICK");
+    return q ? atoi(q) : 0;
+}
+
+static DevBuf g_in, g_acc;
+
+/* ---------------- the reference: lib/cpu/cpu_stat.c's rule ---------------- */
+
+static void ref_reset(scg_stat_acc &a)
+{
+    memset(&a, 0, sizeof a);
+    a.min = 0xffffffffu;
+}
+
+static void ref_add(scg_stat_acc &a, const uint32_t *v, size_t n)
+{
+    u128 s = (u128)a.sum_hi << 64 | a.sum;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = v[i];
+        s += x;
+        a.zeros += x == 0;
+        a.min = std::min(a.min, x);
+        a.max = std::max(a.max, x);
+        uint64_t h = sc_hll_hash(x);
+        uint32_t r = sc_hll_reg(h), k = sc_hll_rank(h);
+        if (k > a.reg[r]) a.reg[r] = k;
+    }
+    a.sum = (uint64_t)s;
+    a.sum_hi = (uint64_t)(s >> 64);
+}
+
+/* Field by field, saying what differs first. */
+static bool same(const scg_stat_acc &want, const scg_stat_acc &got,
+                 char *why, size_t len)
+{
+    if (got.sum != want.sum || got.sum_hi != want.sum_hi) {
+        snprintf(why, len, "sum %llx:%016llx, want %llx:%016llx",
+                 (unsigned long long)got.sum_hi, (unsigned long long)got.sum,
+                 (unsigned long long)want.sum_hi,
+                 (unsigned long long)want.sum);
+        return false;
+    }
+    if (got.zeros != want.zeros || got.min != want.min ||
+        got.max != want.max) {
+        snprintf(why, len, "zeros/min/max %llu/%u/%u, want %llu/%u/%u",
+                 (unsigned long long)got.zeros, got.min, got.max,
+                 (unsigned long long)want.zeros, want.min, want.max);
+        return false;
+    }
+    for (unsigned k = 0; k < SC_HLL_REGS; k++)
+        if (got.reg[k] != want.reg[k]) {
+            snprintf(why, len, "register %u: %u, want %u", k, got.reg[k],
+                     want.reg[k]);
+            return false;
+        }
+    return true;
+}
+
+/* ---------------- the device ---------------- */
+
+/* scg_stat over h[0..n) placed `off` elements past a 16-byte boundary in
+ * a buffer otherwise zero (an element read from outside would show in
+ * zeros and min), in `pieces` calls on one accumulator.  The accumulator
+ * starts as garbage, is reset, then set to *start when given. */
+static bool gpu_stat(const uint32_t *h, size_t n, size_t off, int pieces,
+                     const scg_stat_acc *start, scg_stat_acc &got,
+                     const char **why)
+{
+    char *base = (char *)g_in.get((n + off) * 4 + 64);
+    SCG_CHECK_DIE(cudaMemset(base, 0, g_in.size));
+    uint32_t *d_in = (uint32_t *)base + off;
+    scg_stat_acc *d_acc = (scg_stat_acc *)g_acc.get(sizeof(scg_stat_acc));
+    if (n) SCG_CHECK_DIE(cudaMemcpy(d_in, h, n * 4, cudaMemcpyHostToDevice));
+    SCG_CHECK_DIE(cudaMemset(d_acc, 0x5a, sizeof *d_acc));
+    if (scg_stat_reset(d_acc, 0)) { *why = "scg_stat_reset failed"; return false; }
+    if (start)
+        SCG_CHECK_DIE(cudaMemcpy(d_acc, start, sizeof *start,
+                                 cudaMemcpyHostToDevice));
+    for (int p = 0; p < pieces; p++) {
+        size_t b = n * p / pieces, e = n * (p + 1) / pieces;
+        if (scg_stat(d_in + b, e - b, d_acc, 0)) {
+            *why = "scg_stat failed";
+            return false;
+        }
+    }
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    SCG_CHECK_DIE(cudaMemcpy(&got, d_acc, sizeof got, cudaMemcpyDeviceToHost));
+    return true;
+}
+
+/* ---------------- the shared rule on both sides ---------------- */
+
+__global__ void rule_kernel(const uint32_t *x, uint64_t *hash,
+                            const uint64_t *h, uint32_t *reg, uint32_t *rank,
+                            int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    hash[i] = sc_hll_hash(x[i]);
+    reg[i] = sc_hll_reg(h[i]);
+    rank[i] = sc_hll_rank(h[i]);
+}
+
+/* sc_hd.h's hash, register and rank on the device equal the host's,
+ * including the ranks at the ends (no bit left: 64 - SC_HLL_BITS + 1). */
+static void test_rule()
+{
+    const int N = 4096;
+    std::vector<uint32_t> x(N);
+    std::vector<uint64_t> h(N);
+    const uint64_t edge[] = { 0, 1, 2, (uint64_t)1 << 49, (uint64_t)1 << 50,
+                              (uint64_t)1 << 63, ~(uint64_t)0,
+                              ~(uint64_t)0 << (64 - SC_HLL_BITS),
+                              (~(uint64_t)0 << (64 - SC_HLL_BITS)) | 1 };
+    const uint32_t xs[] = { 0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff };
+    for (int i = 0; i < N; i++) {
+        x[i] = i < 6 ? xs[i] : (uint32_t)rnd64();
+        h[i] = i < 9 ? edge[i] : rnd64() >> (rnd64() & 63);
+    }
+    uint32_t *d_x, *d_reg, *d_rank;
+    uint64_t *d_hash, *d_h;
+    SCG_CHECK_DIE(cudaMalloc(&d_x, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_reg, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_rank, N * 4));
+    SCG_CHECK_DIE(cudaMalloc(&d_hash, N * 8));
+    SCG_CHECK_DIE(cudaMalloc(&d_h, N * 8));
+    SCG_CHECK_DIE(cudaMemcpy(d_x, x.data(), N * 4, cudaMemcpyHostToDevice));
+    SCG_CHECK_DIE(cudaMemcpy(d_h, h.data(), N * 8, cudaMemcpyHostToDevice));
+    rule_kernel<<<N / 256, 256>>>(d_x, d_hash, d_h, d_reg, d_rank, N);
+    SCG_CHECK_DIE(cudaGetLastError());
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    std::vector<uint64_t> hash(N);
+    std::vector<uint32_t> reg(N), rank(N);
+    SCG_CHECK_DIE(cudaMemcpy(hash.data(), d_hash, N * 8, cudaMemcpyDeviceToHost));
+    SCG_CHECK_DIE(cudaMemcpy(reg.data(), d_reg, N * 4, cudaMemcpyDeviceToHost));
+    SCG_CHECK_DIE(cudaMemcpy(rank.data(), d_rank, N * 4, cudaMemcpyDeviceToHost));
+    int bad = -1;
+    for (int i = 0; i < N && bad < 0; i++)
+        if (hash[i] != sc_hll_hash(x[i]) || reg[i] != sc_hll_reg(h[i]) ||
+            rank[i] != sc_hll_rank(h[i]))
+            bad = i;
+    tap(bad < 0, "sc_hll_hash/reg/rank: device == host (%d values%s)", N,
+        bad < 0 ? "" : ", first difference below");
+    if (bad >= 0)
+        printf("# x %08x h %016llx: hash %016llx/%016llx reg %u/%u rank %u/%u\n",
+               x[bad], (unsigned long long)h[bad],
+               (unsigned long long)hash[bad],
+               (unsigned long long)sc_hll_hash(x[bad]), reg[bad],
+               sc_hll_reg(h[bad]), rank[bad], sc_hll_rank(h[bad]));
+    tap(sc_hll_rank(0) == 64 - SC_HLL_BITS + 1 && sc_hll_rank(1) == 50 &&
+        sc_hll_rank((uint64_t)1 << 49) == 1 && sc_hll_hash(0) == 0,
+        "sc_hll_rank at its ends: 51 with no bit left, 1 with the top one");
+    cudaFree(d_x); cudaFree(d_reg); cudaFree(d_rank);
+    cudaFree(d_hash); cudaFree(d_h);
+}
+
+/* ---------------- figures of arrays ---------------- */
+
+enum { K_ZERO, K_ONES, K_RANDOM, K_FEW, K_RAMP, K_COUNT };
+static const char *kind_name[K_COUNT] = {
+    "all 0", "all 0xffffffff", "random", "few values and zeros", "ramp"
+};
+
+static std::vector<uint32_t> make_data(size_t n, int kind)
+{
+    std::vector<uint32_t> v(n);
+    for (size_t i = 0; i < n; i++) {
+        switch (kind) {
+        case K_ZERO: v[i] = 0; break;
+        case K_ONES: v[i] = 0xffffffffu; break;
+        case K_RANDOM: v[i] = (uint32_t)(rnd64() >> 17); break;
+        case K_FEW: v[i] = (uint32_t)(rnd64() % 40) * 0x06000000u; break;
+        default: v[i] = (uint32_t)(i * 2654435761u >> 3); break;
+        }
+    }
+    return v;
+}
+
+/* Every size, data kind, misalignment (0..3 elements past 16 bytes) and
+ * cut into 1 or 3 calls gives the reference's accumulator. */
+static void test_arrays()
+{
+    const size_t sizes[] = { 0, 1, 31, 32, 33, 4095, 4096, 65537, 1000003,
+                             (1u << 24) + 3 };
+    for (size_t n : sizes) {
+        if (quick() && n > 65537) continue;
+        for (int kind = 0; kind < K_COUNT; kind++) {
+            std::vector<uint32_t> v = make_data(n, kind);
+            scg_stat_acc want, got;
+            ref_reset(want);
+            ref_add(want, v.data(), n);
+            bool ok = true;
+            char why[200] = "";
+            const char *err = NULL;
+            size_t offs = n <= 65537 ? 4 : 2;
+            for (size_t o = 0; o < offs && ok; o++) {
+                size_t off = n <= 65537 ? o : o * 3;
+                for (int pieces = 1; pieces <= 3 && ok; pieces += 2) {
+                    ok = gpu_stat(v.data(), n, off, pieces, NULL, got, &err) &&
+                         same(want, got, why, sizeof why);
+                    if (!ok)
+                        printf("# offset %zu, %d call(s): %s\n", off, pieces,
+                               err ? err : why);
+                }
+            }
+            tap(ok, "scg_stat == reference: n = %zu, %s", n, kind_name[kind]);
+        }
+    }
+}
+
+/* The sum's low word wraps into sum_hi on the device: from a preloaded
+ * accumulator just below 2^64, and over many calls that add up past it,
+ * as the chunks of a stream do. */
+static void test_carry()
+{
+    std::vector<uint32_t> ones = make_data(65537, K_ONES);
+    scg_stat_acc start, want, got;
+    ref_reset(start);
+    start.sum = ~(uint64_t)0 - 4;
+    start.sum_hi = 7;
+    want = start;
+    ref_add(want, ones.data(), ones.size());
+    const char *err = NULL;
+    char why[200] = "";
+    bool ok = gpu_stat(ones.data(), ones.size(), 1, 3, &start, got, &err) &&
+              same(want, got, why, sizeof why);
+    tap(ok && got.sum_hi == 8, "scg_stat: the sum carries into sum_hi (%s)",
+        err ? err : why);
+
+    /* 2^24 + 3 elements of 2^32 - 1 add about 2^56 a call: 300 calls pass
+     * 2^64 (quick: 2^16 + 1 elements from just below it). */
+    size_t n = quick() ? 65537 : (1u << 24) + 3;
+    int calls = quick() ? 3 : 300;
+    std::vector<uint32_t> v = make_data(n, K_ONES);
+    v[n / 2] = 0;
+    v[n - 1] = 12345;
+    ref_reset(start);
+    if (quick()) start.sum = ~(uint64_t)0 - 100000;
+    /* The same array each call: one pass of the reference, the sum and
+     * zeros times the calls. */
+    ref_reset(want);
+    ref_add(want, v.data(), n);
+    u128 total = (u128)start.sum + (u128)calls * want.sum;
+    want.sum = (uint64_t)total;
+    want.sum_hi = (uint64_t)(total >> 64);
+    want.zeros *= (uint64_t)calls;
+    ok = gpu_stat(v.data(), n, 0, 1, &start, got, &err);
+    scg_stat_acc *d_acc = (scg_stat_acc *)g_acc.p;
+    /* gpu_stat made the first call; the others add to the same words. */
+    SCG_CHECK_DIE(cudaMemcpy(d_acc, &got, sizeof got, cudaMemcpyHostToDevice));
+    const uint32_t *d_in = (const uint32_t *)g_in.p;
+    for (int c = 1; c < calls && ok; c++)
+        ok = scg_stat(d_in, n, d_acc, 0) == 0;
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    SCG_CHECK_DIE(cudaMemcpy(&got, d_acc, sizeof got, cudaMemcpyDeviceToHost));
+    ok = ok && same(want, got, why, sizeof why);
+    tap(ok && want.sum_hi >= 1, "scg_stat: %d calls of %zu elements add up "
+        "past 2^64 exactly (%s)", calls, n, why);
+}
+
+/* One call of more than 2^32 elements: the kernel's partial sums would
+ * pass 2^64 within one launch but for scg_stat's slicing.  16 GiB. */
+static void test_huge()
+{
+    const uint64_t n = ((uint64_t)1 << 32) + 5;
+    size_t free_b = 0, total_b = 0;
+    SCG_CHECK_DIE(cudaMemGetInfo(&free_b, &total_b));
+    uint32_t *d = NULL;
+    /* Other suites may share the GPU (SC_TEST_JOBS): a failed allocation
+     * skips too. */
+    if (quick() || free_b < (n + 8) * 4 + ((size_t)1 << 30) ||
+        cudaMalloc(&d, (n + 8) * 4) != cudaSuccess) {
+        cudaGetLastError();
+        printf("ok %d - scg_stat over 2^32 + 5 elements # SKIP %s\n",
+               ++n_tests, quick() ? "SC_QUICK" : "less than 17 GiB free");
+        return;
+    }
+    SCG_CHECK_DIE(cudaMemset(d, 0xff, (n + 8) * 4));
+    /* d + 1: misaligned; a zero in the second slice, a 7 in the first. */
+    const uint32_t zero = 0, seven = 7;
+    SCG_CHECK_DIE(cudaMemcpy(d + 1 + ((uint64_t)1 << 32), &zero, 4,
+                             cudaMemcpyHostToDevice));
+    SCG_CHECK_DIE(cudaMemcpy(d + 1 + 5, &seven, 4, cudaMemcpyHostToDevice));
+    scg_stat_acc *d_acc = (scg_stat_acc *)g_acc.get(sizeof(scg_stat_acc));
+    scg_stat_acc want, got;
+    bool ok = scg_stat_reset(d_acc, 0) == 0 && scg_stat(d + 1, n, d_acc, 0) == 0;
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    SCG_CHECK_DIE(cudaMemcpy(&got, d_acc, sizeof got, cudaMemcpyDeviceToHost));
+    cudaFree(d);
+    const uint32_t distinct[] = { 0xffffffffu, 0, 7 };
+    ref_reset(want);
+    ref_add(want, distinct, 3);
+    u128 s = (u128)(n - 2) * 0xffffffffu + 7;
+    want.sum = (uint64_t)s;
+    want.sum_hi = (uint64_t)(s >> 64);
+    char why[200] = "";
+    ok = ok && same(want, got, why, sizeof why);
+    tap(ok, "scg_stat over 2^32 + 5 elements in one call (%s)", why);
+}
+
+static void test_bad_args()
+{
+    scg_stat_acc *d_acc = (scg_stat_acc *)g_acc.get(sizeof(scg_stat_acc));
+    const uint32_t *d_in = (const uint32_t *)g_in.get(64);
+    int inval = (int)cudaErrorInvalidValue;
+    tap(scg_stat(NULL, 5, d_acc, 0) == inval &&
+        scg_stat(d_in, 5, NULL, 0) == inval && scg_stat_reset(NULL, 0) == inval &&
+        scg_stat(NULL, 0, d_acc, 0) == 0,
+        "scg_stat: missing pointers are cudaErrorInvalidValue; n 0 is fine");
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+}
+
+int main(void)
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("1..0 # SKIP no CUDA GPU\n");
+        return 0;
+    }
+    test_rule();
+    test_arrays();
+    test_carry();
+    test_huge();
+    test_bad_args();
+    printf("1..%d\n", n_tests);
+    return n_failed ? 1 : 0;
+}
