@@ -74,7 +74,8 @@ void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds);
 int sc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* The thread pool: run(task, arg, i) for i in [0, n) on up to the pool's
- * threads, returning when all are done. */
+ * threads, returning when all are done.  Loops asked for by several
+ * threads at once run one after another; a task must not start one. */
 typedef void (*sc_task_fn)(void *arg, unsigned i);
 /* A thread that cannot start fails the whole pool: SC_ERR_NOMEM with
  * errno set to why (a pool quietly smaller than asked would hide it). */
