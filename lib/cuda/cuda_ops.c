@@ -14,17 +14,22 @@
 
 #define MIN_PIECE ((uint64_t)1 << 20)
 
-/* Grows device buffer `which` to at least `bytes`. */
-static sc_status ensure(sc_ctx *ctx, int which, size_t bytes)
+sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
+                         size_t bytes)
 {
-    struct sc_cuda *c = ctx->cuda;
     if (bytes <= c->cap[which]) return SC_OK;
-    sc_cuda_free(ctx, c->buf[which], c->cap[which]);
+    sc_cuda_free_on(c, c->buf[which], c->cap[which]);
     c->buf[which] = NULL;
     c->cap[which] = 0;
-    sc_status st = sc_cuda_malloc(ctx, &c->buf[which], bytes);
+    sc_status st = sc_cuda_malloc_on(ctx, c, &c->buf[which], bytes);
     if (st == SC_OK) c->cap[which] = bytes;
     return st;
+}
+
+/* Grows the first GPU's device buffer `which` to at least `bytes`. */
+static sc_status ensure(sc_ctx *ctx, int which, size_t bytes)
+{
+    return sc_cuda_ensure(ctx, ctx->cuda, which, bytes);
 }
 
 static sc_status sync_stream(sc_ctx *ctx)

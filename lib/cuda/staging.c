@@ -3,7 +3,9 @@
  * Copies from pageable memory run at about 9 GB/s; pinning the array
  * itself costs 0.4 ms per MiB, as much as the copy saves.  So the array
  * is copied piece by piece into a small buffer pinned once, by all the
- * pool's threads, while the other stage's piece is on the bus. */
+ * pool's threads, while the other stage's piece is on the bus.  Each GPU
+ * has stages of its own; with -d cuda:all one thread per GPU copies, and
+ * the pool takes their copies one at a time (pool.c). */
 #include <string.h>
 #include "cuda_internal.h"
 
@@ -32,9 +34,8 @@ static void pool_copy(sc_ctx *ctx, void *dst, const void *src, size_t bytes)
     sc_pool_run(ctx->pool, t.parts, copy_part, &t);
 }
 
-static sc_status ensure_stages(sc_ctx *ctx)
+static sc_status ensure_stages(sc_ctx *ctx, struct sc_cuda *c)
 {
-    struct sc_cuda *c = ctx->cuda;
     if (c->stage_bytes) return SC_OK;
     for (int i = 0; i < STAGES; i++) {
         CK(cudaHostAlloc(&c->stage[i], STAGE_BYTES, cudaHostAllocDefault),
@@ -57,12 +58,11 @@ void sc_cuda_stages_free(struct sc_cuda *c)
     c->stage_bytes = 0;
 }
 
-sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
-                         size_t bytes)
+sc_status sc_cuda_upload_on(sc_ctx *ctx, struct sc_cuda *c, void *d_dst,
+                            const void *src, size_t bytes)
 {
-    struct sc_cuda *c = ctx->cuda;
     double t0 = sc_now();
-    sc_status st = bytes > SMALL_COPY ? ensure_stages(ctx) : SC_OK;
+    sc_status st = bytes > SMALL_COPY ? ensure_stages(ctx, c) : SC_OK;
     if (st) return st;
     if (bytes <= SMALL_COPY) {
         CK(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice,
@@ -82,11 +82,16 @@ sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
     return SC_OK;
 }
 
-/* Queues the download of piece `off` into stage k. */
-static sc_status fetch(sc_ctx *ctx, const void *d_src, size_t bytes,
-                       size_t off, int k)
+sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
+                         size_t bytes)
 {
-    struct sc_cuda *c = ctx->cuda;
+    return sc_cuda_upload_on(ctx, ctx->cuda, d_dst, src, bytes);
+}
+
+/* Queues the download of piece `off` into stage k. */
+static sc_status fetch(sc_ctx *ctx, struct sc_cuda *c, const void *d_src,
+                       size_t bytes, size_t off, int k)
+{
     size_t len = bytes - off < c->stage_bytes ? bytes - off : c->stage_bytes;
     CK(cudaMemcpyAsync(c->stage[k], (const char *)d_src + off, len,
                        cudaMemcpyDeviceToHost, c->stream), "download");
@@ -94,24 +99,23 @@ static sc_status fetch(sc_ctx *ctx, const void *d_src, size_t bytes,
     return SC_OK;
 }
 
-sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
-                           size_t bytes)
+sc_status sc_cuda_download_on(sc_ctx *ctx, struct sc_cuda *c, void *dst,
+                              const void *d_src, size_t bytes)
 {
-    struct sc_cuda *c = ctx->cuda;
     double t0 = sc_now();
-    sc_status st = bytes > SMALL_COPY ? ensure_stages(ctx) : SC_OK;
+    sc_status st = bytes > SMALL_COPY ? ensure_stages(ctx, c) : SC_OK;
     if (st) return st;
     if (bytes <= SMALL_COPY) {
         CK(cudaMemcpyAsync(dst, d_src, bytes, cudaMemcpyDeviceToHost,
                            c->stream), "download");
         CK(cudaStreamSynchronize(c->stream), "download");
-    } else if ((st = fetch(ctx, d_src, bytes, 0, 0))) {
+    } else if ((st = fetch(ctx, c, d_src, bytes, 0, 0))) {
         return st;
     }
     for (size_t off = 0, k = 0; bytes > SMALL_COPY && off < bytes; k ^= 1) {
         size_t len = bytes - off < c->stage_bytes ? bytes - off : c->stage_bytes;
         /* The next piece crosses the bus while this one is copied out. */
-        if (off + len < bytes && (st = fetch(ctx, d_src, bytes, off + len,
+        if (off + len < bytes && (st = fetch(ctx, c, d_src, bytes, off + len,
                                              (int)(k ^ 1))))
             return st;
         CK(cudaEventSynchronize(c->stage_done[k]), "download");
@@ -120,4 +124,10 @@ sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
     }
     sc_phase_add(ctx, SC_PH_DOWNLOAD, sc_now() - t0);
     return SC_OK;
+}
+
+sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
+                           size_t bytes)
+{
+    return sc_cuda_download_on(ctx, ctx->cuda, dst, d_src, bytes);
 }
