@@ -217,20 +217,8 @@ static sc_status cuda_gen(sc_ctx *ctx, const sc_gen_plan *plan,
 static sc_status cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                            unsigned lo_bit, unsigned hi_bit, int descending)
 {
-    struct sc_cuda *c = ctx->cuda;
-    if (n < 2) return SC_OK;
-    sc_status st;
-    if ((st = sc_cuda_bind(ctx)) || (st = ensure(ctx, BUF_IN, n * 4)) ||
-        (st = ensure(ctx, BUF_OUT, n * 4)) ||
-        (st = ensure(ctx, BUF_SCRATCH, scg_sort_scratch(n) + 256)) ||
-        (st = sc_cuda_upload(ctx, c->buf[BUF_IN], keys, n * 4)))
-        return st;
-    int alt = 0;
-    double t0 = sc_now();
-    int err = scg_sort(c->buf[BUF_IN], c->buf[BUF_OUT], n, lo_bit, hi_bit,
-                       descending, &alt, c->buf[BUF_SCRATCH], c->stream);
-    if ((st = kernels_done(ctx, err, t0, "sort"))) return st;
-    return sc_cuda_download(ctx, keys, c->buf[alt ? BUF_OUT : BUF_IN], n * 4);
+    /* On one GPU, or a part on each of -d cuda:all's (cuda_sort.c). */
+    return sc_cuda_sort(ctx, keys, n, lo_bit, hi_bit, descending);
 }
 
 static sc_status cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in,
