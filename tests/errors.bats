@@ -549,6 +549,37 @@ make_data() {
     [ "$status" -eq 1 ]
 }
 
+@test "errors: --device cuda:all parses; without a GPU: one-line error, exit 1" {
+    u32le 1 2 3 > in.bin
+    local t
+    # misspellings are usage errors whose message lists cuda:all
+    for d in cuda:al cuda:ALL cuda:all1 cuda:all: "cuda: all"; do
+        run sc-compact --device "$d" in.bin
+        expect_usage sc-compact || { echo "# --device '$d'" >&2; return 1; }
+        [[ "$output" == *"cuda:N, cuda:all"* ]] || { echo "# --device '$d': $output" >&2; return 1; }
+    done
+    if have_gpu; then
+        # with any GPU it runs (one GPU: as cuda:0); tests/multigpu.bats
+        # checks its output where there are two
+        run_to got.out err.txt sc-compact --device cuda:all in.bin
+        [ "$status" -eq 0 ] || { echo "# cuda:all with a GPU: $(cat err.txt)" >&2; return 1; }
+        return 0
+    fi
+    for t in $READERS; do
+        run_to got.out err.txt $t --device cuda:all in.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        grep -q "no CUDA" err.txt || { echo "# $t: $(cat err.txt)" >&2; return 1; }
+        [ ! -s got.out ]
+    done
+    run_to got.out err.txt sc-gen -n 10 --device cuda:all
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-gen err.txt
+    run_to got.out err.txt env SC_DEVICE=cuda:all sc-scan in.bin
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-scan err.txt
+}
+
 @test "errors: --device cuda:99 (no such GPU): one-line error, exit 1" {
     u32le 1 2 3 > in.bin
     local t

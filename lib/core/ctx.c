@@ -7,16 +7,18 @@
 #include <unistd.h>
 #include "device.h"
 
-/* Parses "auto", "cpu", "cuda", "cuda:N"; *index is -1 for "cuda". */
+/* Parses "auto", "cpu", "cuda", "cuda:N", "cuda:all"; *index is -1 for
+ * "cuda", and 0 with *all set for "cuda:all". */
 static int parse_device(const char *spec, int *want_cuda, int *is_auto,
-                        int *index)
+                        int *index, int *all)
 {
-    *want_cuda = 0; *is_auto = 0; *index = -1;
+    *want_cuda = 0; *is_auto = 0; *index = -1; *all = 0;
     if (strcmp(spec, "auto") == 0) { *is_auto = 1; return 0; }
     if (strcmp(spec, "cpu") == 0) return 0;
     if (strncmp(spec, "cuda", 4) != 0) return -1;
     *want_cuda = 1;
     if (spec[4] == '\0') return 0;
+    if (strcmp(spec + 4, ":all") == 0) { *index = 0; *all = 1; return 0; }
     if (spec[4] != ':' || spec[5] < '0' || spec[5] > '9') return -1;
     char *end;
     errno = 0;
@@ -62,17 +64,21 @@ sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
     *out = ctx;
     name_cpu(ctx);
 
-    int want_cuda, is_auto, index;
-    if (parse_device(spec, &want_cuda, &is_auto, &index) != 0)
-        return sc_fail(ctx, SC_ERR_USAGE,
-                       "invalid device '%s' (auto, cpu, cuda, cuda:N)", spec);
+    int want_cuda, is_auto, index, all;
+    if (parse_device(spec, &want_cuda, &is_auto, &index, &all) != 0)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid device '%s' (auto, cpu, "
+                       "cuda, cuda:N, cuda:all)", spec);
     sc_status st = sc_pool_new(&ctx->pool, ctx->threads);
     if (st != SC_OK) return sc_fail(ctx, st, "cannot start threads");
     ctx->policy = want_cuda ? SC_POLICY_CUDA
                 : is_auto ? SC_POLICY_AUTO : SC_POLICY_CPU;
     ctx->cuda_index = index < 0 ? 0 : index;
+    ctx->all_gpus = all;
     if (!want_cuda) return SC_OK;
     if ((st = sc_device_start(ctx, 0)) != SC_OK) return st;
+    /* The others once the first is up: only then does CUDA say how many
+     * there are. */
+    if (all && (st = sc_device_start_others(ctx)) != SC_OK) return st;
     ctx->kind = SC_DEVICE_CUDA;
     snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
     return SC_OK;

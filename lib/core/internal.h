@@ -16,6 +16,8 @@
 #define SC_DEFAULT_CHUNK_CPU ((size_t)4 << 20)
 #define SC_DEFAULT_CHUNK_GPU ((size_t)16 << 20)
 #define SC_MIN_CHUNK_BYTES ((size_t)4096)
+/* -d cuda:all uses at most this many GPUs. */
+#define SC_MAX_GPUS 16
 
 #if defined(__GNUC__)
 #define SC_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -51,6 +53,12 @@ struct sc_ctx {
                                      * to its reader and writer threads */
     sc_pool *pool;
     struct sc_cuda *cuda;           /* NULL until the GPU is started */
+    /* -d cuda:all: every visible GPU, started with the context; gpus[0]
+     * is cuda.  n_gpus stays 0 for the other specs (one GPU). */
+    int all_gpus;
+    unsigned n_gpus;
+    struct sc_cuda *gpus[SC_MAX_GPUS];
+    char gpus_name[320];            /* "cuda:0,1 (2x NVIDIA H200)" */
     /* The reader, worker and writer threads may each record a message or
      * a phase time: one lock keeps them whole. */
     pthread_mutex_t lock;
@@ -74,7 +82,8 @@ void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds);
 int sc_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* The thread pool: run(task, arg, i) for i in [0, n) on up to the pool's
- * threads, returning when all are done. */
+ * threads, returning when all are done.  Loops asked for by several
+ * threads at once run one after another; a task must not start one. */
 typedef void (*sc_task_fn)(void *arg, unsigned i);
 /* A thread that cannot start fails the whole pool: SC_ERR_NOMEM with
  * errno set to why (a pool quietly smaller than asked would hide it). */

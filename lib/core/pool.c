@@ -10,6 +10,9 @@
 #include "internal.h"
 
 struct sc_pool {
+    /* One loop at a time: threads that share a pool (one per GPU under
+     * -d cuda:all, each copying through its stages) take turns. */
+    pthread_mutex_t run_lock;
     pthread_mutex_t lock;
     pthread_cond_t wake, done;
     pthread_t *tids;
@@ -58,6 +61,7 @@ sc_status sc_pool_new(sc_pool **out, unsigned threads)
     *out = NULL;
     sc_pool *p = calloc(1, sizeof *p);
     if (!p) return SC_ERR_NOMEM;
+    pthread_mutex_init(&p->run_lock, NULL);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
@@ -85,6 +89,7 @@ void sc_pool_free(sc_pool *p)
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
     for (unsigned i = 0; i < p->n_workers; i++) pthread_join(p->tids[i], NULL);
+    pthread_mutex_destroy(&p->run_lock);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->wake);
     pthread_cond_destroy(&p->done);
@@ -99,6 +104,7 @@ void sc_pool_run(sc_pool *p, unsigned n, sc_task_fn fn, void *arg)
         for (unsigned i = 0; i < n; i++) fn(arg, i);
         return;
     }
+    pthread_mutex_lock(&p->run_lock);
     pthread_mutex_lock(&p->lock);
     p->fn = fn; p->arg = arg;
     p->next = 0; p->total = n; p->finished = 0;
@@ -110,4 +116,5 @@ void sc_pool_run(sc_pool *p, unsigned n, sc_task_fn fn, void *arg)
     while (p->finished < p->total) pthread_cond_wait(&p->done, &p->lock);
     p->total = 0;
     pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&p->run_lock);
 }

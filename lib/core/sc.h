@@ -64,7 +64,8 @@ typedef enum sc_device_kind { SC_DEVICE_CPU = 0, SC_DEVICE_CUDA = 1 } sc_device_
 
 typedef struct sc_ctx sc_ctx;
 
-/* spec: "auto", "cpu", "cuda", "cuda:N", or NULL for $SC_DEVICE or "auto".
+/* spec: "auto", "cpu", "cuda", "cuda:N", "cuda:all" (every GPU), or NULL
+ * for $SC_DEVICE or "auto".
  * threads: host threads, 0 for the number of online CPUs.
  * On error *out is NULL unless the context itself was made (then its
  * message says why); free it with sc_ctx_free(). */

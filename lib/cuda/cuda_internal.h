@@ -32,6 +32,9 @@ struct sc_cuda {
     void *stage[STAGES];        /* pinned, for transfers of host arrays */
     cudaEvent_t stage_done[STAGES];
     size_t stage_bytes;
+    /* What this GPU ran, for -v with several GPUs: streaming chunks (a
+     * sort's parts count as chunks) and their elements. */
+    uint64_t chunks, elems;
 };
 
 /* Records a failed CUDA call on ctx: SC_ERR_NOMEM for a full device (the
@@ -44,14 +47,44 @@ sc_status sc_cuda_fail(sc_ctx *ctx, cudaError_t err, const char *what);
         if (e_ != cudaSuccess) return sc_cuda_fail(ctx, e_, what);      \
     } while (0)
 
-/* Makes the calling thread's CUDA calls go to the context's GPU. */
+/* Makes the calling thread's CUDA calls go to GPU c.  The calls without
+ * _on are the same for the context's first GPU, ctx->cuda. */
+sc_status sc_cuda_bind_on(sc_ctx *ctx, struct sc_cuda *c);
 sc_status sc_cuda_bind(sc_ctx *ctx);
-/* Device memory within SC_TEST_DEVICE_MEMORY's cap; NOMEM past it. */
+/* Device memory within SC_TEST_DEVICE_MEMORY's cap (per GPU); NOMEM past
+ * it.  The caller has bound the GPU. */
+sc_status sc_cuda_malloc_on(sc_ctx *ctx, struct sc_cuda *c, void **p,
+                            size_t bytes);
 sc_status sc_cuda_malloc(sc_ctx *ctx, void **p, size_t bytes);
+void sc_cuda_free_on(struct sc_cuda *c, void *p, size_t bytes);
 void sc_cuda_free(sc_ctx *ctx, void *p, size_t bytes);
 
-/* Host arrays to and from the device through the pinned stages, the
- * copies into them spread over the thread pool (staging.c). */
+/* One GPU's start (device.c): a new state, started in the background or
+ * here; NULL when out of memory.  wait() blocks until the start ended
+ * and binds the GPU; release() frees a GPU whose start has ended. */
+struct sc_cuda *sc_cuda_start(int device, int background);
+sc_status sc_cuda_wait(sc_ctx *ctx, struct sc_cuda *c);
+void sc_cuda_release(struct sc_cuda *c);
+/* Releases the GPUs after the first of -d cuda:all (gpus.c). */
+void sc_gpus_close(sc_ctx *ctx);
+
+/* The GPUs work runs on: those of cuda:all, else the one of ctx->cuda. */
+static inline unsigned sc_gpu_count(const sc_ctx *ctx)
+{
+    return ctx->n_gpus > 1 ? ctx->n_gpus : 1;
+}
+static inline struct sc_cuda *sc_gpu(const sc_ctx *ctx, unsigned k)
+{
+    return k == 0 ? ctx->cuda : ctx->gpus[k];
+}
+
+/* Host arrays to and from GPU c through its pinned stages, the copies
+ * into them spread over the thread pool (staging.c); the caller has
+ * bound c.  Without _on: the first GPU. */
+sc_status sc_cuda_upload_on(sc_ctx *ctx, struct sc_cuda *c, void *d_dst,
+                            const void *src, size_t bytes);
+sc_status sc_cuda_download_on(sc_ctx *ctx, struct sc_cuda *c, void *dst,
+                              const void *d_src, size_t bytes);
 sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
                          size_t bytes);
 sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
@@ -62,5 +95,18 @@ void sc_cuda_stages_free(struct sc_cuda *c);
  * (cuda_ops.c): what sc_stat_acc_merge() then adds in. */
 void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
                           uint64_t n);
+/* Grows GPU c's array-operation buffer `which` to at least `bytes`
+ * (cuda_ops.c). */
+sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
+                         size_t bytes);
+/* Sorts host keys on GPU c (bound by the call): src[0..n) in, sorted into
+ * dst (may be src).  The whole array must fit (cuda_sort.c). */
+sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
+                          uint32_t *dst, uint64_t n, unsigned lo_bit,
+                          unsigned hi_bit, int descending);
+/* The CUDA table's sort: on the first GPU, or with -d cuda:all one part
+ * per GPU, sorted at once and merged on the host (cuda_sort.c). */
+sc_status sc_cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                       unsigned lo_bit, unsigned hi_bit, int descending);
 
 #endif

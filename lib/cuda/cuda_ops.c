@@ -14,17 +14,22 @@
 
 #define MIN_PIECE ((uint64_t)1 << 20)
 
-/* Grows device buffer `which` to at least `bytes`. */
-static sc_status ensure(sc_ctx *ctx, int which, size_t bytes)
+sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
+                         size_t bytes)
 {
-    struct sc_cuda *c = ctx->cuda;
     if (bytes <= c->cap[which]) return SC_OK;
-    sc_cuda_free(ctx, c->buf[which], c->cap[which]);
+    sc_cuda_free_on(c, c->buf[which], c->cap[which]);
     c->buf[which] = NULL;
     c->cap[which] = 0;
-    sc_status st = sc_cuda_malloc(ctx, &c->buf[which], bytes);
+    sc_status st = sc_cuda_malloc_on(ctx, c, &c->buf[which], bytes);
     if (st == SC_OK) c->cap[which] = bytes;
     return st;
+}
+
+/* Grows the first GPU's device buffer `which` to at least `bytes`. */
+static sc_status ensure(sc_ctx *ctx, int which, size_t bytes)
+{
+    return sc_cuda_ensure(ctx, ctx->cuda, which, bytes);
 }
 
 static sc_status sync_stream(sc_ctx *ctx)
@@ -269,20 +274,8 @@ static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 static sc_status cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                            unsigned lo_bit, unsigned hi_bit, int descending)
 {
-    struct sc_cuda *c = ctx->cuda;
-    if (n < 2) return SC_OK;
-    sc_status st;
-    if ((st = sc_cuda_bind(ctx)) || (st = ensure(ctx, BUF_IN, n * 4)) ||
-        (st = ensure(ctx, BUF_OUT, n * 4)) ||
-        (st = ensure(ctx, BUF_SCRATCH, scg_sort_scratch(n) + 256)) ||
-        (st = sc_cuda_upload(ctx, c->buf[BUF_IN], keys, n * 4)))
-        return st;
-    int alt = 0;
-    double t0 = sc_now();
-    int err = scg_sort(c->buf[BUF_IN], c->buf[BUF_OUT], n, lo_bit, hi_bit,
-                       descending, &alt, c->buf[BUF_SCRATCH], c->stream);
-    if ((st = kernels_done(ctx, err, t0, "sort"))) return st;
-    return sc_cuda_download(ctx, keys, c->buf[alt ? BUF_OUT : BUF_IN], n * 4);
+    /* On one GPU, or a part on each of -d cuda:all's (cuda_sort.c). */
+    return sc_cuda_sort(ctx, keys, n, lo_bit, hi_bit, descending);
 }
 
 static sc_status cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in,

@@ -23,16 +23,26 @@ sc_status sc_cuda_fail(sc_ctx *ctx, cudaError_t err, const char *what)
                    cudaGetErrorString(err));
 }
 
+/* The device this thread's CUDA calls go to, as far as libsc set it:
+ * every cudaSetDevice of libsc goes through set_device(), so that the
+ * check below can skip the call. */
 static _Thread_local int bound_device = -1;
 
-sc_status sc_cuda_bind(sc_ctx *ctx)
+static cudaError_t set_device(int dev)
 {
-    int dev = ctx->cuda->device;
-    if (bound_device == dev) return SC_OK;
-    CK(cudaSetDevice(dev), "selecting the GPU");
-    bound_device = dev;
+    cudaError_t e = cudaSetDevice(dev);
+    bound_device = e == cudaSuccess ? dev : -1;
+    return e;
+}
+
+sc_status sc_cuda_bind_on(sc_ctx *ctx, struct sc_cuda *c)
+{
+    if (bound_device == c->device) return SC_OK;
+    CK(set_device(c->device), "selecting the GPU");
     return SC_OK;
 }
+
+sc_status sc_cuda_bind(sc_ctx *ctx) { return sc_cuda_bind_on(ctx, ctx->cuda); }
 
 /* SC_TEST_DEVICE_MEMORY=BYTES caps the device memory libsc takes, so that
  * tests can drive the out-of-memory paths on any GPU. */
@@ -42,9 +52,9 @@ static size_t device_memory_cap(void)
     return v && *v ? (size_t)strtoull(v, NULL, 0) : SIZE_MAX;
 }
 
-sc_status sc_cuda_malloc(sc_ctx *ctx, void **p, size_t bytes)
+sc_status sc_cuda_malloc_on(sc_ctx *ctx, struct sc_cuda *c, void **p,
+                            size_t bytes)
 {
-    struct sc_cuda *c = ctx->cuda;
     *p = NULL;
     if (c->dev_bytes + bytes > device_memory_cap())
         return sc_fail(ctx, SC_ERR_NOMEM, "CUDA: test cap on device memory "
@@ -54,11 +64,21 @@ sc_status sc_cuda_malloc(sc_ctx *ctx, void **p, size_t bytes)
     return SC_OK;
 }
 
-void sc_cuda_free(sc_ctx *ctx, void *p, size_t bytes)
+sc_status sc_cuda_malloc(sc_ctx *ctx, void **p, size_t bytes)
+{
+    return sc_cuda_malloc_on(ctx, ctx->cuda, p, bytes);
+}
+
+void sc_cuda_free_on(struct sc_cuda *c, void *p, size_t bytes)
 {
     if (!p) return;
     cudaFree(p);
-    ctx->cuda->dev_bytes -= bytes;
+    c->dev_bytes -= bytes;
+}
+
+void sc_cuda_free(sc_ctx *ctx, void *p, size_t bytes)
+{
+    sc_cuda_free_on(ctx->cuda, p, bytes);
 }
 
 /* The start itself; on failure c->fail says why.  Every call is the
@@ -78,7 +98,7 @@ static void start_device(struct sc_cuda *c)
         return;
     }
     struct cudaDeviceProp prop;
-    if ((e = cudaSetDevice(c->device)) != cudaSuccess ||
+    if ((e = set_device(c->device)) != cudaSuccess ||
         (e = cudaFree(0)) != cudaSuccess ||
         (e = cudaGetDeviceProperties(&prop, c->device)) != cudaSuccess ||
         (e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking))
@@ -102,8 +122,12 @@ static void start_device(struct sc_cuda *c)
     }
 }
 
-static void release(struct sc_cuda *c)
+/* Frees what the start and the array operations took, on c's device
+ * (a thread that used another GPU last must not free into it). */
+void sc_cuda_release(struct sc_cuda *c)
 {
+    if (c->state == DEV_READY && set_device(c->device) != cudaSuccess)
+        cudaGetLastError();
     for (int i = 0; i < BUF_COUNT_OF; i++) cudaFree(c->buf[i]);
     sc_cuda_stages_free(c);
     cudaFree(c->d_small);
@@ -123,21 +147,19 @@ static void *start_main(void *arg)
     int abandoned = c->abandoned;
     pthread_cond_broadcast(&c->changed);
     pthread_mutex_unlock(&c->lock);
-    if (abandoned) release(c);
+    if (abandoned) sc_cuda_release(c);
     return NULL;
 }
 
-sc_status sc_device_start(sc_ctx *ctx, int background)
+struct sc_cuda *sc_cuda_start(int device, int background)
 {
-    if (ctx->cuda) return background ? SC_OK : sc_device_wait(ctx);
     struct sc_cuda *c = calloc(1, sizeof *c);
-    if (!c) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    c->device = ctx->cuda_index < 0 ? 0 : ctx->cuda_index;
+    if (!c) return NULL;
+    c->device = device;
     c->state = DEV_STARTING;
     c->started_at = sc_now();
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->changed, NULL);
-    ctx->cuda = c;
     pthread_attr_t attr;
     pthread_t t;
     int started = 0;
@@ -147,6 +169,25 @@ sc_status sc_device_start(sc_ctx *ctx, int background)
         pthread_attr_destroy(&attr);
     }
     if (!started) start_main(c);   /* no thread to spare: start it here */
+    return c;
+}
+
+sc_status sc_cuda_wait(sc_ctx *ctx, struct sc_cuda *c)
+{
+    pthread_mutex_lock(&c->lock);
+    while (c->state == DEV_STARTING) pthread_cond_wait(&c->changed, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+    if (c->state != DEV_READY)
+        return sc_fault_raise(&c->fail, ctx);
+    return sc_cuda_bind_on(ctx, c);
+}
+
+sc_status sc_device_start(sc_ctx *ctx, int background)
+{
+    if (ctx->cuda) return background ? SC_OK : sc_device_wait(ctx);
+    ctx->cuda = sc_cuda_start(ctx->cuda_index < 0 ? 0 : ctx->cuda_index,
+                              background);
+    if (!ctx->cuda) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     return background ? SC_OK : sc_device_wait(ctx);
 }
 
@@ -164,11 +205,7 @@ sc_status sc_device_wait(sc_ctx *ctx)
 {
     struct sc_cuda *c = ctx->cuda;
     if (!c) return sc_fail(ctx, SC_ERR_NODEVICE, "the GPU was not started");
-    pthread_mutex_lock(&c->lock);
-    while (c->state == DEV_STARTING) pthread_cond_wait(&c->changed, &c->lock);
-    pthread_mutex_unlock(&c->lock);
-    if (c->state != DEV_READY) return sc_fault_raise(&c->fail, ctx);
-    return sc_cuda_bind(ctx);
+    return sc_cuda_wait(ctx, c);
 }
 
 /* Measured on the H100 and H200 machines: the runtime is ready 0.21 to
@@ -190,32 +227,38 @@ double sc_device_eta(const sc_ctx *ctx)
 void sc_device_close(sc_ctx *ctx)
 {
     struct sc_cuda *c = ctx->cuda;
+    sc_gpus_close(ctx);
     if (!c) return;
     ctx->cuda = NULL;
     pthread_mutex_lock(&c->lock);
     int starting = c->state == DEV_STARTING;
     if (starting) c->abandoned = 1;
     pthread_mutex_unlock(&c->lock);
-    if (!starting) release(c);
+    if (!starting) sc_cuda_release(c);
 }
 
+/* With several GPUs the memory is pinned for all of them (portable). */
 int sc_device_pin(sc_ctx *ctx, void *p, size_t bytes)
 {
     if (!p || sc_cuda_bind(ctx) != SC_OK) return -1;
-    if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess)
-        return 0;
+    unsigned flags = ctx->n_gpus > 1 ? cudaHostRegisterPortable
+                                     : cudaHostRegisterDefault;
+    if (cudaHostRegister(p, bytes, flags) == cudaSuccess) return 0;
     cudaGetLastError();
     return -1;
 }
 
 void sc_device_unpin(sc_ctx *ctx, void *p)
 {
-    (void)ctx;
-    if (p && cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
+    if (!p) return;
+    /* The first GPU's context took it; another's may be current here. */
+    if (ctx->n_gpus > 1 && sc_cuda_bind(ctx) != SC_OK) return;
+    if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
 }
 
 const char *sc_device_name(const sc_ctx *ctx)
 {
+    if (ctx->n_gpus > 1) return ctx->gpus_name;
     return ctx->cuda ? ctx->cuda->name : "none";
 }
 

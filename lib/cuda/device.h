@@ -13,6 +13,13 @@
 sc_status sc_device_start(sc_ctx *ctx, int background);
 /* 1 ready, 0 still starting, -1 failed or never started; never blocks. */
 int sc_device_ready(sc_ctx *ctx);
+/* -d cuda:all, once the first GPU is ready: starts every other visible
+ * GPU (at most SC_MAX_GPUS in all) and waits for them; SC_OK, or why one
+ * cannot start. */
+sc_status sc_device_start_others(sc_ctx *ctx);
+/* With several GPUs, what each ran ("cuda:0 12 chunks (...), ..."), for
+ * -v; 0 and "" with one. */
+size_t sc_device_usage(const sc_ctx *ctx, char *buf, size_t len);
 /* Blocks until the start has ended; SC_OK when the GPU is ready. */
 sc_status sc_device_wait(sc_ctx *ctx);
 /* Seconds until a start under way is likely done (0 once ready). */
@@ -34,6 +41,17 @@ static inline sc_status sc_device_start(sc_ctx *ctx, int background)
     (void)background;
     return sc_fail(ctx, SC_ERR_NODEVICE,
                    "no CUDA device: this build of libsc has no CUDA support");
+}
+static inline sc_status sc_device_start_others(sc_ctx *ctx)
+{
+    return sc_device_start(ctx, 0);
+}
+static inline size_t sc_device_usage(const sc_ctx *ctx, char *buf,
+                                     size_t len)
+{
+    (void)ctx;
+    if (len) buf[0] = '\0';
+    return 0;
 }
 static inline int sc_device_ready(sc_ctx *ctx) { (void)ctx; return -1; }
 static inline sc_status sc_device_wait(sc_ctx *ctx)

@@ -7,7 +7,9 @@
  * each waits for the kernel of the chunk before, never for the host.
  * sc-stat's chunks each reduce into their lane's accumulator (in the
  * scratch buffer), which comes back with the chunk for the writer to
- * merge, in order. */
+ * merge, in order.
+ * Under -d cuda:all lane i is on GPU i % n: chunks take the GPUs in turn,
+ * and a carry from another GPU is copied across (carry_in()). */
 #include <stdlib.h>
 #include "cuda_internal.h"
 #include "lane.h"
@@ -15,6 +17,7 @@
 enum { SMALL_COUNT = 0, SMALL_CARRY_OUT = 1, SMALL_CARRY_IN = 2, SMALLS = 4 };
 
 typedef struct lane {
+    struct sc_cuda *gpu;        /* the GPU all of the lane's work is on */
     cudaStream_t stream;
     cudaEvent_t kernels_done, all_done;
     void *d_in, *d_out, *d_aux, *d_scratch;
@@ -67,7 +70,8 @@ static sc_status stat_open(sc_lanes *l, lane *ln)
 static sc_status lane_open(sc_lanes *l, lane *ln)
 {
     sc_ctx *ctx = l->ctx;
-    sc_status st;
+    sc_status st = sc_cuda_bind_on(ctx, ln->gpu);
+    if (st) return st;
     CK(cudaStreamCreateWithFlags(&ln->stream, cudaStreamNonBlocking),
        "creating a stream");
     CK(cudaEventCreateWithFlags(&ln->kernels_done, cudaEventDisableTiming),
@@ -76,13 +80,16 @@ static sc_status lane_open(sc_lanes *l, lane *ln)
        "creating an event");
     CK(cudaHostAlloc((void **)&ln->h_small, SMALLS * sizeof(uint64_t),
                      cudaHostAllocDefault), "allocating pinned memory");
-    if ((st = sc_cuda_malloc(ctx, (void **)&ln->d_small,
-                             SMALLS * sizeof(uint64_t))) ||
-        (l->bytes_in && (st = sc_cuda_malloc(ctx, &ln->d_in, l->bytes_in))) ||
-        (st = sc_cuda_malloc(ctx, &ln->d_out, l->bytes_out)) ||
-        (l->bytes_aux && (st = sc_cuda_malloc(ctx, &ln->d_aux, l->bytes_aux))) ||
+    struct sc_cuda *g = ln->gpu;
+    if ((st = sc_cuda_malloc_on(ctx, g, (void **)&ln->d_small,
+                                SMALLS * sizeof(uint64_t))) ||
+        (l->bytes_in &&
+         (st = sc_cuda_malloc_on(ctx, g, &ln->d_in, l->bytes_in))) ||
+        (st = sc_cuda_malloc_on(ctx, g, &ln->d_out, l->bytes_out)) ||
+        (l->bytes_aux &&
+         (st = sc_cuda_malloc_on(ctx, g, &ln->d_aux, l->bytes_aux))) ||
         (l->bytes_scratch &&
-         (st = sc_cuda_malloc(ctx, &ln->d_scratch, l->bytes_scratch))))
+         (st = sc_cuda_malloc_on(ctx, g, &ln->d_scratch, l->bytes_scratch))))
         return st;
     return stat_open(l, ln);
 }
@@ -104,6 +111,8 @@ sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
     l->bytes_out = elems * out_esz(w) + 16;
     l->bytes_aux = w->work == SC_WORK_SPLIT ? elems * 4 + 16 : 0;
     l->bytes_scratch = scratch_bytes(w, elems) + 256;
+    for (unsigned i = 0; i < count; i++)
+        l->lanes[i].gpu = sc_gpu(ctx, i % sc_gpu_count(ctx));
     for (unsigned i = 0; i < count && st == SC_OK; i++)
         st = lane_open(l, &l->lanes[i]);
     if (st != SC_OK) {
@@ -120,12 +129,15 @@ void sc_lanes_close(sc_lanes *l)
     sc_ctx *ctx = l->ctx;
     for (unsigned i = 0; i < l->count; i++) {
         lane *ln = &l->lanes[i];
+        struct sc_cuda *g = ln->gpu;
+        /* Freed on its own GPU; a GPU that cannot be selected leaks. */
+        if (sc_cuda_bind_on(ctx, g) != SC_OK) continue;
         if (ln->stream) cudaStreamSynchronize(ln->stream);
-        sc_cuda_free(ctx, ln->d_small, SMALLS * sizeof(uint64_t));
-        sc_cuda_free(ctx, ln->d_in, l->bytes_in);
-        sc_cuda_free(ctx, ln->d_out, l->bytes_out);
-        sc_cuda_free(ctx, ln->d_aux, l->bytes_aux);
-        sc_cuda_free(ctx, ln->d_scratch, l->bytes_scratch);
+        sc_cuda_free_on(g, ln->d_small, SMALLS * sizeof(uint64_t));
+        sc_cuda_free_on(g, ln->d_in, l->bytes_in);
+        sc_cuda_free_on(g, ln->d_out, l->bytes_out);
+        sc_cuda_free_on(g, ln->d_aux, l->bytes_aux);
+        sc_cuda_free_on(g, ln->d_scratch, l->bytes_scratch);
         if (ln->h_small) cudaFreeHost(ln->h_small);
         if (ln->h_stat) cudaFreeHost(ln->h_stat);
         free(ln->stat);
@@ -137,7 +149,11 @@ void sc_lanes_close(sc_lanes *l)
 }
 
 /* A scan's carry-in: the chunk before's carry-out on the device, or the
- * host's value copied up. */
+ * host's value copied up.  From another GPU the carry is copied across
+ * once that GPU's kernel is done (the wait takes another device's event;
+ * the peer copy works with or without peer access).  The chunk after the
+ * one before on the same lane cannot overwrite it first: its scan waits,
+ * through the chain, for this one. */
 static sc_status carry_in(sc_lanes *l, lane *ln, const sc_chunk *c,
                           int chain, const uint64_t **d_carry)
 {
@@ -146,6 +162,12 @@ static sc_status carry_in(sc_lanes *l, lane *ln, const sc_chunk *c,
         lane *prev = &l->lanes[l->last];
         CK(cudaStreamWaitEvent(ln->stream, prev->kernels_done, 0), "chaining");
         *d_carry = prev->d_small + SMALL_CARRY_OUT;
+        if (prev->gpu == ln->gpu) return SC_OK;
+        CK(cudaMemcpyPeerAsync(ln->d_small + SMALL_CARRY_IN, ln->gpu->device,
+                               prev->d_small + SMALL_CARRY_OUT,
+                               prev->gpu->device, 8, ln->stream),
+           "copying the carry between GPUs");
+        *d_carry = ln->d_small + SMALL_CARRY_IN;
         return SC_OK;
     }
     ln->h_small[SMALL_CARRY_IN] = c->carry_in;
@@ -203,8 +225,10 @@ sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain)
     lane *ln = &l->lanes[i];
     const sc_chunk_work *w = &l->w;
     double t0 = sc_now();
-    sc_status st = sc_cuda_bind(ctx);
+    sc_status st = sc_cuda_bind_on(ctx, ln->gpu);
     if (st) return st;
+    ln->gpu->chunks++;          /* only the worker thread submits */
+    ln->gpu->elems += c->n;
     ln->n = c->n;
     ln->out_kind = SC_KIND_VALUES;
     c->out_wide = 0;
@@ -234,7 +258,7 @@ sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
     lane *ln = &l->lanes[i];
     const sc_chunk_work *w = &l->w;
     double t0 = sc_now();
-    sc_status st = sc_cuda_bind(ctx);
+    sc_status st = sc_cuda_bind_on(ctx, ln->gpu);
     if (st) return st;
     CK(cudaEventSynchronize(ln->all_done), "running kernels");
     c->carry_out = ln->h_small[SMALL_CARRY_OUT];

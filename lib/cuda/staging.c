@@ -3,7 +3,9 @@
  * Copies from pageable memory run at about 9 GB/s; pinning the array
  * itself costs 0.4 ms per MiB, as much as the copy saves.  So the array
  * is copied piece by piece into a small buffer pinned once, by all the
- * pool's threads, while the other stage's piece is on the bus. */
+ * pool's threads, while the other stage's piece is on the bus.  Each GPU
+ * has stages of its own; with -d cuda:all one thread per GPU copies, and
+ * the pool takes their copies one at a time (pool.c). */
 #include <string.h>
 #include "cuda_internal.h"
 
@@ -32,9 +34,8 @@ static void pool_copy(sc_ctx *ctx, void *dst, const void *src, size_t bytes)
     sc_pool_run(ctx->pool, t.parts, copy_part, &t);
 }
 
-static sc_status ensure_stages(sc_ctx *ctx)
+static sc_status ensure_stages(sc_ctx *ctx, struct sc_cuda *c)
 {
-    struct sc_cuda *c = ctx->cuda;
     if (c->stage_bytes) return SC_OK;
     for (int i = 0; i < STAGES; i++) {
         CK(cudaHostAlloc(&c->stage[i], STAGE_BYTES, cudaHostAllocDefault),
@@ -59,6 +60,7 @@ void sc_cuda_stages_free(struct sc_cuda *c)
 
 /* One transfer between a host array and device memory. */
 typedef struct transfer {
+    struct sc_cuda *c;          /* the GPU, with its stages and stream */
     int up;                     /* to the device, else from it */
     char *host, *dev;           /* the side sent from is only read */
     size_t bytes;
@@ -85,7 +87,7 @@ static cudaError_t bus(const struct sc_cuda *c, const transfer *t, char *h,
 /* Queues piece i across the bus, between its stage and the device. */
 static sc_status cross(sc_ctx *ctx, const transfer *t, size_t i)
 {
-    struct sc_cuda *c = ctx->cuda;
+    struct sc_cuda *c = t->c;
     const char *what = t->up ? "upload" : "download";
     CK(bus(c, t, c->stage[i & 1], t->dev + i * c->stage_bytes,
            piece_len(c, t, i)), what);
@@ -97,7 +99,7 @@ static sc_status cross(sc_ctx *ctx, const transfer *t, size_t i)
  * last crossing is done. */
 static sc_status copy_piece(sc_ctx *ctx, const transfer *t, size_t i)
 {
-    struct sc_cuda *c = ctx->cuda;
+    struct sc_cuda *c = t->c;
     char *stage = c->stage[i & 1], *host = t->host + i * c->stage_bytes;
     CK(cudaEventSynchronize(c->stage_done[i & 1]),
        t->up ? "upload" : "download");
@@ -115,7 +117,7 @@ typedef sc_status (*piece_fn)(sc_ctx *ctx, const transfer *t, size_t i);
  * `lag` steps behind. */
 static sc_status staged(sc_ctx *ctx, const transfer *t)
 {
-    size_t per = ctx->cuda->stage_bytes, n = (t->bytes + per - 1) / per;
+    size_t per = t->c->stage_bytes, n = (t->bytes + per - 1) / per;
     piece_fn first = t->up ? copy_piece : cross;
     piece_fn second = t->up ? cross : copy_piece;
     size_t lag = t->up ? 0 : 1;
@@ -131,10 +133,10 @@ static sc_status staged(sc_ctx *ctx, const transfer *t)
  * from pageable memory, where the stages would only add a copy. */
 static sc_status run_transfer(sc_ctx *ctx, const transfer *t)
 {
-    struct sc_cuda *c = ctx->cuda;
+    struct sc_cuda *c = t->c;
     const char *what = t->up ? "upload" : "download";
     double t0 = sc_now();
-    sc_status st = t->bytes > SMALL_COPY ? ensure_stages(ctx) : SC_OK;
+    sc_status st = t->bytes > SMALL_COPY ? ensure_stages(ctx, c) : SC_OK;
     if (st) return st;
     if (t->bytes <= SMALL_COPY) {
         CK(bus(c, t, t->host, t->dev, t->bytes), what);
@@ -146,16 +148,28 @@ static sc_status run_transfer(sc_ctx *ctx, const transfer *t)
     return SC_OK;
 }
 
+sc_status sc_cuda_upload_on(sc_ctx *ctx, struct sc_cuda *c, void *d_dst,
+                            const void *src, size_t bytes)
+{
+    transfer t = { c, 1, (char *)src, d_dst, bytes };
+    return run_transfer(ctx, &t);
+}
+
 sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
                          size_t bytes)
 {
-    transfer t = { 1, (char *)src, d_dst, bytes };
+    return sc_cuda_upload_on(ctx, ctx->cuda, d_dst, src, bytes);
+}
+
+sc_status sc_cuda_download_on(sc_ctx *ctx, struct sc_cuda *c, void *dst,
+                              const void *d_src, size_t bytes)
+{
+    transfer t = { c, 0, dst, (char *)d_src, bytes };
     return run_transfer(ctx, &t);
 }
 
 sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
                            size_t bytes)
 {
-    transfer t = { 0, dst, (char *)d_src, bytes };
-    return run_transfer(ctx, &t);
+    return sc_cuda_download_on(ctx, ctx->cuda, dst, d_src, bytes);
 }

@@ -57,6 +57,9 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
         fprintf(stderr, "%s: chunks: %" PRIu64 " on the CPU (before the GPU "
                 "was ready), %" PRIu64 " on the GPU\n", prog, ctx->chunks_cpu,
                 ctx->chunks_gpu);
+    char gpus[512];
+    if (sc_device_usage(ctx, gpus, sizeof gpus))
+        fprintf(stderr, "%s: gpus: %s\n", prog, gpus);
     if (ctx->choice[0])
         fprintf(stderr, "%s: why: %s\n", prog, ctx->choice);
     if (ctx->fallback[0])

@@ -13,11 +13,15 @@
 #include "progress.h"
 
 /* Four slots: one being read, two on the GPU (one uploading or
- * computing while the other downloads), one being written. */
+ * computing while the other downloads), one being written.  Under
+ * -d cuda:all, two on each GPU: slot i's lane is on GPU i % n, so the
+ * chunks take the GPUs in turn (slot_count()). */
 #define SLOTS 4
+#define MAX_SLOTS 16
+#define RING (MAX_SLOTS + 1)
 
 typedef struct queue {
-    sc_slot *items[SLOTS + 1];
+    sc_slot *items[RING];
     unsigned head, len;
 } queue;
 
@@ -27,7 +31,8 @@ typedef struct pipeline {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     queue free_q, full_q, done_q;
-    sc_slot slots[SLOTS];
+    sc_slot slots[MAX_SLOTS];
+    unsigned n_slots;
     sc_slot end_mark;           /* pushed after the last slot */
     int stop;
     sc_status read_status, write_status;
@@ -42,10 +47,16 @@ typedef struct pipeline {
     uint64_t last_carry;
 } pipeline;
 
+static unsigned slot_count(const sc_ctx *ctx)
+{
+    unsigned n = ctx->n_gpus > 1 ? 2 + 2 * ctx->n_gpus : SLOTS;
+    return n < MAX_SLOTS ? n : MAX_SLOTS;
+}
+
 static void push(pipeline *p, queue *q, sc_slot *s)
 {
     pthread_mutex_lock(&p->lock);
-    q->items[(q->head + q->len++) % (SLOTS + 1)] = s;
+    q->items[(q->head + q->len++) % RING] = s;
     pthread_cond_broadcast(&p->changed);
     pthread_mutex_unlock(&p->lock);
 }
@@ -58,7 +69,7 @@ static sc_slot *pop(pipeline *p, queue *q)
     sc_slot *s = NULL;
     if (q->len) {
         s = q->items[q->head];
-        q->head = (q->head + 1) % (SLOTS + 1);
+        q->head = (q->head + 1) % RING;
         q->len--;
     }
     pthread_mutex_unlock(&p->lock);
@@ -140,7 +151,7 @@ static void *writer_main(void *arg)
 static sc_status alloc_slots(pipeline *p)
 {
     size_t n = p->cfg->chunk_elems;
-    for (int i = 0; i < SLOTS; i++) {
+    for (unsigned i = 0; i < p->n_slots; i++) {
         sc_chunk *c = &p->slots[i].c;
         if (p->cfg->source.in_buffer && !(c->in = sc_big_alloc(n * 4)))
             return SC_ERR_NOMEM;
@@ -155,7 +166,7 @@ static sc_status alloc_slots(pipeline *p)
 
 static void unpin_slots(pipeline *p)
 {
-    for (int i = 0; i < SLOTS; i++) {
+    for (unsigned i = 0; i < p->n_slots; i++) {
         sc_slot *s = &p->slots[i];
         if (!s->pinned) continue;
         sc_device_unpin(p->cfg->ctx, s->c.in);
@@ -170,7 +181,7 @@ static void free_slots(pipeline *p)
     sc_lanes_close(p->lanes);
     p->lanes = NULL;
     unpin_slots(p);
-    for (int i = 0; i < SLOTS; i++) {
+    for (unsigned i = 0; i < p->n_slots; i++) {
         free(p->slots[i].c.in);
         free(p->slots[i].c.out);
         free(p->slots[i].c.aux);
@@ -181,7 +192,7 @@ static int pin_slots(pipeline *p)
 {
     sc_ctx *ctx = p->cfg->ctx;
     size_t n = p->cfg->chunk_elems;
-    for (int i = 0; i < SLOTS; i++) {
+    for (unsigned i = 0; i < p->n_slots; i++) {
         sc_slot *s = &p->slots[i];
         int bad = (s->c.in && sc_device_pin(ctx, s->c.in, n * 4)) ||
                   (s->c.out && sc_device_pin(ctx, s->c.out,
@@ -203,7 +214,7 @@ static sc_status attach(pipeline *p)
     if (st == SC_OK && pin_slots(p) != 0)
         st = sc_fail(ctx, SC_ERR_NOMEM, "cannot pin host memory");
     if (st == SC_OK)
-        st = sc_lanes_open(ctx, &p->lanes, SLOTS, p->cfg->chunk_elems,
+        st = sc_lanes_open(ctx, &p->lanes, p->n_slots, p->cfg->chunk_elems,
                            &p->ops->work);
     if (st == SC_OK) return SC_OK;
     unpin_slots(p);
@@ -365,6 +376,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     memset(&p, 0, sizeof p);
     p.cfg = cfg;
     p.ops = ops;
+    p.n_slots = slot_count(cfg->ctx);
     p.last_carry = cfg->carry_in;
     sc_progress_start(&p.progress, cfg->prog, cfg->source.verb);
     pthread_mutex_init(&p.lock, NULL);
@@ -376,7 +388,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
                        "chunks", cfg->chunk_elems * 4);
     }
     choose_device(&p);
-    for (int i = 0; i < SLOTS; i++) push(&p, &p.free_q, &p.slots[i]);
+    for (unsigned i = 0; i < p.n_slots; i++) push(&p, &p.free_q, &p.slots[i]);
     sc_status st = run_threads(&p);
     if (cfg->progress) show_progress(&p, 1);
     free_slots(&p);

@@ -3,8 +3,9 @@
  * A reader thread fills slots, the worker (the caller's thread) hands
  * each chunk to a device, and a writer thread emits the results in input
  * order; then the slot goes back to the reader.  So reading, computing
- * and writing overlap, and memory stays bounded by SLOTS chunks whatever
- * the input length.
+ * and writing overlap, and memory stays bounded by a few slots of a
+ * chunk each (4, and 2 more per GPU past the first) whatever the input
+ * length.
  *
  * The device is chosen chunk by chunk: the CPU (the job's process()) or
  * the GPU's lanes, which queue the chunk and let the writer collect it.

@@ -2,8 +2,8 @@
  *
  * Every operation is checked against a plain loop written here.  The
  * operations run on an explicit "cpu" context, on the default context
- * (NULL spec: $SC_DEVICE or auto) and, when one can be made, on a "cuda"
- * context; all must give the same results.
+ * (NULL spec: $SC_DEVICE or auto) and, when they can be made, on a "cuda"
+ * and a "cuda:all" context; all must give the same results.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sc.h"
@@ -196,7 +196,7 @@ static void test_strerror(void)
 
 /* ---------------------------------------------------------------- ctx */
 
-static sc_ctx *cpu_ctx, *cpu1_ctx, *def_ctx, *gpu_ctx;
+static sc_ctx *cpu_ctx, *cpu1_ctx, *def_ctx, *gpu_ctx, *all_ctx;
 
 static void test_ctx(void)
 {
@@ -262,6 +262,28 @@ static void test_ctx(void)
             sc_ctx_free(c);
         gpu_ctx = NULL;
     }
+
+    /* "cuda:all": every GPU (one GPU: as cuda:0); the same error without */
+    c = NULL;
+    st = sc_ctx_new(&c, "cuda:all", 0);
+    if (st == SC_OK && c) {
+        ok(sc_ctx_device(c) == SC_DEVICE_CUDA, "a cuda:all context is on SC_DEVICE_CUDA (%s)",
+           sc_ctx_device_name(c));
+        all_ctx = c;
+    } else {
+        ok(!gpu_ctx && (st == SC_ERR_NODEVICE || st == SC_ERR_DEVICE),
+           "sc_ctx_new(\"cuda:all\") without a GPU fails with NODEVICE/DEVICE (got %d)", (int)st);
+        if (c)
+            sc_ctx_free(c);
+        all_ctx = NULL;
+    }
+    c = NULL;
+    st = sc_ctx_new(&c, "cuda:al", 0);
+    ok(st == SC_ERR_USAGE && strstr(sc_ctx_message(c), "cuda:all") != NULL,
+       "sc_ctx_new(\"cuda:al\") is SC_ERR_USAGE naming cuda:all (got %d: %s)", (int)st,
+       c ? sc_ctx_message(c) : "");
+    if (c)
+        sc_ctx_free(c);
 }
 
 /* ---------------------------------------------------------- predicates */
@@ -660,11 +682,11 @@ static void test_ops(void)
 {
     struct { sc_ctx *c; const char *l; } ctxs[] = {
         { cpu_ctx, "cpu" }, { cpu1_ctx, "cpu, 1 thread" }, { def_ctx, "default device" },
-        { gpu_ctx, "cuda" },
+        { gpu_ctx, "cuda" }, { all_ctx, "cuda:all" },
     };
-    for (size_t k = 0; k < 4; k++) {
+    for (size_t k = 0; k < sizeof ctxs / sizeof ctxs[0]; k++) {
         if (!ctxs[k].c) {
-            skip("no CUDA GPU", "operations on cuda");
+            skip("no CUDA GPU", ctxs[k].l);
             continue;
         }
         test_compact_on(ctxs[k].c, ctxs[k].l);
@@ -1141,6 +1163,8 @@ int main(void)
     sc_ctx_free(def_ctx);
     if (gpu_ctx)
         sc_ctx_free(gpu_ctx);
+    if (all_ctx)
+        sc_ctx_free(all_ctx);
     printf("1..%d\n", n_tests);
     return n_failed ? 1 : 0;
 }
