@@ -44,5 +44,5 @@ suite() {
     done
     suite yes
     [ "$status" -eq 0 ]
-    [ "${lines[-1]}" = "4 passed, 0 failed, 0 skipped" ]
+    [ "${lines[-1]}" = "5 passed, 0 failed, 0 skipped" ]
 }
