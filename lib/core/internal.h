@@ -106,6 +106,19 @@ sc_status sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                       uint64_t *carry);
 sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending);
+/* Takes sorted keys[0..n) as they become final: called in order, from one
+ * thread, with pieces that together are the whole array; a piece is the
+ * taker's from then on (-u drops duplicates in it in place). */
+typedef sc_status (*sc_ready_fn)(void *arg, uint32_t *keys, uint64_t n);
+sc_status sc_cpu_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                            unsigned lo_bit, unsigned hi_bit, int descending,
+                            sc_ready_fn ready, void *arg);
+/* sc_sort(), with ready() given the sorted keys: piece by piece while the
+ * rest is still sorting where the device can (the CPU), else at the end
+ * (ops.c). */
+sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                        unsigned lo_bit, unsigned hi_bit, int descending,
+                        sc_ready_fn ready, void *arg);
 sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
                      uint64_t first_index, uint32_t *out, uint64_t n);
 

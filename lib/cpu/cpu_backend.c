@@ -8,6 +8,7 @@ const sc_backend sc_cpu_backend = {
     .split = sc_cpu_split,
     .scan = sc_cpu_scan,
     .sort = sc_cpu_sort,
+    .sort_ready = sc_cpu_sort_ready,
     .gen = sc_cpu_gen,
     .stat = sc_cpu_stat,
 };

@@ -1,164 +1,227 @@
-/* cpu_sort.c — LSD radix sort; each pass is an instance of the three
- * phases: count = digit histogram per sequence, prefix = digit-major
- * offsets over all sequences, move = stable scatter by digit. */
+/* cpu_sort.c — the CPU's sort.  One radix pass on the top digit cuts the
+ * keys into up to 2048 buckets; then each thread takes buckets in order
+ * and sorts each on the lower bits alone, where it fits in cache, and a
+ * bucket is handed on (ready) as soon as it and every bucket before it
+ * are final, so that writing the result overlaps sorting the rest.
+ *
+ * The passes over the whole array run at memory speed and could hand on
+ * nothing before the last one ended.  A bucket too large for one thread
+ * (skewed keys) is sorted by the whole pool before the others; a small
+ * input, or keys of a single top digit, take the whole-array passes. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "radix.h"
 #include "phases.h"
 
-/* Measured on 256M keys, 2 threads: 11-bit digits (3 passes) 2.3 s,
- * 8-bit digits (4 passes) 2.7 s; the line buffers keep 2048 streams fast. */
-#define DIGIT_BITS 11
-#define RADIX (1u << DIGIT_BITS)
+/* Below this many keys the whole-array passes are as fast, and there is
+ * little writing to overlap. */
+#define BUCKETED_MIN_KEYS ((uint64_t)1 << 18)
 
-typedef struct sort_pass {
-    const uint32_t *src;
-    uint32_t *dst;
-    unsigned shift;
-    uint32_t mask;          /* digit mask after the shift */
-    uint32_t flip;          /* mask for descending order, else 0 */
-    uint64_t n;
-    int skipped;            /* set by the prefix when no key moves */
-} sort_pass;
+typedef struct bucketed {
+    sc_ctx *ctx;
+    uint32_t *keys, *alt;       /* the buckets lie in alt; results in keys */
+    uint64_t bounds[RADIX + 1]; /* bucket d is [bounds[d], bounds[d + 1]) */
+    unsigned lo, hi;            /* the bits below the top digit */
+    int descending;
+    uint64_t big;               /* a bucket past this is the pool's */
+    atomic_uint next_task;
+    atomic_int stop;            /* ready() failed: sort no more */
+    /* The hand-off, in bucket order. */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    unsigned char done[RADIX];
+    unsigned next_out;
+    sc_ready_fn ready;
+    void *arg;
+    sc_status ready_status;
+} bucketed;
 
-static inline uint32_t digit(const sort_pass *p, uint32_t key)
+static uint64_t bucket_len(const bucketed *bk, unsigned d)
 {
-    return ((key >> p->shift) & p->mask) ^ p->flip;
+    return bk->bounds[d + 1] - bk->bounds[d];
 }
 
-static void pass_count(void *arg, uint64_t b, uint64_t e, uint64_t *hist)
+/* Bucket d on one thread, alt to keys. */
+static void sort_bucket(const bucketed *bk, unsigned d)
 {
-    sort_pass *p = arg;
-    for (uint64_t i = b; i < e; i++) hist[digit(p, p->src[i])]++;
-}
-
-static int pass_prefix(void *arg, uint64_t *res, unsigned seqs)
-{
-    sort_pass *p = arg;
-    /* A digit every key shares moves nothing: skip the pass. */
-    for (unsigned d = 0; d < RADIX; d++) {
-        uint64_t total = 0;
-        for (unsigned s = 0; s < seqs; s++) total += res[s * RADIX + d];
-        if (total == p->n) return p->skipped = 1;
-        if (total) break;
+    uint64_t at = bk->bounds[d], m = bucket_len(bk, d);
+    uint32_t *src = bk->alt + at, *dst = bk->keys + at;
+    uint64_t hist[RADIX];
+    for (unsigned lo = bk->lo; m > 1 && lo < bk->hi; lo += DIGIT_BITS) {
+        unsigned bits = bk->hi - lo < DIGIT_BITS ? bk->hi - lo : DIGIT_BITS;
+        sort_pass p = sc_radix_pass(src, dst, m, lo, bits, bk->descending);
+        memset(hist, 0, sizeof hist);
+        sc_radix_count(&p, 0, m, hist);
+        if (sc_radix_prefix(&p, hist, 1)) continue;
+        sc_radix_scatter(&p, 0, m, hist);
+        uint32_t *t = src; src = dst; dst = t;
     }
-    uint64_t run = 0;
-    for (unsigned d = 0; d < RADIX; d++)
-        for (unsigned s = 0; s < seqs; s++) {
-            uint64_t c = res[s * RADIX + d];
-            res[s * RADIX + d] = run;
-            run += c;
-        }
-    return 0;
+    if (src != bk->keys + at) memcpy(bk->keys + at, src, m * sizeof *src);
 }
 
-/* Keys wait in a cache line per digit and go out a whole line at a time,
- * with streaming stores where the line is aligned: 256 streams of single
- * key stores into a large array would read every line before writing it. */
-#define LINE_KEYS 16
-
-static inline void put_line(uint32_t *dst, const uint32_t *line)
+static void mark_done(bucketed *bk, unsigned d)
 {
-#ifdef __SSE2__
-    if (((uintptr_t)dst & 63) == 0) {
-        __m128i *d = (__m128i *)dst;
-        const __m128i *l = (const __m128i *)line;
-        _mm_stream_si128(d, _mm_load_si128(l));
-        _mm_stream_si128(d + 1, _mm_load_si128(l + 1));
-        _mm_stream_si128(d + 2, _mm_load_si128(l + 2));
-        _mm_stream_si128(d + 3, _mm_load_si128(l + 3));
-        return;
-    }
-#endif
-    memcpy(dst, line, LINE_KEYS * sizeof *line);
+    pthread_mutex_lock(&bk->lock);
+    bk->done[d] = 1;
+    if (d == bk->next_out) pthread_cond_signal(&bk->changed);
+    pthread_mutex_unlock(&bk->lock);
 }
 
-/* A sequence's scatter state: 160 KiB at 11-bit digits, so it lives on
- * the heap rather than on a thread's stack. */
-typedef struct scatter {
-    uint32_t line[RADIX][LINE_KEYS];
-    uint64_t pos[RADIX];
-    unsigned fill[RADIX], start[RADIX];
-} scatter;
-
-static void move_direct(const sort_pass *p, uint64_t b, uint64_t e,
-                        uint64_t *pos)
+/* A pool task: buckets in order, until none is left. */
+static void sort_buckets(void *arg, unsigned i)
 {
-    for (uint64_t i = b; i < e; i++) {
-        uint32_t k = p->src[i];
-        p->dst[pos[digit(p, k)]++] = k;
+    bucketed *bk = arg;
+    (void)i;
+    for (;;) {
+        unsigned d = atomic_fetch_add(&bk->next_task, 1);
+        if (d >= RADIX || atomic_load(&bk->stop)) return;
+        if (bucket_len(bk, d) <= bk->big) sort_bucket(bk, d);
+        mark_done(bk, d);
     }
 }
 
-static void move_by_lines(const sort_pass *p, uint64_t b, uint64_t e,
-                          scatter *sc)
+/* The hand-off thread: each run of final buckets, in order. */
+static void *hand_on(void *arg)
 {
-    /* A digit's first line is short, so that the later ones end on line
-     * boundaries of the destination. */
-    for (unsigned d = 0; d < RADIX; d++) {
-        uintptr_t at = (uintptr_t)(p->dst + sc->pos[d]);
-        sc->fill[d] = sc->start[d] = (unsigned)((at & 63) / 4);
-    }
-    for (uint64_t i = b; i < e; i++) {
-        uint32_t k = p->src[i], d = digit(p, k);
-        sc->line[d][sc->fill[d]++] = k;
-        if (sc->fill[d] == LINE_KEYS) {
-            unsigned from = sc->start[d];
-            if (from) memcpy(p->dst + sc->pos[d], sc->line[d] + from,
-                             (LINE_KEYS - from) * sizeof (uint32_t));
-            else put_line(p->dst + sc->pos[d], sc->line[d]);
-            sc->pos[d] += LINE_KEYS - from;
-            sc->fill[d] = sc->start[d] = 0;
+    bucketed *bk = arg;
+    pthread_mutex_lock(&bk->lock);
+    while (bk->next_out < RADIX) {
+        while (!bk->done[bk->next_out])
+            pthread_cond_wait(&bk->changed, &bk->lock);
+        unsigned b = bk->next_out, e = b;
+        while (e < RADIX && bk->done[e]) e++;
+        pthread_mutex_unlock(&bk->lock);
+        uint64_t from = bk->bounds[b], to = bk->bounds[e];
+        sc_status st = to > from ? bk->ready(bk->arg, bk->keys + from,
+                                             to - from) : SC_OK;
+        pthread_mutex_lock(&bk->lock);
+        bk->next_out = e;
+        if (st != SC_OK) {
+            bk->ready_status = st;
+            atomic_store(&bk->stop, 1);
+            break;
         }
     }
-    for (unsigned d = 0; d < RADIX; d++)
-        memcpy(p->dst + sc->pos[d], sc->line[d] + sc->start[d],
-               (sc->fill[d] - sc->start[d]) * sizeof (uint32_t));
-#ifdef __SSE2__
-    _mm_sfence();
-#endif
+    pthread_mutex_unlock(&bk->lock);
+    return NULL;
 }
 
-static void pass_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
-                      const uint64_t *off)
+/* Buckets too large for one thread, each on the whole pool, first. */
+static sc_status sort_big_buckets(bucketed *bk)
 {
-    const sort_pass *p = arg;
-    (void)seq;
-    /* Short sequences gain nothing from lines; and without memory for
-     * them the keys still go straight to their places. */
-    scatter *sc = e - b >= (uint64_t)RADIX * LINE_KEYS
-                ? aligned_alloc(64, sizeof *sc) : NULL;
-    if (!sc) {
-        uint64_t pos[RADIX];
-        memcpy(pos, off, sizeof pos);
-        move_direct(p, b, e, pos);
-        return;
+    for (unsigned d = 0; d < RADIX; d++) {
+        uint64_t at = bk->bounds[d], m = bucket_len(bk, d);
+        if (m <= bk->big) continue;
+        uint32_t *res;
+        sc_status st = sc_radix_lsd(bk->ctx, bk->alt + at, bk->keys + at, m,
+                                    bk->lo, bk->hi, bk->descending, &res);
+        if (st != SC_OK) return st;
+        if (res != bk->keys + at) memcpy(bk->keys + at, res, m * sizeof *res);
     }
-    memcpy(sc->pos, off, sizeof sc->pos);
-    move_by_lines(p, b, e, sc);
-    free(sc);
+    return SC_OK;
+}
+
+static sc_status sort_in_buckets(bucketed *bk)
+{
+    sc_status st = sort_big_buckets(bk);
+    if (st != SC_OK) return st;
+    pthread_t t;
+    int handing = bk->ready && pthread_create(&t, NULL, hand_on, bk) == 0;
+    unsigned threads = sc_phases_seqs(bk->ctx, UINT64_MAX);
+    double t0 = sc_now();
+    sc_pool_run(bk->ctx->pool, threads, sort_buckets, bk);
+    sc_phase_add(bk->ctx, SC_PH_MOVE, sc_now() - t0);
+    if (handing) {
+        pthread_join(t, NULL);
+        return bk->ready_status;
+    }
+    /* No thread to hand on from: all at once. */
+    return bk->ready ? bk->ready(bk->arg, bk->keys, bk->bounds[RADIX]) : SC_OK;
+}
+
+/* The top digit's pass, keys to alt; *one is set when every key has the
+ * same top digit (nothing moved). */
+static sc_status split_top(bucketed *bk, unsigned lo, unsigned hi, int *one)
+{
+    uint64_t n = bk->bounds[RADIX];
+    unsigned bits = hi - lo > DIGIT_BITS ? DIGIT_BITS : hi - lo;
+    sort_pass p = sc_radix_pass(bk->keys, bk->alt, n, hi - bits, bits,
+                                bk->descending);
+    p.bounds = bk->bounds;
+    sc_phases ph = { n, RADIX, 0, sc_radix_count, sc_radix_prefix,
+                     sc_radix_move, &p };
+    sc_status st = sc_phases_run(bk->ctx, &ph);
+    *one = p.skipped;
+    bk->lo = lo;
+    bk->hi = hi - bits;
+    return st;
+}
+
+/* The whole-array passes, with the result handed on at the end. */
+static sc_status sort_whole(sc_ctx *ctx, uint32_t *keys, uint32_t *alt,
+                            uint64_t n, unsigned lo, unsigned hi, int desc,
+                            sc_ready_fn ready, void *arg)
+{
+    uint32_t *res;
+    sc_status st = sc_radix_lsd(ctx, keys, alt, n, lo, hi, desc, &res);
+    if (st != SC_OK) return st;
+    if (res != keys) memcpy(keys, res, n * sizeof *keys);
+    return ready ? ready(arg, keys, n) : SC_OK;
+}
+
+static sc_status sort_bucketed(sc_ctx *ctx, uint32_t *keys, uint32_t *alt,
+                               uint64_t n, unsigned lo, unsigned hi, int desc,
+                               sc_ready_fn ready, void *arg)
+{
+    bucketed *bk = calloc(1, sizeof *bk);
+    if (!bk) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    bk->ctx = ctx;
+    bk->keys = keys;
+    bk->alt = alt;
+    bk->bounds[RADIX] = n;
+    bk->descending = desc;
+    bk->ready = ready;
+    bk->arg = arg;
+    unsigned threads = sc_phases_seqs(ctx, UINT64_MAX);
+    bk->big = n / (2 * (uint64_t)threads);
+    if (bk->big < BUCKETED_MIN_KEYS) bk->big = BUCKETED_MIN_KEYS;
+    pthread_mutex_init(&bk->lock, NULL);
+    pthread_cond_init(&bk->changed, NULL);
+    int one = 0;
+    sc_status st = split_top(bk, lo, hi, &one);
+    if (st == SC_OK && one)
+        st = sort_whole(ctx, keys, alt, n, bk->lo, bk->hi, desc, ready, arg);
+    else if (st == SC_OK)
+        st = sort_in_buckets(bk);
+    pthread_cond_destroy(&bk->changed);
+    pthread_mutex_destroy(&bk->lock);
+    free(bk);
+    return st;
+}
+
+sc_status sc_cpu_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                            unsigned lo_bit, unsigned hi_bit, int descending,
+                            sc_ready_fn ready, void *arg)
+{
+    if (n < 2 || lo_bit >= hi_bit)
+        return ready && n ? ready(arg, keys, n) : SC_OK;
+    uint32_t *alt = sc_big_alloc(n * sizeof *alt);
+    if (!alt) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory sorting %llu "
+                             "elements", (unsigned long long)n);
+    sc_status st = n >= BUCKETED_MIN_KEYS && hi_bit - lo_bit > DIGIT_BITS
+        ? sort_bucketed(ctx, keys, alt, n, lo_bit, hi_bit, descending,
+                        ready, arg)
+        : sort_whole(ctx, keys, alt, n, lo_bit, hi_bit, descending, ready,
+                     arg);
+    free(alt);
+    return st;
 }
 
 sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending)
 {
-    if (n < 2 || lo_bit >= hi_bit) return SC_OK;
-    uint32_t *alt = sc_big_alloc(n * sizeof *alt);
-    if (!alt) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory sorting %llu "
-                             "elements", (unsigned long long)n);
-    uint32_t *src = keys, *dst = alt;
-    for (unsigned lo = lo_bit; lo < hi_bit; lo += DIGIT_BITS) {
-        unsigned bits = hi_bit - lo < DIGIT_BITS ? hi_bit - lo : DIGIT_BITS;
-        uint32_t mask = (1u << bits) - 1;
-        sort_pass p = { src, dst, lo, mask, descending ? mask : 0, n, 0 };
-        sc_phases ph = { n, RADIX, 0, pass_count, pass_prefix, pass_move, &p };
-        sc_status st = sc_phases_run(ctx, &ph);
-        if (st != SC_OK) { free(alt); return st; }
-        if (!p.skipped) { uint32_t *t = src; src = dst; dst = t; }
-    }
-    if (src != keys) memcpy(keys, src, n * sizeof *keys);
-    free(alt);
-    return SC_OK;
+    return sc_cpu_sort_ready(ctx, keys, n, lo_bit, hi_bit, descending, NULL,
+                             NULL);
 }

@@ -115,9 +115,10 @@ static sc_status fill(sort_state *ss, sc_reader *r, int *ended)
     }
 }
 
-/* sc_sort, shown under -P as a note with its time so far and, from the
- * speed of the sort before it, the time it should still take. */
-static sc_status sort_buffer(sort_state *ss, const char *what)
+/* sc_sort_ready, shown under -P as a note with its time so far and, from
+ * the speed of the sort before it, the time it should still take. */
+static sc_status sort_buffer(sort_state *ss, const char *what,
+                             sc_ready_fn ready, void *arg)
 {
     const sc_job *j = ss->job;
     double bytes = 4.0 * (double)ss->len, t0 = sc_now();
@@ -127,11 +128,31 @@ static sc_status sort_buffer(sort_state *ss, const char *what)
         sc_progress_note(&ss->progress, note,
                          ss->sort_rate > 0 ? bytes / ss->sort_rate : -1);
     }
-    sc_status st = sc_sort(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
-                           j->reverse);
+    sc_status st = ready
+        ? sc_sort_ready(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
+                        j->reverse, ready, arg)
+        : sc_sort(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
+                  j->reverse);
     double took = sc_now() - t0;
     if (took > 0 && bytes > 0) ss->sort_rate = bytes / took;
     if (j->progress) sc_progress_note(&ss->progress, NULL, -1);
+    return st;
+}
+
+typedef struct sorted_out {
+    sc_sink *sink;
+    size_t piece;               /* elements a put at most */
+} sorted_out;
+
+/* An sc_ready_fn: sorted keys to the output, a chunk a put, so that -P
+ * sees a slow output move. */
+static sc_status put_sorted(void *arg, uint32_t *keys, uint64_t n)
+{
+    sorted_out *o = arg;
+    sc_status st = SC_OK;
+    for (uint64_t at = 0; st == SC_OK && at < n; at += o->piece)
+        st = sc_sink_put(o->sink, keys + at,
+                         n - at < o->piece ? n - at : o->piece);
     return st;
 }
 
@@ -141,7 +162,7 @@ static sc_status spill_run(sort_state *ss)
     char what[48];
     snprintf(what, sizeof what, "sorting run %zu",
              (ss->runs ? sc_runs_count(ss->runs) : 0) + 1);
-    sc_status st = sort_buffer(ss, what);
+    sc_status st = sort_buffer(ss, what, NULL, NULL);
     if (st == SC_OK && ss->job->unique) {
         /* Duplicates within a run never reach the output: drop them now. */
         sc_uniq u = { 0, 0 };
@@ -179,19 +200,13 @@ static sc_status write_sorted(sort_state *ss, sc_sink *sink)
 {
     const sc_job *j = ss->job;
     if (!ss->runs) {
-        double bytes = 4.0 * (double)ss->len;
-        if (j->progress) sc_progress_phase(&ss->progress, "sorted", bytes);
-        sc_status st = sort_buffer(ss, "sorting in memory");
-        if (j->progress) {
-            sc_progress_add(&ss->progress, bytes);
-            sc_progress_phase(&ss->progress, "written", bytes);
-        }
-        /* In pieces, so that -P sees a slow output move. */
-        for (size_t at = 0; st == SC_OK && at < ss->len; at += ss->chunk) {
-            size_t n = ss->len - at < ss->chunk ? ss->len - at : ss->chunk;
-            st = sc_sink_put(sink, ss->buf + at, n);
-        }
-        return st;
+        /* The output is written while the sort finishes (cpu_sort.c):
+         * one phase for both. */
+        if (j->progress)
+            sc_progress_phase(&ss->progress, "sorted and written",
+                              4.0 * (double)ss->len);
+        sorted_out o = { sink, ss->chunk };
+        return sort_buffer(ss, "sorting in memory", put_sorted, &o);
     }
     sc_status st = ss->len ? spill_run(ss) : SC_OK;
     if (j->progress)

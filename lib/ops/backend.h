@@ -24,6 +24,11 @@ typedef struct sc_backend {
                       uint64_t *carry);
     sc_status (*sort)(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending);
+    /* sort, handing sorted pieces on as they become final; NULL where
+     * the device only has the whole result at the end. */
+    sc_status (*sort_ready)(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                            unsigned lo_bit, unsigned hi_bit, int descending,
+                            sc_ready_fn ready, void *arg);
     sc_status (*gen)(sc_ctx *ctx, const sc_gen_plan *plan,
                      uint64_t first_index, uint32_t *out, uint64_t n);
     /* Adds in[0..n)'s figures to acc, which is left as it was on failure

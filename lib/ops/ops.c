@@ -169,6 +169,28 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
               sort(ctx, keys, n, lo_bit, hi_bit, descending));
 }
 
+sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                        unsigned lo_bit, unsigned hi_bit, int descending,
+                        sc_ready_fn ready, void *arg)
+{
+    if (lo_bit >= hi_bit || hi_bit > 32)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
+                       hi_bit);
+    const sc_backend *b = sc_backend_pick(ctx, SC_WORK_SORT, n * 4);
+    if (!b) return SC_ERR_NODEVICE;
+    sc_status st;
+    /* A retry moves a GPU's whole sort to the CPU: nothing was handed on
+     * yet. */
+    do st = b->sort_ready
+            ? b->sort_ready(ctx, keys, n, lo_bit, hi_bit, descending, ready,
+                            arg)
+            : b->sort(ctx, keys, n, lo_bit, hi_bit, descending);
+    while (sc_backend_retry(ctx, &b, st));
+    sc_backend_used(ctx, b);
+    if (st == SC_OK && !b->sort_ready && n) st = ready(arg, keys, n);
+    return st;
+}
+
 sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
                  uint32_t *out, uint64_t n)
 {
