@@ -16,44 +16,10 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "fdio.h"
-#include "internal.h"
 #include "replace.h"
-#include "zstdio.h"
+#include "writer_impl.h"
 
-#define GZ_BLOCK ((size_t)1 << 20)
-#define GZ_BATCH 64                     /* blocks compressed at once */
-#define TEXT_BUF ((size_t)1 << 20)
-
-typedef struct gz_block {
-    const unsigned char *in;
-    size_t in_len;
-    unsigned char *out;
-    size_t out_cap, out_len;
-    int level, failed;
-} gz_block;
-
-struct sc_writer {
-    sc_ctx *ctx;
-    int fd;
-    int direct;                 /* fd opened on a device or FIFO: close it */
-    char *path, *tmp;           /* tmp: written beside path */
-    const char *name;           /* for messages */
-    sc_writer_opts o;
-    sc_pool *pool;              /* gzip: its own, as the caller's is busy */
-    int pool_shared;            /* gzip: the pool is sc_writer_share()'s */
-    unsigned char *stage;       /* gzip: bytes waiting for a whole block */
-    size_t stage_len;
-    gz_block blocks[GZ_BATCH];
-    size_t batch;               /* gzip: blocks staged before compressing */
-    int wrote_gz;               /* gzip: at least one member is out */
-    sc_zout *zout;              /* zstd */
-    int figures;                /* --count's figures are the whole output */
-    char *text;                 /* text: formatted numbers */
-    size_t text_len;
-    int failed;
-};
-
-static sc_status write_error(sc_writer *w, int err)
+sc_status sc_writer_error(sc_writer *w, int err)
 {
     w->failed = 1;
     if (err == EPIPE) return SC_ERR_PIPE;
@@ -62,7 +28,7 @@ static sc_status write_error(sc_writer *w, int err)
 
 static sc_status put(sc_writer *w, const void *buf, size_t len)
 {
-    if (sc_write_full(w->fd, buf, len) != 0) return write_error(w, errno);
+    if (sc_write_full(w->fd, buf, len) != 0) return sc_writer_error(w, errno);
     return SC_OK;
 }
 
@@ -319,7 +285,7 @@ sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len)
     return put(w, buf, len);
 }
 
-static sc_status drain(sc_writer *w)
+sc_status sc_writer_drain(sc_writer *w)
 {
     sc_status st = SC_OK;
     /* Empty output is still a gzip file: one empty member. */
@@ -335,7 +301,7 @@ static sc_status drain(sc_writer *w)
     return st;
 }
 
-static void release(sc_writer *w)
+void sc_writer_release(sc_writer *w)
 {
     for (int i = 0; i < GZ_BATCH; i++) free(w->blocks[i].out);
     if (!w->pool_shared) sc_pool_free(w->pool);
@@ -345,97 +311,4 @@ static void release(sc_writer *w)
     free(w->path);
     free(w->tmp);
     free(w);
-}
-
-/* Everything out and the file closed; a temporary is not renamed yet. */
-static sc_status seal(sc_writer *w)
-{
-    sc_status st = w->failed ? SC_ERR_IO : drain(w);
-    if (w->direct) {
-        if (close(w->fd) != 0 && st == SC_OK) st = write_error(w, errno);
-        w->direct = 0;
-        w->fd = -1;
-    }
-    if (st == SC_OK && w->tmp) {
-        if (close(w->fd) != 0) st = write_error(w, errno);
-        w->fd = -1;
-    }
-    return st;
-}
-
-/* The temporary is in place: nothing to remove any more. */
-static void installed(sc_writer *w)
-{
-    sc_temp_unregister(w->tmp);
-    free(w->tmp);
-    w->tmp = NULL;
-}
-
-sc_status sc_writer_commit(sc_writer *w)
-{
-    sc_status st = seal(w);
-    if (st == SC_OK && w->tmp) {
-        if (sc_rename(w->tmp, w->path) == 0)
-            installed(w);
-        else
-            st = sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot rename "
-                               "temporary file into place", w->path);
-    }
-    if (st != SC_OK) { sc_writer_abort(w); return st; }
-    release(w);
-    return SC_OK;
-}
-
-/* Commits one by one; after a failure the rest are aborted. */
-static sc_status commit_each(sc_writer **w, size_t n)
-{
-    sc_status st = SC_OK;
-    for (size_t k = 0; k < n; k++) {
-        if (st == SC_OK) st = sc_writer_commit(w[k]);
-        else sc_writer_abort(w[k]);
-    }
-    return st;
-}
-
-sc_status sc_writer_commit_all(sc_writer **w, size_t n)
-{
-    int all_files = 1;
-    for (size_t k = 0; k < n; k++) all_files = all_files && w[k]->tmp;
-    /* A device or standard output is written as it goes: nothing of it
-     * can be held back, so the files follow one by one. */
-    if (!all_files) return commit_each(w, n);
-    char **tmps = malloc(2 * n * sizeof *tmps);
-    sc_status st = tmps ? SC_OK : sc_fail(w[0]->ctx, SC_ERR_NOMEM,
-                                          "out of memory");
-    for (size_t k = 0; k < n && st == SC_OK; k++) {
-        st = seal(w[k]);
-        tmps[k] = w[k]->tmp;
-        tmps[n + k] = w[k]->path;
-    }
-    if (st == SC_OK) st = sc_replace_all(w[0]->ctx, n, tmps, tmps + n);
-    free(tmps);
-    for (size_t k = 0; k < n; k++) {
-        if (st != SC_OK) { sc_writer_abort(w[k]); continue; }
-        installed(w[k]);
-        release(w[k]);
-    }
-    return st;
-}
-
-sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b)
-{
-    sc_writer *w[2] = { a, b };
-    return sc_writer_commit_all(w, 2);
-}
-
-void sc_writer_abort(sc_writer *w)
-{
-    if (!w) return;
-    if (w->direct) close(w->fd);
-    if (w->tmp) {
-        if (w->fd >= 0) close(w->fd);
-        unlink(w->tmp);
-        sc_temp_unregister(w->tmp);
-    }
-    release(w);
 }

@@ -1,0 +1,49 @@
+/* writer_impl.h — what writer.c (opening, encoding) and writer_commit.c
+ * (putting the output in place, or removing it) share. */
+#ifndef SC_WRITER_IMPL_H
+#define SC_WRITER_IMPL_H
+
+#include "internal.h"
+#include "zstdio.h"
+
+#define GZ_BLOCK ((size_t)1 << 20)
+#define GZ_BATCH 64                     /* blocks compressed at once */
+#define TEXT_BUF ((size_t)1 << 20)
+
+typedef struct gz_block {
+    const unsigned char *in;
+    size_t in_len;
+    unsigned char *out;
+    size_t out_cap, out_len;
+    int level, failed;
+} gz_block;
+
+struct sc_writer {
+    sc_ctx *ctx;
+    int fd;
+    int direct;                 /* fd opened on a device or FIFO: close it */
+    char *path, *tmp;           /* tmp: written beside path */
+    const char *name;           /* for messages */
+    sc_writer_opts o;
+    sc_pool *pool;              /* gzip: its own, as the caller's is busy */
+    int pool_shared;            /* gzip: the pool is sc_writer_share()'s */
+    unsigned char *stage;       /* gzip: bytes waiting for a whole block */
+    size_t stage_len;
+    gz_block blocks[GZ_BATCH];
+    size_t batch;               /* gzip: blocks staged before compressing */
+    int wrote_gz;               /* gzip: at least one member is out */
+    sc_zout *zout;              /* zstd */
+    int figures;                /* --count's figures are the whole output */
+    char *text;                 /* text: formatted numbers */
+    size_t text_len;
+    int failed;
+};
+
+/* A failed write, reported (EPIPE quietly, as SC_ERR_PIPE). */
+sc_status sc_writer_error(sc_writer *w, int err);
+/* What the encoders still hold, out. */
+sc_status sc_writer_drain(sc_writer *w);
+/* Frees w, its buffers and its pool; the file is left as it is. */
+void sc_writer_release(sc_writer *w);
+
+#endif
