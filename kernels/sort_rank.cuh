@@ -1,0 +1,114 @@
+/* sort_rank.cuh — the radix digit of sort.cu's passes and the warp and
+ * block steps of one pass: the stable rank of each key among its warp's
+ * keys of the same digit, the block's exclusive scan over digits, and the
+ * look-back over tiles for one digit. */
+#ifndef SC_SORT_RANK_CUH
+#define SC_SORT_RANK_CUH
+
+#include <cstdint>
+#include "tile_status.cuh"
+
+namespace {
+
+typedef unsigned long long u64;
+
+constexpr int RADIX_BITS = 8;
+constexpr int RADIX = 1 << RADIX_BITS;
+constexpr int MAX_PASSES = (32 + RADIX_BITS - 1) / RADIX_BITS;
+
+/* The look-back runs on the tile engine's packed status (tile_status.cuh),
+ * one column per digit in a [tile][RADIX] array, pass e in epoch e: one
+ * memset per sort serves all its passes. */
+
+struct Digit {
+    uint32_t shift, mask, flip;
+    __device__ __forceinline__ uint32_t of(uint32_t k) const
+    {
+        return ((k >> shift) & mask) ^ flip;
+    }
+};
+
+__device__ __forceinline__ uint32_t lanemask_lt()
+{
+    uint32_t m;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+}
+
+/* Exclusive scan of one value per thread over threads 0 .. RADIX-1; every
+ * thread of the block must call it (it holds barriers). */
+template <int THREADS>
+__device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
+{
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    uint32_t inc = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        uint32_t y = __shfl_up_sync(0xffffffffu, inc, o);
+        if (lane >= o) inc += y;
+    }
+    if (lane == 31 && warp < RADIX / 32) s_warp[warp] = inc;
+    __syncthreads();
+    uint32_t off = 0;
+    for (int w = 0; w < warp && w < RADIX / 32; w++)
+        off += s_warp[w];
+    return off + inc - x;
+}
+
+/* Lanes of the warp whose digit equals this lane's; invalid lanes match
+ * nobody that is valid.  BALLOT builds the mask from one ballot per digit
+ * bit instead of match_any. */
+template <bool BALLOT>
+__device__ __forceinline__ uint32_t peers_of(uint32_t d, bool valid)
+{
+    if constexpr (BALLOT) {
+        uint32_t peers = __ballot_sync(0xffffffffu, valid);
+#pragma unroll
+        for (int b = 0; b < RADIX_BITS; b++) {
+            uint32_t bit = (d >> b) & 1;
+            uint32_t bal = __ballot_sync(0xffffffffu, bit);
+            peers &= bit ? bal : ~bal;
+        }
+        return valid ? peers : 0;
+    } else {
+        return __match_any_sync(0xffffffffu, valid ? d : 0xffffffffu);
+    }
+}
+
+/* Stable rank of each key among the keys of its digit in this warp's run,
+ * in the order (item, lane); cnt[] (this warp's row) ends holding the
+ * warp's digit counts.  Keys past n come last in the order, so leaving
+ * them out ranks the rest right. */
+template <int ITEMS, bool BALLOT>
+__device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
+                                          const Digit &dig, uint32_t *cnt,
+                                          uint32_t rank[ITEMS])
+{
+    uint32_t lt = lanemask_lt();
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        bool valid = i * 32 < rem;
+        uint32_t d = dig.of(key[i]);
+        uint32_t peers = peers_of<BALLOT>(d, valid);
+        uint32_t before = __popc(peers & lt);
+        uint32_t c = valid ? cnt[d] : 0;
+        rank[i] = c + before;
+        __syncwarp();
+        if (valid && before == 0)
+            cnt[d] = c + __popc(peers);
+        __syncwarp();
+    }
+}
+
+/* Prefix over tiles for one digit: walk back from the predecessor until a
+ * tile with an inclusive prefix, then publish ours. */
+__device__ __forceinline__ u64 look_back_digit(const te::packed_status &st,
+                                               uint32_t tile, uint32_t tile_count)
+{
+    u64 excl = te::lookback_thread(st, tile);
+    st.publish_prefix(tile, (uint64_t)excl + tile_count);
+    return excl;
+}
+
+}  // namespace
+
+#endif
