@@ -438,7 +438,7 @@ static int cmd_stat(int argc, char **argv)
         return 0;
     }
     printf("count %" PRIu64 "\n", n);
-    if (n == 0) return 0;
+    if (n == 0) { free(v); return 0; }
     unsigned __int128 sum = 0;
     uint64_t zeros = 0;
     for (uint64_t i = 0; i < n; i++) { sum += v[i]; zeros += v[i] == 0; }
