@@ -83,6 +83,18 @@ EOF
     done
 }
 
+@test "sc-rsort -j 4: the output failing while the buckets still sort: exit 1 or a quiet end, never a hang" {
+    [ -w /dev/full ] || skip "no /dev/full here"
+    gen_file in.bin 1000003 13 1
+    run -1 --separate-stderr timeout 60 sc-rsort -d cpu -j 4 in.bin -o /dev/full
+    [[ "$stderr" == *"/dev/full: write error"* ]]
+    [ "${#stderr_lines[@]}" -eq 1 ]
+    # A closed pipe: SIGPIPE, as for every tool, and promptly.
+    run bash -c 'timeout 60 sc-rsort -d cpu -j 4 in.bin | head -c 8 | wc -c; echo "${PIPESTATUS[0]}"'
+    [ "${lines[0]}" -eq 8 ]
+    [ "${lines[1]}" -eq 141 ]
+}
+
 @test "sc-rsort: a few distinct values, many ties, vs sc-ref" {
     gen_file in.bin 500009 5 0.5 --min 0 --max 3
     vs_ref sc-rsort sort in.bin
