@@ -113,9 +113,9 @@ typedef sc_status (*sc_ready_fn)(void *arg, uint32_t *keys, uint64_t n);
 sc_status sc_cpu_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                             unsigned lo_bit, unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
-/* sc_sort(), with ready() given the sorted keys: piece by piece while the
- * rest is still sorting where the device can (the CPU), else at the end
- * (ops.c). */
+/* sc_sort(), with ready() (if not NULL) given the sorted keys: piece by
+ * piece while the rest is still sorting where the device can (the CPU),
+ * else at the end (ops.c). */
 sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                         unsigned lo_bit, unsigned hi_bit, int descending,
                         sc_ready_fn ready, void *arg);

@@ -115,7 +115,7 @@ static sc_status fill(sort_state *ss, sc_reader *r, int *ended)
     }
 }
 
-/* sc_sort_ready, shown under -P as a note with its time so far and, from
+/* sc_sort_ready (ready may be NULL), shown under -P as a note with its time so far and, from
  * the speed of the sort before it, the time it should still take. */
 static sc_status sort_buffer(sort_state *ss, const char *what,
                              sc_ready_fn ready, void *arg)
@@ -128,11 +128,8 @@ static sc_status sort_buffer(sort_state *ss, const char *what,
         sc_progress_note(&ss->progress, note,
                          ss->sort_rate > 0 ? bytes / ss->sort_rate : -1);
     }
-    sc_status st = ready
-        ? sc_sort_ready(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
-                        j->reverse, ready, arg)
-        : sc_sort(ss->ctx, ss->buf, ss->len, j->lo_bit, j->hi_bit,
-                  j->reverse);
+    sc_status st = sc_sort_ready(ss->ctx, ss->buf, ss->len, j->lo_bit,
+                                 j->hi_bit, j->reverse, ready, arg);
     double took = sc_now() - t0;
     if (took > 0 && bytes > 0) ss->sort_rate = bytes / took;
     if (j->progress) sc_progress_note(&ss->progress, NULL, -1);

@@ -162,11 +162,8 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
 {
     sc_status bad = BAD_ARGS(ctx, n && !keys);
     if (bad) return bad;
-    if (lo_bit >= hi_bit || hi_bit > 32)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
-                       hi_bit);
-    ON_DEVICE(ctx, SC_WORK_SORT, n * 4,
-              sort(ctx, keys, n, lo_bit, hi_bit, descending));
+    return sc_sort_ready(ctx, keys, n, lo_bit, hi_bit, descending, NULL,
+                         NULL);
 }
 
 sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
@@ -187,7 +184,7 @@ sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
             : b->sort(ctx, keys, n, lo_bit, hi_bit, descending);
     while (sc_backend_retry(ctx, &b, st));
     sc_backend_used(ctx, b);
-    if (st == SC_OK && !b->sort_ready && n) st = ready(arg, keys, n);
+    if (st == SC_OK && !b->sort_ready && ready && n) st = ready(arg, keys, n);
     return st;
 }
 
