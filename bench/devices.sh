@@ -7,14 +7,8 @@
 #   bench/devices.sh BIN_DIR [SIZES]   (SIZES in bytes, default
 #   "0 4096 4194304 67108864 1073741824 4294967296")
 set -eu
-LC_ALL=C
-export LC_ALL
 BIN=$1
-# The real programs of an uninstalled build need the library's path.
-case $BIN in
-*/.libs) LD_LIBRARY_PATH="$BIN/../../lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-         export LD_LIBRARY_PATH ;;
-esac
+. "$(dirname "$0")/tools-env.sh"
 SIZES=${2:-"0 4096 4194304 67108864 1073741824 4294967296"}
 D=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/sc-devices.XXXXXX")
 trap 'rm -rf "$D"' EXIT

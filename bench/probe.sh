@@ -6,13 +6,8 @@
 # benchmark: bench/run-bench is that.
 #   bench/probe.sh BIN_DIR
 set -u
-LC_ALL=C
-export LC_ALL
 BIN=$1
-case $BIN in
-*/.libs) LD_LIBRARY_PATH="$BIN/../../lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-         export LD_LIBRARY_PATH ;;
-esac
+. "$(dirname "$0")/tools-env.sh"
 D=$(mktemp -d "${TMPDIR:-/tmp}/sc-probe.XXXXXX")
 trap 'kill $holder 2>/dev/null; rm -rf "$D"' EXIT
 holder=
