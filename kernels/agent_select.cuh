@@ -21,6 +21,12 @@
  * boundaries of the stage, then written as whole 16-byte vectors (scalar
  * only at the two ends of each run), so the writes cost a quarter of the
  * store instructions and are coalesced whatever was selected.
+ *
+ * The shift depends on the tile's offset, so the block waits for the
+ * look-back before it can stage.  UNSHIFTED (an alternative to measure):
+ * stage at the tile-local rank while warp 0 looks back, and let the flush
+ * gather each output vector word by word from the unaligned stage; the
+ * tile has one barrier fewer and the look-back overlaps the staging.
  */
 #ifndef SC_AGENT_SELECT_CUH
 #define SC_AGENT_SELECT_CUH
@@ -162,10 +168,40 @@ __device__ __forceinline__ void stage_tile(const Op &op, const tile_regs<VEC> &r
     }
 }
 
-/* Writes cnt staged items, stage[a ..], to out[pos ..], where a is
- * shift_of(out, pos) and stage is 16-byte aligned: thread t takes vectors
- * t, t + BLOCK, ...; whole vectors go out as one 16-byte store. */
-template <class Op, int BLOCK>
+/* E words from s[0 .. E), s at any alignment, by scalar reads.  The
+ * lanes of a warp read E consecutive words each: word c of every lane in
+ * one step would fall in every E-th bank only (an E-way conflict), so lane
+ * l reads word (c + rot) % E in step c, rot = l / (32 / E), which puts each
+ * step's 32 words in 32 banks; the words are rotated back in registers by
+ * selects, log2(E) steps (an array indexed at run time would go to local
+ * memory). */
+template <int E>
+__device__ __forceinline__ void gather_words(const uint32_t *s, uint32_t (&w)[E])
+{
+    unsigned rot = lane_id() / (32 / E);
+#pragma unroll
+    for (int c = 0; c < E; c++)
+        w[c] = s[(c + rot) & (E - 1)];
+#pragma unroll
+    for (int b = 1; b < E; b <<= 1) {
+        bool on = (rot & b) != 0;
+        uint32_t t[E];
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            t[e] = on ? w[(e - b) & (E - 1)] : w[e];
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            w[e] = t[e];
+    }
+}
+
+/* Writes cnt staged items to out[pos ..], where a is shift_of(out, pos):
+ * thread t takes vectors t, t + BLOCK, ... of the output's 16-byte grid
+ * (from out + pos - a); whole vectors go out as one 16-byte store.  Item
+ * q is at stage[a + q], stage 16-byte aligned, so a whole vector's items
+ * are one aligned vector of the stage; or, UNSHIFTED, at stage[q], at any
+ * alignment, gathered word by word. */
+template <class Op, int BLOCK, bool UNSHIFTED>
 __device__ __forceinline__ void flush_run(const Op &op, const uint32_t *stage,
                                           uint32_t a, uint32_t cnt,
                                           typename Op::out_t *out, uint64_t pos,
@@ -174,33 +210,73 @@ __device__ __forceinline__ void flush_run(const Op &op, const uint32_t *stage,
     typedef typename Op::out_t T;
     typedef vec_of<T> V;
     const int E = V::E;
+    const uint32_t d = UNSHIFTED ? a : 0;   /* item of index i: stage[i - d] */
     uint32_t nv = (a + cnt + E - 1) / E;
     T *vbase = out + pos - a;       /* 16-byte aligned */
     for (uint32_t v = threadIdx.x; v < nv; v += BLOCK) {
-        uint32_t i0 = v * E;        /* stage index of the vector's first */
+        uint32_t i0 = v * E;        /* index of the vector's first */
         if (i0 >= a && i0 + E <= a + cnt) {
-            typename V::stage_t s = *(const typename V::stage_t *)(stage + i0);
-            const uint32_t *sv = (const uint32_t *)&s;
             T o[E];
+            if (UNSHIFTED) {
+                uint32_t w[E];
+                gather_words<E>(stage + (i0 - a), w);
 #pragma unroll
-            for (int c = 0; c < E; c++)
-                o[c] = op.value(sv[c], first);
+                for (int c = 0; c < E; c++)
+                    o[c] = op.value(w[c], first);
+            } else {
+                typename V::stage_t s = *(const typename V::stage_t *)(stage + i0);
+                const uint32_t *sv = (const uint32_t *)&s;
+#pragma unroll
+                for (int c = 0; c < E; c++)
+                    o[c] = op.value(sv[c], first);
+            }
             store_vec(vbase + i0, o);
         } else {
 #pragma unroll
             for (int c = 0; c < E; c++) {
                 uint32_t i = i0 + c;
                 if (i >= a && i < a + cnt)
-                    vbase[i] = op.value(stage[i], first);
+                    vbase[i] = op.value(stage[i - d], first);
             }
         }
     }
 }
 
+/* Warp 0, the whole warp: publishes the tile's count, looks back, then
+ * publishes the tile's inclusive prefix and puts its exclusive prefix in
+ * *offset (and the grand total in *d_total for the last tile).  The
+ * others may read *offset after the next barrier, and must have read it
+ * before the barrier after which warp 0 writes the next tile's. */
+__device__ __forceinline__ void look_back_tile(uint32_t total, uint64_t tile,
+                                               uint64_t n_tiles,
+                                               const packed_status &st,
+                                               uint64_t *d_total, uint64_t *offset)
+{
+    if (threadIdx.x == 0)
+        st.publish_agg(tile, (uint64_t)total);
+    uint64_t excl = tile ? lookback_warp<plus<uint64_t> >(st, tile) : 0;
+    if (threadIdx.x == 0) {
+        if (tile)
+            st.publish_prefix(tile, excl + total);
+        *offset = excl;
+        if (tile == n_tiles - 1)
+            *d_total = excl + total;
+    }
+}
+
 /* The tile once rank_local and its barrier are done: the tile's ranks,
  * its offset (look-back, or off as given), stage, flush.  Returns the
- * tile's count. */
-template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+ * tile's count.
+ *
+ * Shifted: look back, barrier, stage at the shift, barrier, flush.
+ * UNSHIFTED: warp 0 looks back first (so the tiles after it learn their
+ * prefix sooner) and stages after; the other warps stage at once; then one
+ * barrier and the flush.  Selected items go to stage[rank], rejects to
+ * stage[total + rank among rejects], places that need no offset.  Either
+ * way the next tile's barrier after rank_local is what lets the stage,
+ * chunk and offset be written again: every thread has read sm.offset and
+ * flushed by then. */
+template <class Op, int BLOCK, int VEC, bool LOOKBACK, bool UNSHIFTED, class SM>
 __device__ __forceinline__ uint32_t move_tile_rest(const Op &op, const input &in,
                                                    tile_regs<VEC> &r, uint64_t tile,
                                                    uint64_t n_tiles,
@@ -209,21 +285,15 @@ __device__ __forceinline__ uint32_t move_tile_rest(const Op &op, const input &in
                                                    SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
+    static_assert(LOOKBACK || !UNSHIFTED, "UNSHIFTED relies on the look-back's barrier");
     rank_tile<BLOCK, VEC>(r, sm.chunk);
+    if (LOOKBACK && threadIdx.x < 32)
+        look_back_tile(r.total, tile, n_tiles, st, d_total, &sm.offset);
+    if (UNSHIFTED)
+        stage_tile<Op, BLOCK, VEC>(op, r, span_of(in, tile * G::SIZE, G::SIZE).head,
+                                   0, r.total, sm.stage);
     if (LOOKBACK) {
-        if (threadIdx.x < 32) {
-            if (threadIdx.x == 0)
-                st.publish_agg(tile, (uint64_t)r.total);
-            uint64_t excl = tile ? lookback_warp<plus<uint64_t> >(st, tile) : 0;
-            if (threadIdx.x == 0) {
-                if (tile)
-                    st.publish_prefix(tile, excl + r.total);
-                sm.offset = excl;
-                if (tile == n_tiles - 1)
-                    *d_total = excl + r.total;
-            }
-        }
-        __syncthreads();
+        __syncthreads();     /* the offset in; UNSHIFTED: the stage too */
         off = sm.offset;
     }
     tile_span sp = span_of(in, (uint64_t)tile * G::SIZE, G::SIZE);
@@ -232,19 +302,21 @@ __device__ __forceinline__ uint32_t move_tile_rest(const Op &op, const input &in
     uint64_t rej_off = sp.first - off;   /* rejected before the tile */
     if (Op::MOVE_REJECTS) {
         ar = shift_of(op.rej, rej_off);
-        rb = (as + r.total + E - 1) / E * E;
+        rb = UNSHIFTED ? r.total : (as + r.total + E - 1) / E * E;
     }
-    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, as, rb + ar, sm.stage);
-    __syncthreads();
-    flush_run<Op, BLOCK>(op, sm.stage, as, r.total, op.sel, off, sp.first);
+    if (!UNSHIFTED) {
+        stage_tile<Op, BLOCK, VEC>(op, r, sp.head, as, rb + ar, sm.stage);
+        __syncthreads();
+    }
+    flush_run<Op, BLOCK, UNSHIFTED>(op, sm.stage, as, r.total, op.sel, off, sp.first);
     if (Op::MOVE_REJECTS)
-        flush_run<Op, BLOCK>(op, sm.stage + rb, ar, sp.valid - r.total, op.rej,
-                             rej_off, sp.first);
+        flush_run<Op, BLOCK, UNSHIFTED>(op, sm.stage + rb, ar, sp.valid - r.total,
+                                        op.rej, rej_off, sp.first);
     return r.total;
 }
 
 /* A whole tile, loaded into r. */
-template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+template <class Op, int BLOCK, int VEC, bool LOOKBACK, bool UNSHIFTED, class SM>
 __device__ __forceinline__ uint32_t move_tile(const Op &op, const input &in,
                                               tile_regs<VEC> &r, uint64_t tile,
                                               uint64_t n_tiles,
@@ -254,14 +326,15 @@ __device__ __forceinline__ uint32_t move_tile(const Op &op, const input &in,
 {
     rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
     __syncthreads();     /* chunk counts in; the last flush is done */
-    return move_tile_rest<Op, BLOCK, VEC, LOOKBACK>(op, in, r, tile, n_tiles, st,
-                                                    d_total, off, sm);
+    return move_tile_rest<Op, BLOCK, VEC, LOOKBACK, UNSHIFTED>(op, in, r, tile,
+                                                               n_tiles, st, d_total,
+                                                               off, sm);
 }
 
 /* A partial tile (at most the first and the last of the array): loaded with
  * per-element tests and called, not inlined, so that its extra live state
  * does not cost the full-tile path registers. */
-template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+template <class Op, int BLOCK, int VEC, bool LOOKBACK, bool UNSHIFTED, class SM>
 __device__ __noinline__ uint32_t move_partial_tile(const Op &op, const input &in,
                                                    uint64_t tile, uint64_t n_tiles,
                                                    const packed_status &st,
@@ -270,8 +343,8 @@ __device__ __noinline__ uint32_t move_partial_tile(const Op &op, const input &in
 {
     tile_regs<VEC> r;
     load_tile<BLOCK, VEC, false>(in, tile * (uint64_t)geom<BLOCK, VEC>::SIZE, r.x, r.ok);
-    return move_tile<Op, BLOCK, VEC, LOOKBACK>(op, in, r, tile, n_tiles, st,
-                                               d_total, off, sm);
+    return move_tile<Op, BLOCK, VEC, LOOKBACK, UNSHIFTED>(op, in, r, tile, n_tiles,
+                                                          st, d_total, off, sm);
 }
 
 template <class Op>
@@ -316,7 +389,7 @@ __device__ __forceinline__ void prefetch_if_full(const input &in, uint64_t tile,
     cp_async_commit();
 }
 
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool UNSHIFTED>
 __global__ void __launch_bounds__(BLOCK, MINB)
 fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
                     uint64_t *d_total)
@@ -344,12 +417,12 @@ fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
             read_prefetched<BLOCK, VEC>(buf, r.x, r.ok);
             /* this thread's part of buf is in registers: refill it */
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            move_tile<Op, BLOCK, VEC, true>(op, in, r, tile, n_tiles, st, d_total,
-                                            0, sm);
+            move_tile<Op, BLOCK, VEC, true, UNSHIFTED>(op, in, r, tile, n_tiles, st,
+                                                       d_total, 0, sm);
         } else {
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            move_partial_tile<Op, BLOCK, VEC, true>(op, in, tile, n_tiles, st,
-                                                    d_total, 0, sm);
+            move_partial_tile<Op, BLOCK, VEC, true, UNSHIFTED>(op, in, tile, n_tiles,
+                                                               st, d_total, 0, sm);
         }
     }
     cp_async_wait<0>();
