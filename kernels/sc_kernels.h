@@ -28,8 +28,7 @@ enum { SCG_OUT_VALUES = 0, SCG_OUT_IDX32 = 1, SCG_OUT_IDX64 = 2 };
 /* algo: SCG_ALGO_FUSED is the default, the fastest variant measured (a
  * fused single pass: per-tile count, decoupled look-back, move while on
  * chip); SCG_ALGO_THREE_PHASE the plain three phases (count, prefix, move),
- * the reference the fused pass is tested against.  Kernels built with
- * SCG_TUNE (bench and tests) have more, alternatives to measure. */
+ * the reference the fused pass is tested against. */
 enum { SCG_ALGO_FUSED = 0, SCG_ALGO_THREE_PHASE = 1 };
 /* What variant algo runs, in words; NULL when there is no such variant. */
 const char *scg_select_variant(int algo);

@@ -71,67 +71,43 @@ struct sel_op {
 
 /* The variants, by number: 0 is what libsc calls (the fastest measured),
  * 1 the plain three phases (the paper's algorithm, and the reference the
- * fused pass is tested against); with SCG_TUNE (bench and tests), 2 and 3,
- * alternatives to measure: the fused pass staging unshifted while warp 0
- * looks back (agent_select.cuh, move_tile_rest), on 0's tiles and on
- * cfg::select_alt's.  libsc is built without them: each is another set of
- * fused kernels for nvcc to compile. */
-enum { V_DEFAULT = 0, V_THREE_PHASE = 1, V_UNSHIFTED = 2, V_UNSHIFTED_ALT = 3 };
-#ifdef SCG_TUNE
-static const int N_VARIANTS = 4;
-#else
-static const int N_VARIANTS = 2;
-#endif
+ * fused pass is tested against). */
+enum { V_DEFAULT = 0, V_THREE_PHASE = 1 };
 
 static inline const char *variant_name(int v)
 {
     static const char *const names[] = {
-        "fused persistent cooperative, 512 threads x 4 uint4 tiles, 2 in flight",
+        "fused persistent cooperative, 512 threads x 4 uint4 tiles, 2 in flight, "
+        "staged while warp 0 looks back",
         "three phases (count, prefix, move), 256 threads x 4 uint4 tiles",
-        "fused as v0, staged unshifted while warp 0 looks back, one barrier fewer",
-        "fused as v2, 256 threads x 8 uint4 tiles, 2 in flight",
     };
-    return v >= 0 && v < N_VARIANTS ? names[v] : 0;
+    return v >= 0 && v < 2 ? names[v] : 0;
 }
 
 /* Measured on an H100 (2026-11-23, 2^28 uint32, x CUB select at 10 / 50 /
- * 90 % kept; split x CUB partition at the same): the default 0.78 / 0.81 /
- * 0.86, split 0.89 / 0.88 / 0.89; the three phases 0.66 / 0.73 / 0.81,
- * split 0.85.  Lost and deleted: the same pass on 1024 x 4 tiles 0.77 /
- * 0.80 / 0.85, 256 x 8 0.76 / 0.78 / 0.84, 384 x 4 0.69 / 0.73 / 0.79,
- * 256 x 4 0.67 / 0.71 / 0.78, 512 x 4 with 3 in flight 0.63 / 0.70 / 0.73;
- * tiles taken from a counter ahead of use 0.10-0.16 (a tile queued in one
- * block's ring stalls every later tile); one tile per block 0.51-0.68.
- * Not yet measured: 2 and 3. */
+ * 90 % kept; split x CUB partition at the same): the default 0.82 / 0.85 /
+ * 0.90, split 0.90 / 0.90 / 0.89; the three phases 0.66 / 0.73 / 0.81,
+ * split 0.85.  Lost and deleted: the same pass staging at the output's
+ * shift after the look-back (one barrier more) 0.78 / 0.82 / 0.87, split
+ * 0.89, and so on 256 x 8 tiles 0.79 / 0.80 / 0.86; earlier, on 1024 x 4
+ * tiles 0.77 / 0.80 / 0.85, 384 x 4 0.69 / 0.73 / 0.79, 256 x 4 0.67 /
+ * 0.71 / 0.78, 512 x 4 with 3 in flight 0.63 / 0.70 / 0.73; tiles taken
+ * from a counter ahead of use 0.10-0.16 (a tile queued in one block's ring
+ * stalls every later tile); one tile per block 0.51-0.68. */
 template <class Op>
 static int run_variant(int v, const Op &op, const input &in, void *scr,
                        uint64_t *d_total, cudaStream_t s)
 {
     typedef cfg::select S;
     typedef cfg::three_phase T;
-#ifdef SCG_TUNE
-    typedef cfg::select_alt A;
-#endif
-    switch (v) {
-    case V_THREE_PHASE:
+    if (v == V_THREE_PHASE)
         return run_three_phase<Op, T::BLOCK, T::VEC, T::MINB>(op, in, scr, d_total, s);
-#ifdef SCG_TUNE
-    case V_UNSHIFTED:
-        return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB, true>(op, in, scr,
-                                                                        d_total, s);
-    case V_UNSHIFTED_ALT:
-        return run_fused<Op, A::BLOCK, A::VEC, A::STAGES, A::MINB, true>(op, in, scr,
-                                                                        d_total, s);
-#endif
-    }
-    return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB, false>(op, in, scr,
-                                                                     d_total, s);
+    return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB>(op, in, scr, d_total, s);
 }
 
 /* The smallest tile of any variant sizes the scratch. */
 static const uint64_t SEL_MIN_TILE = 256 * 4 * 4;
 static_assert(cfg::select::BLOCK * cfg::select::VEC * 4 >= SEL_MIN_TILE &&
-                  cfg::select_alt::BLOCK * cfg::select_alt::VEC * 4 >= SEL_MIN_TILE &&
                   cfg::three_phase::BLOCK * cfg::three_phase::VEC * 4 >= SEL_MIN_TILE,
               "SEL_MIN_TILE is at most every variant's tile");
 

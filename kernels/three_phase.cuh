@@ -124,12 +124,11 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
         if (tile_full(in, vt, G::SIZE)) {
             tile_regs<VEC> r;
             load_tile<BLOCK, VEC, true>(in, vt, r.x, r.ok);
-            off += move_tile<Op, BLOCK, VEC, false, false>(op, in, r, t, n_tiles,
-                                                           none, nullptr, off, sm);
+            off += move_tile<Op, BLOCK, VEC, false>(op, in, r, t, n_tiles, none,
+                                                    nullptr, off, sm);
         } else {
-            off += move_partial_tile<Op, BLOCK, VEC, false, false>(op, in, t, n_tiles,
-                                                                   none, nullptr, off,
-                                                                   sm);
+            off += move_partial_tile<Op, BLOCK, VEC, false>(op, in, t, n_tiles, none,
+                                                            nullptr, off, sm);
         }
     }
 }
@@ -171,9 +170,8 @@ static inline cudaError_t sm_count(int *sms)
 }
 
 /* The fused pass, persistent: one wave of as many blocks as fit, launched
- * cooperatively (see fused_select_kernel: all blocks resident at once).
- * UNSHIFTED: see move_tile_rest. */
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool UNSHIFTED>
+ * cooperatively (see fused_select_kernel: all blocks resident at once). */
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
 static int run_fused(const Op &op, const input &in, void *scratch,
                      uint64_t *d_total, cudaStream_t s)
 {
@@ -183,7 +181,7 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     SCG_CHECK(sm_count(&sms));
     size_t smem = fused_layout<Op, BLOCK, VEC, STAGES>::bytes();
     void (*k)(Op, input, uint64_t, packed_status, uint64_t *) =
-        fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, UNSHIFTED>;
+        fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>;
     SCG_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)smem));
     SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, smem));

@@ -18,14 +18,6 @@ struct select {
     enum { BLOCK = 512, VEC = 4, STAGES = 2, MINB = 2 };
 };
 
-/* The same for variant 3 (select_ops.cuh), not yet measured: the
- * default's tile in half the threads, so the look-back warp is an eighth
- * of the block, not a sixteenth.  (1024 x 4 would need 194 KiB of shared
- * memory a block, more than sm_80 has.) */
-struct select_alt {
-    enum { BLOCK = 256, VEC = 8, STAGES = 2, MINB = 2 };
-};
-
 /* The plain three phases (count, prefix, move). */
 struct three_phase {
     enum { BLOCK = 256, VEC = 4, MINB = 4 };
