@@ -11,6 +11,7 @@
 #include "lane.h"
 #include "pipeline.h"
 #include "progress.h"
+#include "slots.h"
 
 /* Four slots: one being read, two on the GPU (one uploading or
  * computing while the other downloads), one being written.  Under
@@ -146,62 +147,11 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-/* Plain memory: the CPU needs nothing else, and the GPU pins it once it
- * is ready (page-locking keeps the contents). */
-static sc_status alloc_slots(pipeline *p)
-{
-    size_t n = p->cfg->chunk_elems;
-    for (unsigned i = 0; i < p->n_slots; i++) {
-        sc_chunk *c = &p->slots[i].c;
-        if (p->cfg->source.in_buffer && !(c->in = sc_big_alloc(n * 4)))
-            return SC_ERR_NOMEM;
-        if (p->ops->out_bytes_per_elem &&
-            !(c->out = sc_big_alloc(n * p->ops->out_bytes_per_elem)))
-            return SC_ERR_NOMEM;
-        if (p->ops->need_aux && !(c->aux = sc_big_alloc(n * 4)))
-            return SC_ERR_NOMEM;
-    }
-    return SC_OK;
-}
-
-static void unpin_slots(pipeline *p)
-{
-    for (unsigned i = 0; i < p->n_slots; i++) {
-        sc_slot *s = &p->slots[i];
-        if (!s->pinned) continue;
-        sc_device_unpin(p->cfg->ctx, s->c.in);
-        sc_device_unpin(p->cfg->ctx, s->c.out);
-        sc_device_unpin(p->cfg->ctx, s->c.aux);
-        s->pinned = 0;
-    }
-}
-
 static void free_slots(pipeline *p)
 {
     sc_lanes_close(p->lanes);
     p->lanes = NULL;
-    unpin_slots(p);
-    for (unsigned i = 0; i < p->n_slots; i++) {
-        free(p->slots[i].c.in);
-        free(p->slots[i].c.out);
-        free(p->slots[i].c.aux);
-    }
-}
-
-static int pin_slots(pipeline *p)
-{
-    sc_ctx *ctx = p->cfg->ctx;
-    size_t n = p->cfg->chunk_elems;
-    for (unsigned i = 0; i < p->n_slots; i++) {
-        sc_slot *s = &p->slots[i];
-        int bad = (s->c.in && sc_device_pin(ctx, s->c.in, n * 4)) ||
-                  (s->c.out && sc_device_pin(ctx, s->c.out,
-                                             n * p->ops->out_bytes_per_elem)) ||
-                  (s->c.aux && sc_device_pin(ctx, s->c.aux, n * 4));
-        s->pinned = 1;
-        if (bad) return -1;
-    }
-    return 0;
+    sc_slots_free(p->cfg->ctx, p->slots, p->n_slots);
 }
 
 /* The GPU is ready: pin the slots and open a lane for each.  Where device
@@ -211,13 +161,14 @@ static sc_status attach(pipeline *p)
 {
     sc_ctx *ctx = p->cfg->ctx;
     sc_status st = sc_device_wait(ctx);
-    if (st == SC_OK && pin_slots(p) != 0)
+    if (st == SC_OK &&
+        sc_slots_pin(ctx, p->slots, p->n_slots, p->cfg->chunk_elems, p->ops) != 0)
         st = sc_fail(ctx, SC_ERR_NOMEM, "cannot pin host memory");
     if (st == SC_OK)
         st = sc_lanes_open(ctx, &p->lanes, p->n_slots, p->cfg->chunk_elems,
                            &p->ops->work);
     if (st == SC_OK) return SC_OK;
-    unpin_slots(p);
+    sc_slots_unpin(ctx, p->slots, p->n_slots);
 #ifdef SC_HAVE_CUDA
     if (st == SC_ERR_NOMEM) {
         p->sync_gpu = &sc_cuda_backend;
@@ -382,7 +333,8 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.changed, NULL);
     stats->in = stats->out = 0;
-    if (alloc_slots(&p) != SC_OK) {
+    if (sc_slots_alloc(p.slots, p.n_slots, cfg->chunk_elems, ops,
+                       cfg->source.in_buffer) != SC_OK) {
         free_slots(&p);
         return sc_fail(cfg->ctx, SC_ERR_NOMEM, "out of memory for %zu-byte "
                        "chunks", cfg->chunk_elems * 4);

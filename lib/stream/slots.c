@@ -1,0 +1,58 @@
+/* slots.c — the pipeline's slot memory. */
+#include <stdlib.h>
+#include "device.h"
+#include "slots.h"
+
+/* Plain memory: the CPU needs nothing else, and the GPU pins it once it
+ * is ready (page-locking keeps the contents). */
+sc_status sc_slots_alloc(sc_slot *s, unsigned n, size_t elems,
+                         const sc_stage_ops *ops, int in_buffer)
+{
+    for (unsigned i = 0; i < n; i++) {
+        sc_chunk *c = &s[i].c;
+        if (in_buffer && !(c->in = sc_big_alloc(elems * 4)))
+            return SC_ERR_NOMEM;
+        if (ops->out_bytes_per_elem &&
+            !(c->out = sc_big_alloc(elems * ops->out_bytes_per_elem)))
+            return SC_ERR_NOMEM;
+        if (ops->need_aux && !(c->aux = sc_big_alloc(elems * 4)))
+            return SC_ERR_NOMEM;
+    }
+    return SC_OK;
+}
+
+int sc_slots_pin(sc_ctx *ctx, sc_slot *s, unsigned n, size_t elems,
+                 const sc_stage_ops *ops)
+{
+    for (unsigned i = 0; i < n; i++) {
+        sc_chunk *c = &s[i].c;
+        int bad = (c->in && sc_device_pin(ctx, c->in, elems * 4)) ||
+                  (c->out && sc_device_pin(ctx, c->out,
+                                           elems * ops->out_bytes_per_elem)) ||
+                  (c->aux && sc_device_pin(ctx, c->aux, elems * 4));
+        s[i].pinned = 1;
+        if (bad) return -1;
+    }
+    return 0;
+}
+
+void sc_slots_unpin(sc_ctx *ctx, sc_slot *s, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (!s[i].pinned) continue;
+        sc_device_unpin(ctx, s[i].c.in);
+        sc_device_unpin(ctx, s[i].c.out);
+        sc_device_unpin(ctx, s[i].c.aux);
+        s[i].pinned = 0;
+    }
+}
+
+void sc_slots_free(sc_ctx *ctx, sc_slot *s, unsigned n)
+{
+    sc_slots_unpin(ctx, s, n);
+    for (unsigned i = 0; i < n; i++) {
+        free(s[i].c.in);
+        free(s[i].c.out);
+        free(s[i].c.aux);
+    }
+}
