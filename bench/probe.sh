@@ -70,5 +70,50 @@ if command -v perf >/dev/null; then
     perf stat -e task-clock,page-faults,context-switches \
         "$BIN/sc-compact" -d cpu <"$D/in" 2>&1 >/dev/null | tail -12
 fi
+echo "== the machine"
+uname -r; nproc
+lscpu 2>/dev/null | grep -E 'Model name|L2|L3|NUMA node\(s\)' || true
+for t in perf nsys ncu; do command -v $t || echo "no $t"; done
+
+# Strategies for a CPU compaction of the cached file (readprobe.c): whole
+# chunks per thread, read with pread or from the mapped file.
+echo "== readprobe: 1 GiB, x != 0, s (3 tries)"
+SRC=$(dirname "$0")
+if ${CC:-cc} -O2 -march=native -pthread -o "$D/readprobe" "$SRC/readprobe.c"; then
+    for m in pread mmap mmappop; do
+        for j in 8 16; do
+            for c in 1048576 4194304; do
+                line=
+                for i in 1 2 3; do
+                    line="$line $("$D/readprobe" "$D/in" $j $c $m | cut -d' ' -f1)"
+                done
+                echo "$m -j $j -c $c:$line"
+            done
+        done
+    done
+fi
+
+# CUDA's start call by call (cudastart.cu), alone and 16 at once: whether
+# a parallel suite's starts wait on each other.
+echo "== cudastart (ms)"
+if nvcc -O2 -o "$D/cudastart" "$SRC/cudastart.cu" 2>>"$D/err"; then
+    for i in 1 2 3; do echo "alone: $("$D/cudastart")"; done
+    for i in $(seq 16); do "$D/cudastart" >"$D/cs.$i" & done; wait
+    echo "16 at once:"; cat "$D"/cs.*
+fi
+head -c 4096 "$D/in" >"$D/small"
+echo "16 x sc-compact -d cuda on 4 KiB, at once: $(t "for i in \$(seq 16); do '$BIN/sc-compact' -d cuda <'$D/small' & done; wait")"
+echo "16 x sc-compact -d cuda on 4 KiB, one by one: $(t "for i in \$(seq 16); do '$BIN/sc-compact' -d cuda <'$D/small'; done")"
+
+echo "== sc-rsort by device and size (s, 2 tries), -v of auto"
+for n in 256M 512M 1G; do
+    "$BIN/sc-gen" -d cpu -n $n --density 0.5 -o "$D/s"
+    for d in cpu cuda auto; do
+        echo "$n $d: $(tries 2 "'$BIN/sc-rsort' -d $d <'$D/s' >'$D/out'")"
+    done
+    "$BIN/sc-rsort" -v <"$D/s" 2>&1 >"$D/out" | grep -i -E 'device|auto|time' | head -4
+done
+rm -f "$D/s" "$D/out"
+
 echo "== errors"
 sort -u "$D/err" | head -10

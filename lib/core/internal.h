@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <pthread.h>
+#include <sys/types.h>
 #include "sc.h"
 #include "sc_hd.h"
 
@@ -69,6 +69,10 @@ struct sc_ctx {
     char choice[256];               /* why auto chose its device */
     double phase_seconds[SC_PH_COUNT_OF];
     uint64_t chunks_cpu, chunks_gpu;    /* streaming chunks on each */
+    /* Streaming on the CPU by whole chunks per thread (-v): how many
+     * threads at once, and the chunk's bytes; 0 when one at a time. */
+    unsigned chunk_workers;
+    size_t worker_chunk_bytes;
 };
 /* Records status and a formatted message on ctx; returns status. */
 sc_status sc_fail(sc_ctx *ctx, sc_status status, const char *fmt, ...)
@@ -90,6 +94,11 @@ typedef void (*sc_task_fn)(void *arg, unsigned i);
 sc_status sc_pool_new(sc_pool **out, unsigned threads);
 void sc_pool_free(sc_pool *pool);
 void sc_pool_run(sc_pool *pool, unsigned n, sc_task_fn fn, void *arg);
+/* For the calling thread only: whether its loops run inline, as one
+ * sequence, because it is one of several threads that each take a whole
+ * chunk (the pipeline's workers) and the other cores are busy. */
+void sc_pool_set_inline(int on);
+int sc_pool_is_inline(void);
 
 /* Generator plan from user parameters. */
 void sc_gen_plan_make(sc_gen_plan *plan, const sc_gen_params *g);
@@ -172,6 +181,16 @@ enum { SC_KIND_VALUES = 0, SC_KIND_IDX32 = 1, SC_KIND_IDX64 = 2 };
 sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max,
                          size_t *got);
 sc_status sc_reader_raise(sc_reader *r);
+/* A whole chunk of a regular file that any thread may read, so that the
+ * pipeline's workers read at once (source.h's claim() and claim_read()). */
+typedef struct sc_claim {
+    int fd;
+    off_t at;
+    size_t len;
+} sc_claim;
+int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl);
+sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
+                               uint32_t *buf);
 
 /* An input's name in messages: "-" is "(standard input)" (inputs.c). */
 const char *sc_input_name(const char *path);

@@ -24,6 +24,11 @@ struct sc_pool {
     int stopping;
 };
 
+static _Thread_local int run_inline;
+
+void sc_pool_set_inline(int on) { run_inline = on; }
+int sc_pool_is_inline(void) { return run_inline; }
+
 /* Claims and runs items of the current loop until none are left. */
 static void drain(sc_pool *p)
 {
@@ -100,7 +105,7 @@ void sc_pool_free(sc_pool *p)
 void sc_pool_run(sc_pool *p, unsigned n, sc_task_fn fn, void *arg)
 {
     if (n == 0) return;
-    if (n == 1 || p->n_workers == 0) {
+    if (n == 1 || p->n_workers == 0 || run_inline) {
         for (unsigned i = 0; i < n; i++) fn(arg, i);
         return;
     }

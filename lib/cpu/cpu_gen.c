@@ -22,7 +22,8 @@ sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
 {
     gen_task t = { plan, first_index, n, out, 1 };
     uint64_t parts = n >> 16;
-    t.parts = parts == 0 ? 1 : parts > ctx->threads ? ctx->threads : (unsigned)parts;
+    t.parts = parts == 0 || sc_pool_is_inline() ? 1
+            : parts > ctx->threads ? ctx->threads : (unsigned)parts;
     double t0 = sc_now();
     sc_pool_run(ctx->pool, t.parts, gen_part, &t);
     sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);

@@ -8,6 +8,7 @@
 
 unsigned sc_phases_seqs(const sc_ctx *ctx, uint64_t n)
 {
+    if (sc_pool_is_inline()) return 1;
     uint64_t seqs = n / SC_MIN_SEQ_ELEMS;
     unsigned threads = ctx->phase_threads ? ctx->phase_threads : ctx->threads;
     if (seqs > threads) seqs = threads;

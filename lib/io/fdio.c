@@ -21,6 +21,21 @@ ssize_t sc_read_full(int fd, void *buf, size_t len)
     return (ssize_t)got;
 }
 
+ssize_t sc_pread_full(int fd, void *buf, size_t len, off_t at)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t r = pread(fd, (char *)buf + got, len - got, at + (off_t)got);
+        if (r == 0) break;
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
 ssize_t sc_read_some(int fd, void *buf, size_t len)
 {
     for (;;) {

@@ -6,6 +6,8 @@
 
 /* Reads until len bytes or end of file; returns bytes read or -1 (errno). */
 ssize_t sc_read_full(int fd, void *buf, size_t len);
+/* The same at offset at, leaving the file offset alone (any thread). */
+ssize_t sc_pread_full(int fd, void *buf, size_t len, off_t at);
 /* One read, retried only on EINTR: what a pipe holds now, up to len. */
 ssize_t sc_read_some(int fd, void *buf, size_t len);
 /* Whether fd has nothing to read for wait_ms (a producer that stalled). */

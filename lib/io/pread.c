@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "fdio.h"
 #include "pread.h"
 
 #define PIECE ((size_t)1 << 20)
@@ -26,20 +27,8 @@ static void read_piece(void *arg, unsigned i)
 {
     piece_task *t = arg;
     size_t b = t->len * i / t->parts, e = t->len * (i + 1) / t->parts;
-    size_t got = 0;
-    while (b + got < e) {
-        ssize_t r = pread(t->fd, t->buf + b + got, e - b - got,
-                          t->at + (off_t)(b + got));
-        if (r == 0) break;
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            t->err[i] = errno;
-            t->got[i] = -1;
-            return;
-        }
-        got += (size_t)r;
-    }
-    t->got[i] = (ssize_t)got;
+    t->got[i] = sc_pread_full(t->fd, t->buf + b, e - b, t->at + (off_t)b);
+    t->err[i] = t->got[i] < 0 ? errno : 0;
 }
 
 sc_preader *sc_preader_new(unsigned threads)

@@ -180,8 +180,9 @@ static int open_next(sc_reader *r)
     }
     sc_grow_pipe(r->fd);
     struct stat st;
-    r->live = fstat(r->fd, &st) == 0 && !S_ISREG(st.st_mode) &&
-              !S_ISBLK(st.st_mode);
+    int known = fstat(r->fd, &st) == 0;
+    r->live = known && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+    r->reg_size = known && S_ISREG(st.st_mode) ? st.st_size : -1;
     r->codec = r->fmt == SC_FMT_GZ ? CODEC_GZ
              : r->fmt == SC_FMT_ZST ? CODEC_ZST : CODEC_NONE;
     r->z.avail_in = 0;
@@ -282,6 +283,49 @@ sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
     sc_status st = sc_reader_fill(r, buf, max, got);
     return st != SC_OK ? sc_reader_raise(r) : SC_OK;
+}
+
+/* A claim is a whole chunk of plain bytes inside the current regular
+ * file, with nothing decoded or peeked waiting before it; the file's
+ * offset moves past it, so that fill() goes on after it.  The caller
+ * keeps fill() and the file's close waiting until its read is done. */
+int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl)
+{
+    size_t want = max * 4;
+    if (want == 0 || pending(r) || r->fmt == SC_FMT_TEXT || r->fd < 0 ||
+        r->live || r->codec != CODEC_NONE || r->carry_len ||
+        r->z.avail_in || r->at_end || r->reg_size < 0)
+        return 0;
+    off_t at = lseek(r->fd, 0, SEEK_CUR);
+    if (at < 0 || r->reg_size - at < (off_t)want ||
+        lseek(r->fd, at + (off_t)want, SEEK_SET) < 0)
+        return 0;
+    cl->fd = r->fd;
+    cl->at = at;
+    cl->len = want;
+    r->file_bytes += want;
+    r->decoded += want;
+    return 1;
+}
+
+sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
+                               uint32_t *buf)
+{
+    ssize_t got = sc_pread_full(cl->fd, buf, cl->len, cl->at);
+    if (got < 0) {
+        defer(r, SC_ERR_IO, "%s: read error: %s", r->name, strerror(errno));
+    } else if ((size_t)got < cl->len) {
+        /* Its size was taken when it opened: what follows would be
+         * another length of data than the one the chunks before it
+         * stand on. */
+        defer(r, SC_ERR_IO, "%s: the file shrank while it was read "
+              "(at byte %llu)", r->name,
+              (unsigned long long)(cl->at + got));
+    } else {
+        atomic_fetch_add_explicit(&r->total_bytes, (uint64_t)got,
+                                  memory_order_relaxed);
+    }
+    return pending(r);
 }
 
 sc_status sc_reader_raise(sc_reader *r)

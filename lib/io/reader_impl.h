@@ -25,6 +25,7 @@ struct sc_reader {
     const char *name;           /* current file, for messages */
     enum { CODEC_NONE, CODEC_GZ, CODEC_ZST } codec;  /* current file's */
     int live;                   /* current file is a pipe, tty or socket */
+    off_t reg_size;             /* current file's size if regular, else -1 */
     z_stream z;
     int z_ready, z_member_done;
     int z_padding;              /* zeros seen after the last member */

@@ -40,8 +40,8 @@ static sc_status no_fault(void *self) { (void)self; return SC_OK; }
 static sc_status open_source(job_state *js, sc_source *src)
 {
     sc_gen_plan_make(&js->plan, &js->job->gen);
-    sc_source s = { positions, bytes_in_all, bytes_made, no_fault, js, "made",
-                    0 };
+    sc_source s = { positions, bytes_in_all, bytes_made, no_fault, NULL,
+                    NULL, js, "made", 0 };
     *src = s;
     return SC_OK;
 }

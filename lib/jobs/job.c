@@ -57,6 +57,10 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
         fprintf(stderr, "%s: chunks: %" PRIu64 " on the CPU (before the GPU "
                 "was ready), %" PRIu64 " on the GPU\n", prog, ctx->chunks_cpu,
                 ctx->chunks_gpu);
+    if (ctx->chunk_workers)
+        fprintf(stderr, "%s: chunks: %" PRIu64 " of %zu bytes, each read and "
+                "processed whole by one of %u threads\n", prog,
+                ctx->chunks_cpu, ctx->worker_chunk_bytes, ctx->chunk_workers);
     char gpus[512];
     if (sc_device_usage(ctx, gpus, sizeof gpus))
         fprintf(stderr, "%s: gpus: %s\n", prog, gpus);
@@ -194,13 +198,15 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
         bound_job bj = { &js, t };
+        /* Only a scan's chunks need the one before (its carry). */
         sc_stage_ops ops = { process, emit, &bj, t->out_bytes(j), t->need_aux,
-                             { 0 }, 0 };
+                             { 0 }, 0, t->work != SC_WORK_SCAN };
         t->describe(&js, &ops.work);
         size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes,
                                       src.size_hint(src.self), t->work);
-        sc_pipeline_cfg cfg = { ctx, src, chunk / 4, j->prog ? j->prog : "sc",
-                                j->progress, j->carry_in };
+        sc_pipeline_cfg cfg = { ctx, src, chunk / 4, j->chunk_bytes != 0,
+                                j->prog ? j->prog : "sc", j->progress,
+                                j->carry_in };
         ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
         st = sc_pipeline_run(&cfg, &ops, &ps);
         ctx->phase_threads = 0;

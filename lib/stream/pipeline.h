@@ -7,6 +7,11 @@
  * chunk each (4, and 2 more per GPU past the first) whatever the input
  * length.
  *
+ * Where the CPU takes every chunk of work whose chunks are independent,
+ * read from regular files or made (sc-gen), threads take whole chunks
+ * instead: each reads its chunk and processes it alone, while the data is
+ * in its core's cache, and the writer puts them back in input order.
+ *
  * The device is chosen chunk by chunk: the CPU (the job's process()) or
  * the GPU's lanes, which queue the chunk and let the writer collect it.
  * Under "auto" the GPU starts in the background when the cost model says
@@ -21,8 +26,19 @@
 #include "chunk.h"
 #include "source.h"
 
+/* What a slot brings the writer: a chunk, or the end of the stream (the
+ * input's end, or a failure to read or process the chunk it stands in
+ * for), which comes in input order like the chunks before it. */
+typedef enum sc_slot_kind {
+    SC_SLOT_CHUNK, SC_SLOT_END, SC_SLOT_READ_FAILED, SC_SLOT_WORK_FAILED
+} sc_slot_kind;
+
 typedef struct sc_slot {
     sc_chunk c;
+    uint64_t seq;           /* input order */
+    sc_slot_kind kind;
+    sc_status status;       /* why the stream ends here */
+    sc_claim claim;         /* workers: a read left to the slot's thread */
     size_t n_out;           /* elements the emit wrote, for -v */
     int on_gpu;             /* queued on the lanes: the writer finishes it */
     int pinned;
@@ -39,12 +55,16 @@ typedef struct sc_stage_ops {
     int need_aux;
     sc_chunk_work work;             /* what the GPU does with a chunk */
     int cpu_only;                   /* no GPU path: the CPU takes all */
+    /* A chunk's result does not depend on the chunks before it (a scan's
+     * does, through its carry): on the CPU, threads take whole chunks. */
+    int independent;
 } sc_stage_ops;
 
 typedef struct sc_pipeline_cfg {
     sc_ctx *ctx;
     sc_source source;
     size_t chunk_elems;
+    int chunk_fixed;        /* asked for (-c): the workers keep to it */
     const char *prog;
     int progress;
     uint64_t carry_in;      /* the first chunk's carry (scan) */

@@ -19,9 +19,20 @@ static uint64_t reader_bytes(const void *self)
 
 static sc_status reader_raise(void *self) { return sc_reader_raise(self); }
 
+static int reader_claim(void *self, size_t max, sc_claim *cl)
+{
+    return sc_reader_claim(self, max, cl);
+}
+
+static sc_status reader_claim_read(void *self, const sc_claim *cl,
+                                   uint32_t *buf)
+{
+    return sc_reader_claim_read(self, cl, buf);
+}
+
 sc_source sc_reader_source(sc_reader *r)
 {
-    sc_source s = { reader_fill, reader_size, reader_bytes, reader_raise, r,
-                    "read", 1 };
+    sc_source s = { reader_fill, reader_size, reader_bytes, reader_raise,
+                    reader_claim, reader_claim_read, r, "read", 1 };
     return s;
 }

@@ -22,6 +22,13 @@ typedef struct sc_source {
     /* The job's thread, once the pipeline is over: a held fault put into
      * the context's message; its status, or SC_OK if none. */
     sc_status (*raise)(void *self);
+    /* Optional: 1 when the next chunk of max elements was claimed (the
+     * fill is then skipped), 0 when it must come from fill().  Called
+     * where fill() would be; the file stays open while claims are out. */
+    int (*claim)(void *self, size_t max, sc_claim *cl);
+    /* Reads a claimed chunk (from any thread).  A fault is held as
+     * fill()'s are, for raise(). */
+    sc_status (*claim_read)(void *self, const sc_claim *cl, uint32_t *buf);
     void *self;
     const char *verb;       /* -P: what bytes_so_far counts ("read") */
     int in_buffer;          /* chunks carry input elements (not sc-gen's) */

@@ -1,0 +1,39 @@
+/* cudastart.cu — where a process's CUDA start goes, call by call, for
+ * bench/probe.sh: run alone and many at once, it shows whether the starts
+ * of a parallel test suite wait on each other.  Prints milliseconds. */
+#include <cstdio>
+#include <ctime>
+#include <cuda_runtime.h>
+
+static double ms(void)
+{
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+int main(void)
+{
+    double t0 = ms(), t;
+    int n = 0;
+    cudaGetDeviceCount(&n);
+    t = ms(); printf("count %.1f", t - t0); t0 = t;
+    cudaSetDevice(0);
+    cudaFree(0);
+    t = ms(); printf(" ctx %.1f", t - t0); t0 = t;
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    t = ms(); printf(" props %.1f", t - t0); t0 = t;
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    void *d, *h;
+    cudaMalloc(&d, 64 << 20);
+    t = ms(); printf(" stream+malloc64M %.1f", t - t0); t0 = t;
+    cudaHostAlloc(&h, 16 << 20, cudaHostAllocDefault);
+    t = ms(); printf(" hostalloc16M %.1f", t - t0); t0 = t;
+    cudaFreeHost(h);
+    cudaFree(d);
+    cudaStreamDestroy(s);
+    t = ms(); printf(" free %.1f\n", t - t0);
+    return 0;
+}

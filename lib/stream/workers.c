@@ -1,0 +1,165 @@
+/* workers.c — independent chunks on the CPU, a whole chunk per thread.
+ *
+ * Each worker takes the next chunk in input order (one thread at a time
+ * decides what it is), reads it, processes it alone and hands it to the
+ * writer, which puts the chunks back in order.  A chunk of a regular
+ * file is only claimed under the lock and read outside it, so the
+ * threads read at once.  Measured on the 16-core GPU machine: a cached
+ * 1 GiB file read and compacted this way took 0.03 s against 0.13 s for
+ * one chunk at a time over all threads (bench/readprobe.c), since the
+ * data is used while it is in the cache of the core that read it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "pipeline_impl.h"
+
+/* A chunk a core's cache holds with its output beside it. */
+#define WORKER_CHUNK_BYTES ((size_t)1 << 20)
+/* Beyond this, the slots of many workers would take too much memory: one
+ * chunk at a time over all threads, as asked. */
+#define WORKER_MAX_CHUNK_BYTES ((size_t)4 << 20)
+
+size_t sc_workers_chunk(const pipeline *p)
+{
+    size_t asked = p->cfg->chunk_elems, own = WORKER_CHUNK_BYTES / 4;
+    return p->cfg->chunk_fixed || asked < own ? asked : own;
+}
+
+/* SC_TEST_WORKERS=0: the ordered pipeline even where workers would run,
+ * so that tests and benchmarks can compare the two. */
+static int workers_allowed(void)
+{
+    const char *v = getenv("SC_TEST_WORKERS");
+    return !(v && strcmp(v, "0") == 0);
+}
+
+unsigned sc_workers_count(const pipeline *p)
+{
+    const sc_pipeline_cfg *c = p->cfg;
+    const sc_source *src = &c->source;
+    if (p->want_gpu || !p->ops->independent || c->ctx->threads < 2 ||
+        !workers_allowed())
+        return 0;
+    /* Pipes, compressed and text input are read by one thread as they
+     * come: the ordered pipeline, whose reader a stop may cancel. */
+    int64_t known = src->size_hint(src->self);
+    if (known < 0 || (src->in_buffer && !src->claim)) return 0;
+    if (c->chunk_fixed && c->chunk_elems * 4 > WORKER_MAX_CHUNK_BYTES)
+        return 0;
+    size_t chunk = sc_workers_chunk(p);
+    uint64_t chunks = ((uint64_t)known / 4 + chunk - 1) / chunk;
+    uint64_t n = c->ctx->threads < MAX_WORKERS ? c->ctx->threads : MAX_WORKERS;
+    if (chunks < n) n = chunks;
+    return n >= 2 ? (unsigned)n : 0;
+}
+
+/* Whether the stream is over (its end or a failure was met) or stopped. */
+static int ended(pipeline *p)
+{
+    pthread_mutex_lock(&p->lock);
+    int e = p->src_done || p->stop;
+    pthread_mutex_unlock(&p->lock);
+    return e;
+}
+
+/* Before fill() reads on where the claims left off, or closes the file
+ * under them, their reads finish; 0 when one failed meanwhile. */
+static int wait_claims(pipeline *p)
+{
+    pthread_mutex_lock(&p->lock);
+    while (p->claims_out && !p->stop) pthread_cond_wait(&p->changed, &p->lock);
+    int go = !p->src_done && !p->stop;
+    pthread_mutex_unlock(&p->lock);
+    return go;
+}
+
+static void count_claim(pipeline *p, int delta, int failed)
+{
+    pthread_mutex_lock(&p->lock);
+    p->claims_out += (unsigned)delta;
+    if (failed) p->src_done = 1;
+    pthread_cond_broadcast(&p->changed);
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* The next chunk into s, in input order: claimed (*claimed) for this
+ * thread to read, or filled here.  0 when the stream has ended. */
+static int take_chunk(pipeline *p, sc_slot *s, int *claimed)
+{
+    const sc_source *src = &p->cfg->source;
+    size_t got = 0;
+    sc_status st = SC_OK;
+    pthread_mutex_lock(&p->fill_lock);
+    *claimed = 0;
+    if (ended(p)) goto over;
+    if (src->claim && src->claim(src->self, p->chunk_elems, &s->claim)) {
+        *claimed = 1;
+        got = p->chunk_elems;
+        count_claim(p, 1, 0);
+    } else {
+        if (!wait_claims(p)) goto over;
+        double t0 = sc_now();
+        st = src->fill(src->self, s->c.in, p->chunk_elems, &got);
+        sc_phase_add(p->cfg->ctx, SC_PH_READ, sc_now() - t0);
+    }
+    s->seq = p->next_seq++;
+    s->c.first = p->next_first;
+    s->c.n = got;
+    p->next_first += got;
+    s->kind = got ? SC_SLOT_CHUNK : SC_SLOT_END;
+    s->status = st;
+    if (!got) count_claim(p, 0, 1);
+    pthread_mutex_unlock(&p->fill_lock);
+    return 1;
+over:
+    pthread_mutex_unlock(&p->fill_lock);
+    return 0;
+}
+
+static void read_claim(pipeline *p, sc_slot *s)
+{
+    const sc_source *src = &p->cfg->source;
+    double t0 = sc_now();
+    sc_status st = src->claim_read(src->self, &s->claim, s->c.in);
+    sc_phase_add(p->cfg->ctx, SC_PH_READ, sc_now() - t0);
+    if (st != SC_OK) {
+        s->kind = SC_SLOT_READ_FAILED;
+        s->status = st;
+    }
+    count_claim(p, -1, st != SC_OK);
+}
+
+static void process(pipeline *p, sc_slot *s)
+{
+    s->n_out = 0;
+    s->c.n_sel = 0;
+    s->c.out_wide = 0;
+    s->on_gpu = 0;
+    sc_status st = p->ops->process(p->ops->op, s, &sc_cpu_backend);
+    if (st != SC_OK) {
+        s->kind = SC_SLOT_WORK_FAILED;
+        s->status = st;
+        count_claim(p, 0, 1);
+    }
+}
+
+void sc_workers_loop(pipeline *p)
+{
+    /* The other cores have chunks of their own. */
+    sc_pool_set_inline(1);
+    for (;;) {
+        sc_slot *s = sc_pl_pop(p, &p->free_q);
+        if (!s) break;
+        int claimed;
+        if (!take_chunk(p, s, &claimed)) {
+            sc_pl_push(p, &p->free_q, s);
+            break;
+        }
+        if (claimed) read_claim(p, s);
+        if (s->kind == SC_SLOT_CHUNK) process(p, s);
+        int last = s->kind != SC_SLOT_CHUNK;
+        sc_pl_push(p, &p->done_q, s);       /* the writer's from here */
+        if (last) break;
+    }
+    sc_pool_set_inline(0);
+}
