@@ -84,9 +84,12 @@ SC_INLINE uint64_t move_values(pred_fn f, const sc_pred *p, const uint32_t *in,
     return total;
 }
 
+/* Positions 64 bits wide (out64), or 32 (out32) where the caller knows
+ * they fit. */
 SC_INLINE uint64_t move_indices(pred_fn f, const sc_pred *p,
                                 const uint32_t *in, uint64_t b, uint64_t e,
-                                uint64_t first, uint64_t *out)
+                                uint64_t first, uint64_t *out64,
+                                uint32_t *out32)
 {
     uint64_t stage[STAGE + 1];
     uint64_t total = 0;
@@ -97,7 +100,8 @@ SC_INLINE uint64_t move_indices(pred_fn f, const sc_pred *p,
             stage[k] = first + i;
             k += (unsigned)f(p, in[i]);
         }
-        memcpy(out + total, stage, (size_t)k * sizeof *stage);
+        if (out64) memcpy(out64 + total, stage, (size_t)k * sizeof *stage);
+        else for (unsigned i = 0; i < k; i++) out32[total + i] = (uint32_t)stage[i];
         total += k;
     }
     return total;
@@ -113,11 +117,13 @@ static void compact_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
         m = op->fast ? move_values(pred_nonzero, op->pred, op->in, b, e, out)
                      : move_values(pred_general, op->pred, op->in, b, e, out);
     } else {
-        uint64_t *out = (uint64_t *)op->out + off[0];
+        int wide = op->kind == SC_KIND_IDX64;
+        uint64_t *o64 = wide ? (uint64_t *)op->out + off[0] : NULL;
+        uint32_t *o32 = wide ? NULL : (uint32_t *)op->out + off[0];
         m = op->fast ? move_indices(pred_nonzero, op->pred, op->in, b, e,
-                                    op->first_index, out)
+                                    op->first_index, o64, o32)
                      : move_indices(pred_general, op->pred, op->in, b, e,
-                                    op->first_index, out);
+                                    op->first_index, o64, o32);
     }
     op->moved[seq] = off[0] + m;
 }
@@ -137,8 +143,9 @@ static sc_status run(sc_ctx *ctx, compact_op *op, uint64_t n,
     return st;
 }
 
-/* Positions are produced 64 bits wide (SC_KIND_IDX64); ops.c narrows them
- * for the 32-bit output after checking the range. */
+/* Positions come 64 bits wide (SC_KIND_IDX64), or 32 (SC_KIND_IDX32)
+ * for a caller that knows first_index + n fits: ops.c asks for 64 and
+ * narrows after checking the range. */
 sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                          const sc_pred *pred, int out_kind,
                          uint64_t first_index, void *out, uint64_t *kept)

@@ -9,8 +9,9 @@ static int indices(const sc_job *j)
            j->compact_out == SC_OUT_INDICES64;
 }
 
-/* Positions are made 64-bit wide and narrowed on output (the GPU makes
- * them 32-bit where a chunk's positions fit). */
+/* Positions are made 64-bit wide and narrowed on output, except where a
+ * chunk's positions fit in 32 bits (the GPU's lanes and the CPU make
+ * those narrow themselves). */
 static size_t out_bytes(const sc_job *j) { return indices(j) ? 8 : 4; }
 static int wide(const sc_job *j) { return j->compact_out == SC_OUT_INDICES64; }
 
@@ -31,10 +32,15 @@ static sc_status process(job_state *js, sc_slot *s, const sc_backend *b)
     sc_ctx *ctx = js->ctx;
     sc_chunk *c = &s->c;
     sc_status st;
+    /* The CPU makes 32-bit positions itself where the chunk's all fit,
+     * so that the writer thread has none to narrow. */
+    int narrow = b == &sc_cpu_backend && j->compact_out == SC_OUT_INDICES32 &&
+                 c->first + c->n <= (uint64_t)UINT32_MAX + 1;
     SC_ON(b, compact(ctx, c->in, c->n, &j->pred,
-                     indices(j) ? SC_KIND_IDX64 : SC_KIND_VALUES, c->first,
-                     c->out, &c->n_sel));
-    c->out_wide = j->compact_out == SC_OUT_INDICES32;
+                     !indices(j) ? SC_KIND_VALUES
+                     : narrow ? SC_KIND_IDX32 : SC_KIND_IDX64,
+                     c->first, c->out, &c->n_sel));
+    c->out_wide = j->compact_out == SC_OUT_INDICES32 && !narrow;
     return st;
 }
 

@@ -13,14 +13,14 @@ void sc_pl_push(pipeline *p, queue *q, sc_slot *s)
 {
     pthread_mutex_lock(&p->lock);
     q->items[(q->head + q->len++) % RING] = s;
-    pthread_cond_broadcast(&p->changed);
+    pthread_cond_signal(&q->nonempty);
     pthread_mutex_unlock(&p->lock);
 }
 
 sc_slot *sc_pl_pop(pipeline *p, queue *q)
 {
     pthread_mutex_lock(&p->lock);
-    while (q->len == 0 && !p->stop) pthread_cond_wait(&p->changed, &p->lock);
+    while (q->len == 0 && !p->stop) pthread_cond_wait(&q->nonempty, &p->lock);
     sc_slot *s = NULL;
     if (q->len) {
         s = q->items[q->head];
@@ -31,11 +31,19 @@ sc_slot *sc_pl_pop(pipeline *p, queue *q)
     return s;
 }
 
+void sc_pl_wake_all(pipeline *p)
+{
+    pthread_cond_broadcast(&p->free_q.nonempty);
+    pthread_cond_broadcast(&p->full_q.nonempty);
+    pthread_cond_broadcast(&p->done_q.nonempty);
+    pthread_cond_broadcast(&p->claims_done);
+}
+
 void sc_pl_stop(pipeline *p)
 {
     pthread_mutex_lock(&p->lock);
     p->stop = 1;
-    pthread_cond_broadcast(&p->changed);
+    sc_pl_wake_all(p);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -202,7 +210,9 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     sc_progress_start(&p.progress, cfg->prog, cfg->source.verb);
     pthread_mutex_init(&p.lock, NULL);
     pthread_mutex_init(&p.fill_lock, NULL);
-    pthread_cond_init(&p.changed, NULL);
+    queue *qs[] = { &p.free_q, &p.full_q, &p.done_q };
+    for (int i = 0; i < 3; i++) pthread_cond_init(&qs[i]->nonempty, NULL);
+    pthread_cond_init(&p.claims_done, NULL);
     stats->in = stats->out = 0;
     sc_ordered_choose_device(&p);
     p.n_workers = sc_workers_count(&p);
@@ -227,7 +237,8 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     free_slots(&p);
     pthread_mutex_destroy(&p.lock);
     pthread_mutex_destroy(&p.fill_lock);
-    pthread_cond_destroy(&p.changed);
+    for (int i = 0; i < 3; i++) pthread_cond_destroy(&qs[i]->nonempty);
+    pthread_cond_destroy(&p.claims_done);
     stats->in = p.elems_in;
     stats->out = p.elems_out;
     return st;

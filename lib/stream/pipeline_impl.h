@@ -25,16 +25,18 @@
 #define MAX_SLOTS (MAX_WORKERS + 4)
 #define RING (MAX_SLOTS + 1)
 
+/* Each queue wakes only its own waiters: with a worker per core, one
+ * condition for all made every hand-off wake every thread. */
 typedef struct queue {
     sc_slot *items[RING];
     unsigned head, len;
+    pthread_cond_t nonempty;
 } queue;
 
 typedef struct pipeline {
     const sc_pipeline_cfg *cfg;
     const sc_stage_ops *ops;
     pthread_mutex_t lock;
-    pthread_cond_t changed;
     queue free_q, full_q, done_q;
     sc_slot slots[MAX_SLOTS];
     unsigned n_slots;
@@ -61,9 +63,12 @@ typedef struct pipeline {
     uint64_t next_seq, next_first;
     int src_done;               /* under lock, as claims_out */
     unsigned claims_out;
+    pthread_cond_t claims_done;
 } pipeline;
 
 void sc_pl_push(pipeline *p, queue *q, sc_slot *s);
+/* Wakes every waiter: the queues' and the claims'. */
+void sc_pl_wake_all(pipeline *p);
 /* NULL when the pipeline is stopping and q is empty. */
 sc_slot *sc_pl_pop(pipeline *p, queue *q);
 void sc_pl_stop(pipeline *p);

@@ -67,7 +67,8 @@ static int ended(pipeline *p)
 static int wait_claims(pipeline *p)
 {
     pthread_mutex_lock(&p->lock);
-    while (p->claims_out && !p->stop) pthread_cond_wait(&p->changed, &p->lock);
+    while (p->claims_out && !p->stop)
+        pthread_cond_wait(&p->claims_done, &p->lock);
     int go = !p->src_done && !p->stop;
     pthread_mutex_unlock(&p->lock);
     return go;
@@ -78,7 +79,7 @@ static void count_claim(pipeline *p, int delta, int failed)
     pthread_mutex_lock(&p->lock);
     p->claims_out += (unsigned)delta;
     if (failed) p->src_done = 1;
-    pthread_cond_broadcast(&p->changed);
+    if (p->claims_out == 0) pthread_cond_broadcast(&p->claims_done);
     pthread_mutex_unlock(&p->lock);
 }
 
