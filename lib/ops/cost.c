@@ -17,18 +17,20 @@ typedef struct rate {
 } rate;
 
 /* Measured 2026-11-23 on the H100 machine (16 threads), end to end from
- * a cached file (bench/devices.sh): the CPU's ceilings are its 1 and 4
- * GiB runs, per thread a sixteenth of them with some headroom for
- * smaller machines; the GPU's rates are its 4 GiB runs less the start
- * (the sort's is what its whole runs show, 1 and 4 GiB: the upload, sort
- * and download take 0.1 s a GiB, but device buffers, teardown and the
- * write that dominates both leave the GPU ahead only past about 5 GiB). */
+ * a cached file (bench/devices.sh): the CPU's ceilings are its 1 GiB
+ * runs (sc-gen, sc-compact and sc-split since threads take whole chunks:
+ * 0.099, 0.041 and 0.057 s), per thread about a fourteenth of them for
+ * smaller machines; the GPU's rates are its 4 GiB runs less the start,
+ * from an earlier session (its figures this session were no lower).  The
+ * sort's: the CPU sorted 1 GiB in 0.66 s and 4 GiB in 4.2 s (1.0 GB/s,
+ * past its buffer), the GPU 0.76 and 1.83 s, so with these the GPU takes
+ * sorts past about 1.2 GB; the write both pay is left out of both. */
 static const rate rates[SC_WORK_COUNT_OF] = {
-    [SC_WORK_GEN]     = { 1.0e9, 8.5e9, 30e9 },
-    [SC_WORK_COMPACT] = { 1.5e9, 12e9, 18e9 },
-    [SC_WORK_SPLIT]   = { 1.2e9, 9.5e9, 16e9 },
+    [SC_WORK_GEN]     = { 1.0e9, 11e9, 30e9 },
+    [SC_WORK_COMPACT] = { 1.8e9, 26e9, 18e9 },
+    [SC_WORK_SPLIT]   = { 1.3e9, 19e9, 16e9 },
     [SC_WORK_SCAN]    = { 1.5e9, 12e9, 18e9 },
-    [SC_WORK_SORT]    = { 0.15e9, 2e9, 2.25e9 },
+    [SC_WORK_SORT]    = { 0.15e9, 1.2e9, 1.85e9 },
     /* An estimate, not yet measured: sc-stat's chunks only go up (no
      * output comes back), so its GPU rate is put a little above
      * sc-compact's measured 18 GB/s; its CPU rates are sc-compact's. */
