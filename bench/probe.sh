@@ -98,7 +98,10 @@ fi
 echo "== cudastart (ms)"
 if nvcc -O2 -o "$D/cudastart" "$SRC/cudastart.cu" 2>>"$D/err"; then
     for i in 1 2 3; do echo "alone: $("$D/cudastart")"; done
-    for i in $(seq 16); do "$D/cudastart" >"$D/cs.$i" & done; wait
+    # Only these: the holder's sleep above may still be a child.
+    pids=
+    for i in $(seq 16); do "$D/cudastart" >"$D/cs.$i" & pids="$pids $!"; done
+    wait $pids
     echo "16 at once:"; cat "$D"/cs.*
 fi
 head -c 4096 "$D/in" >"$D/small"

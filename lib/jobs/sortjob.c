@@ -18,12 +18,15 @@
 
 #define MIN_SORT_ELEMS ((size_t)1024)
 
+#define SORT_READ_ELEMS ((size_t)16 << 20)     /* 64 MiB */
+
 typedef struct sort_state {
     sc_ctx *ctx;
     const sc_job *job;
     sc_order order;
     size_t limit;           /* elements sorted in one piece (-S) */
-    size_t chunk;           /* elements per read */
+    size_t chunk;           /* elements per read from a stream, per put */
+    size_t read_chunk;      /* elements per read into the buffer */
     uint32_t *buf;
     size_t len, cap;
     sc_runs *runs;          /* NULL until the input outgrows the buffer */
@@ -56,6 +59,11 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
     int64_t known = sc_inputs_size(j->inputs, j->n_inputs, j->in_fmt);
     ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_WORK_SORT) / 4;
+    /* Nothing overlaps the read of a sort's buffer, so a regular file is
+     * read in large pieces that the reader's threads share (a 4 MiB read
+     * kept four of them busy: 0.18 s a GiB on the 16-core GPU machine). */
+    ss->read_chunk = known >= 0 && ss->chunk < SORT_READ_ELEMS
+                   ? SORT_READ_ELEMS : ss->chunk;
     start_gpu_early(ctx, j, known);
     sc_progress_start(&ss->progress, j->prog, "read");
     ss->total_bytes = (double)known;
@@ -107,7 +115,7 @@ static sc_status fill(sort_state *ss, sc_reader *r, int *ended)
             if ((st = grow(ss, r)) != SC_OK) return st;
         }
         size_t want = ss->cap - ss->len, got;
-        if (want > ss->chunk) want = ss->chunk;
+        if (want > ss->read_chunk) want = ss->read_chunk;
         if ((st = read_some(ss, r, ss->buf + ss->len, want, &got)) != SC_OK)
             return st;
         if (got == 0) { *ended = 1; return SC_OK; }
