@@ -125,3 +125,16 @@ ran_by_workers() {
     [ "$status" -eq 141 ]
     [ -z "$stderr" ]
 }
+
+@test "workers: a worker thread that cannot start leaves the others to it; a writer that cannot, an error" {
+    gen_file in.bin 100000 28 0.5
+    ref compact < in.bin > want.out
+    # -j 4: threads 1-3 are the pool's, 4 the writer's, 5-7 the workers'.
+    SC_TEST_FAIL_THREAD=5 sc-compact -d cpu -v -j 4 -c 4K -o got.out in.bin 2> err.txt
+    ran_by_workers err.txt
+    expect_same want.out got.out
+    SC_TEST_FAIL_THREAD=4 run -1 --separate-stderr sc-compact -d cpu -j 4 -c 4K -o out2.out in.bin
+    [ "$stderr" = "sc-compact: cannot start threads: Resource temporarily unavailable" ] ||
+        { echo "# $stderr" >&2; return 1; }
+    [ ! -e out2.out ]
+}
