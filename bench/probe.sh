@@ -9,7 +9,7 @@ set -u
 BIN=$1
 . "$(dirname "$0")/tools-env.sh"
 D=$(mktemp -d "${TMPDIR:-/tmp}/sc-probe.XXXXXX")
-trap 'kill $holder 2>/dev/null; rm -rf "$D"' EXIT
+trap 'rm -f "$D/holding"; kill $holder 2>/dev/null; rm -rf "$D"' EXIT
 holder=
 
 t() {
@@ -34,15 +34,18 @@ echo "alone:      $(tries 5 "'$BIN/sc-compact' -d cuda </dev/null")"
 echo "gen 1, cuda: $(tries 5 "'$BIN/sc-gen' -n 1 -d cuda")"
 # A process of our own that keeps a CUDA context open, as persistence
 # mode or a long-lived user of the GPU would.
-( printf '\001\000\000\000'; sleep 600 ) | "$BIN/sc-compact" -d cuda -c 4K \
-    >/dev/null 2>&1 &
+# Its input ends, and it with it, within a second of the flag's removal
+# (a killed pipeline would leave its sleeping writer behind).
+: >"$D/holding"
+{ printf '\001\000\000\000'
+  while [ -e "$D/holding" ]; do sleep 1; done; } 2>/dev/null |
+    "$BIN/sc-compact" -d cuda -c 4K >/dev/null 2>&1 &
 holder=$!
 sleep 2
 echo "held open:  $(tries 5 "'$BIN/sc-compact' -d cuda </dev/null")"
 echo "gen 1, held: $(tries 5 "'$BIN/sc-gen' -n 1 -d cuda")"
-kill $holder 2>/dev/null; holder=
-pkill -f 'sc-compact -d cuda -c 4K' 2>/dev/null
-sleep 1
+rm -f "$D/holding"
+wait $holder; holder=
 
 echo "== sc-compact over 1 GiB cached (s, 3 tries)"
 "$BIN/sc-gen" -d cpu -n 256M --density 0.5 -o "$D/in"
@@ -98,7 +101,6 @@ fi
 echo "== cudastart (ms)"
 if nvcc -O2 -o "$D/cudastart" "$SRC/cudastart.cu" 2>>"$D/err"; then
     for i in 1 2 3; do echo "alone: $("$D/cudastart")"; done
-    # Only these: the holder's sleep above may still be a child.
     pids=
     for i in $(seq 16); do "$D/cudastart" >"$D/cs.$i" & pids="$pids $!"; done
     wait $pids
