@@ -139,3 +139,32 @@ ran_by_workers() {
         { echo "# $stderr" >&2; return 1; }
     [ ! -e out2.out ]
 }
+
+@test "workers: sc-scan hands the carry from chunk to chunk: every op, -i, -w, --carry-in, --total" {
+    require_tool sc-scan
+    gen_file in.bin 300007 29 0.8
+    local what j
+    for what in "" "-i" "-w" "-i -w" "--op max" "--op min -i" "--op xor -w" "--carry-in 123456789" "--op max --carry-in 4000000000" "--total" "--total -w --carry-in 5"; do
+        ref scan $what < in.bin > want.out
+        for j in 2 5 8; do
+            sc-scan -d cpu -v -j $j -c 4K $what in.bin > got.out 2> err.txt
+            ran_by_workers err.txt
+            expect_same want.out got.out || { echo "# -j $j $what" >&2; return 1; }
+        done
+        SC_TEST_WORKERS=0 sc-scan -d cpu -j 4 -c 4K $what in.bin > one.out
+        expect_same want.out one.out
+    done
+}
+
+@test "workers: sc-scan with stray bytes at the end writes every whole element's prefix, then the error" {
+    require_tool sc-scan
+    gen_file in.bin 30000 30 0.5
+    printf 'z' >> in.bin
+    head -c 120000 in.bin | ref scan > want.out
+    run --separate-stderr sc-scan -d cpu -v -j 4 -c 4K in.bin
+    [ "$status" -ne 0 ]
+    [[ $stderr == *"processed whole"* ]]
+    [[ $stderr == *"stray byte"* ]]
+    sc-scan -d cpu -j 4 -c 4K in.bin > got.out 2>/dev/null || true
+    expect_same want.out got.out
+}

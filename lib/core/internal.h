@@ -154,6 +154,9 @@ void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out);
  * stream layer. */
 uint64_t sc_scan_identity(sc_scan_op op, int wide);
 uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b);
+/* in[0..n) combined from the identity, on the calling thread. */
+uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,
+                        int wide);
 
 /* Plain host memory, on huge pages when large (hostmem.c); free() it.
  * Nothing pins memory in proportion to the input: the GPU's transfers go

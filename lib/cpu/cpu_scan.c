@@ -46,6 +46,15 @@ static void scan_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
     res[0] = s->wide ? acc : (uint32_t)acc;
 }
 
+uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,
+                        int wide)
+{
+    scan_op s = { in, op, 0, wide, NULL, 0, 1 };
+    uint64_t r;
+    scan_count(&s, 0, n, &r);
+    return r;
+}
+
 static int scan_prefix(void *arg, uint64_t *res, unsigned seqs)
 {
     scan_op *s = arg;

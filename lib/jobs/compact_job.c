@@ -83,5 +83,5 @@ static int figures(const job_state *js, char *line, size_t len)
 
 const sc_job_type sc_compact_job = {
     SC_WORK_COMPACT, 0, out_bytes, wide, NULL, describe, process, emit,
-    figures, NULL
+    figures, NULL, NULL, NULL
 };

@@ -69,5 +69,5 @@ static sc_status emit(job_state *js, sc_slot *s)
 
 const sc_job_type sc_gen_job = {
     SC_WORK_GEN, 0, out_bytes, wide, NULL, describe, process, emit, NULL,
-    open_source
+    open_source, NULL, NULL
 };

@@ -39,6 +39,18 @@ static sc_status emit(void *arg, sc_slot *s)
     return bj->type->emit(bj->js, s);
 }
 
+static uint64_t reduce(void *arg, const sc_slot *s)
+{
+    bound_job *bj = arg;
+    return bj->type->reduce(bj->js, s);
+}
+
+static uint64_t combine(void *arg, uint64_t carry, uint64_t reduced)
+{
+    bound_job *bj = arg;
+    return bj->type->combine(bj->js, carry, reduced);
+}
+
 static sc_status print_figures(job_state *js, const sc_job_type *t)
 {
     char line[64];
@@ -198,9 +210,10 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     sc_pipeline_stats ps = { 0, 0 };
     if (st == SC_OK) {
         bound_job bj = { &js, t };
-        /* Only a scan's chunks need the one before (its carry). */
+        /* Only a scan's chunks need the one before, and only its carry. */
         sc_stage_ops ops = { process, emit, &bj, t->out_bytes(j), t->need_aux,
-                             { 0 }, 0, t->work != SC_WORK_SCAN };
+                             { 0 }, 0, !t->reduce, t->reduce ? reduce : NULL,
+                             t->reduce ? combine : NULL };
         t->describe(&js, &ops.work);
         size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes,
                                       src.size_hint(src.self), t->work);

@@ -219,7 +219,7 @@ static sc_status stream(ranges_state *rs, sc_reader *r, uint64_t *in)
     sc_pipeline_cfg cfg = { ctx, sc_reader_source(r), chunk / 4,
                             j->chunk_bytes != 0, j->prog ? j->prog : "sc",
                             j->progress, 0 };
-    sc_stage_ops ops = { process, emit, rs, 4, 1, { 0 }, 1, 0 };
+    sc_stage_ops ops = { process, emit, rs, 4, 1, { 0 }, 1, 0, NULL, NULL };
     ops.work.work = SC_WORK_SPLIT;
     sc_pipeline_stats ps = { 0, 0 };
     ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;

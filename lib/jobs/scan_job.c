@@ -29,6 +29,20 @@ static sc_status process(job_state *js, sc_slot *s, const sc_backend *b)
     return st;
 }
 
+/* For threads that each take a whole chunk: what the chunk adds to the
+ * carry, and the carry after it. */
+static uint64_t reduce(const job_state *js, const sc_slot *s)
+{
+    const sc_job *j = js->job;
+    return sc_scan_reduce(s->c.in, s->c.n, j->scan_op, j->out.wide);
+}
+
+static uint64_t combine(const job_state *js, uint64_t carry, uint64_t reduced)
+{
+    const sc_job *j = js->job;
+    return sc_scan_combine(j->scan_op, j->out.wide, carry, reduced);
+}
+
 static sc_status emit(job_state *js, sc_slot *s)
 {
     js->carry = s->c.carry_out;
@@ -46,5 +60,5 @@ static int figures(const job_state *js, char *line, size_t len)
 
 const sc_job_type sc_scan_job = {
     SC_WORK_SCAN, 0, out_bytes, wide, NULL, describe, process, emit, figures,
-    NULL
+    NULL, reduce, combine
 };

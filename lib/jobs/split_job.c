@@ -62,5 +62,5 @@ static int figures(const job_state *js, char *line, size_t len)
 
 const sc_job_type sc_split_job = {
     SC_WORK_SPLIT, 1, out_bytes, wide, open_more, describe, process, emit,
-    figures, NULL
+    figures, NULL, NULL, NULL
 };

@@ -90,7 +90,8 @@ static sc_status stream(stat_state *ss, const sc_job *j, sc_reader *r,
     sc_pipeline_cfg cfg = { ctx, sc_reader_source(r), chunk / 4,
                             j->chunk_bytes != 0, j->prog ? j->prog : "sc",
                             j->progress, 0 };
-    sc_stage_ops ops = { process, emit, ss, 0, 0, { 0 }, ss->cpu_only, 0 };
+    sc_stage_ops ops = { process, emit, ss, 0, 0, { 0 }, ss->cpu_only, 0, NULL,
+                         NULL };
     ops.work.work = SC_WORK_STAT;
     sc_pipeline_stats ps = { 0, 0 };
     ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;

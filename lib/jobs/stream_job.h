@@ -42,6 +42,10 @@ typedef struct sc_job_type {
     int (*figures)(const job_state *js, char *line, size_t len);
     /* Where the chunks come from; NULL: the job's inputs, read. */
     sc_status (*open_source)(job_state *js, sc_source *src);
+    /* A chunk's reduction and the carry after it, for a kind whose chunks
+     * need only the carry before them (scan); NULL for the others. */
+    uint64_t (*reduce)(const job_state *js, const sc_slot *s);
+    uint64_t (*combine)(const job_state *js, uint64_t carry, uint64_t reduced);
 } sc_job_type;
 
 extern const sc_job_type sc_gen_job, sc_compact_job, sc_split_job,

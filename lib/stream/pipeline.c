@@ -37,6 +37,7 @@ void sc_pl_wake_all(pipeline *p)
     pthread_cond_broadcast(&p->full_q.nonempty);
     pthread_cond_broadcast(&p->done_q.nonempty);
     pthread_cond_broadcast(&p->claims_done);
+    pthread_cond_broadcast(&p->carry_passed);
 }
 
 void sc_pl_stop(pipeline *p)
@@ -213,6 +214,9 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     queue *qs[] = { &p.free_q, &p.full_q, &p.done_q };
     for (int i = 0; i < 3; i++) pthread_cond_init(&qs[i]->nonempty, NULL);
     pthread_cond_init(&p.claims_done, NULL);
+    pthread_cond_init(&p.carry_passed, NULL);
+    p.carry = cfg->carry_in;
+    p.carry_stop_at = UINT64_MAX;
     stats->in = stats->out = 0;
     sc_ordered_choose_device(&p);
     p.n_workers = sc_workers_count(&p);
@@ -239,6 +243,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     pthread_mutex_destroy(&p.fill_lock);
     for (int i = 0; i < 3; i++) pthread_cond_destroy(&qs[i]->nonempty);
     pthread_cond_destroy(&p.claims_done);
+    pthread_cond_destroy(&p.carry_passed);
     stats->in = p.elems_in;
     stats->out = p.elems_out;
     return st;

@@ -58,6 +58,12 @@ typedef struct sc_stage_ops {
     /* A chunk's result does not depend on the chunks before it (a scan's
      * does, through its carry): on the CPU, threads take whole chunks. */
     int independent;
+    /* Or it depends on them only through a carry (a scan): threads take
+     * whole chunks too, each reducing its own, then taking the carry
+     * before it in turn and passing on combine(carry, its reduction)
+     * before it processes the chunk.  NULL: no such carry. */
+    uint64_t (*reduce)(void *op, const sc_slot *s);
+    uint64_t (*combine)(void *op, uint64_t carry, uint64_t reduced);
 } sc_stage_ops;
 
 typedef struct sc_pipeline_cfg {

@@ -64,6 +64,10 @@ typedef struct pipeline {
     int src_done;               /* under lock, as claims_out */
     unsigned claims_out;
     pthread_cond_t claims_done;
+    /* Workers with a carry: the carry after chunk carry_seq - 1, handed
+     * on in input order; none passes chunk carry_stop_at, which failed. */
+    uint64_t carry, carry_seq, carry_stop_at;
+    pthread_cond_t carry_passed;
 } pipeline;
 
 void sc_pl_push(pipeline *p, queue *q, sc_slot *s);

@@ -1,4 +1,5 @@
-/* workers.c — independent chunks on the CPU, a whole chunk per thread.
+/* workers.c — chunks on the CPU, a whole chunk per thread: independent
+ * ones, or ones that need only the carry of those before (a scan).
  *
  * Each worker takes the next chunk in input order (one thread at a time
  * decides what it is), reads it, processes it alone and hands it to the
@@ -37,8 +38,8 @@ unsigned sc_workers_count(const pipeline *p)
 {
     const sc_pipeline_cfg *c = p->cfg;
     const sc_source *src = &c->source;
-    if (p->want_gpu || !p->ops->independent || c->ctx->threads < 2 ||
-        !workers_allowed())
+    if (p->want_gpu || !(p->ops->independent || p->ops->reduce) ||
+        c->ctx->threads < 2 || !workers_allowed())
         return 0;
     /* Pipes, compressed and text input are read by one thread as they
      * come: the ordered pipeline, whose reader a stop may cancel. */
@@ -74,12 +75,30 @@ static int wait_claims(pipeline *p)
     return go;
 }
 
-static void count_claim(pipeline *p, int delta, int failed)
+/* Under the lock: no chunk follows those taken; when chunk `failed`
+ * (NULL: none) failed, no carry comes after it either. */
+static void mark_over(pipeline *p, const sc_slot *failed)
+{
+    p->src_done = 1;
+    if (failed && failed->seq < p->carry_stop_at) {
+        p->carry_stop_at = failed->seq;
+        pthread_cond_broadcast(&p->carry_passed);
+    }
+}
+
+static void count_claim(pipeline *p, int delta, const sc_slot *failed)
 {
     pthread_mutex_lock(&p->lock);
     p->claims_out += (unsigned)delta;
-    if (failed) p->src_done = 1;
+    if (failed) mark_over(p, failed);
     if (p->claims_out == 0) pthread_cond_broadcast(&p->claims_done);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void end_stream(pipeline *p, const sc_slot *failed)
+{
+    pthread_mutex_lock(&p->lock);
+    mark_over(p, failed);
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -96,7 +115,7 @@ static int take_chunk(pipeline *p, sc_slot *s, int *claimed)
     if (src->claim && src->claim(src->self, p->chunk_elems, &s->claim)) {
         *claimed = 1;
         got = p->chunk_elems;
-        count_claim(p, 1, 0);
+        count_claim(p, 1, NULL);
     } else {
         if (!wait_claims(p)) goto over;
         double t0 = sc_now();
@@ -109,7 +128,9 @@ static int take_chunk(pipeline *p, sc_slot *s, int *claimed)
     p->next_first += got;
     s->kind = got ? SC_SLOT_CHUNK : SC_SLOT_END;
     s->status = st;
-    if (!got) count_claim(p, 0, 1);
+    /* A fault met at the end comes after every chunk: no carry waits on
+     * it. */
+    if (!got) end_stream(p, NULL);
     pthread_mutex_unlock(&p->fill_lock);
     return 1;
 over:
@@ -127,7 +148,28 @@ static void read_claim(pipeline *p, sc_slot *s)
         s->kind = SC_SLOT_READ_FAILED;
         s->status = st;
     }
-    count_claim(p, -1, st != SC_OK);
+    count_claim(p, -1, st != SC_OK ? s : NULL);
+}
+
+/* The carry before s, taken in input order, and the one after it passed
+ * on at once, so that the next chunk's thread need not wait for this
+ * one's work; 0 when a chunk before failed and no carry will come. */
+static int pass_carry(pipeline *p, sc_slot *s)
+{
+    const sc_stage_ops *o = p->ops;
+    uint64_t reduced = o->reduce(o->op, s);
+    pthread_mutex_lock(&p->lock);
+    while (p->carry_seq != s->seq && s->seq <= p->carry_stop_at && !p->stop)
+        pthread_cond_wait(&p->carry_passed, &p->lock);
+    int ok = p->carry_seq == s->seq;
+    if (ok) {
+        s->c.carry_in = p->carry;
+        p->carry = o->combine(o->op, p->carry, reduced);
+        p->carry_seq++;
+        pthread_cond_broadcast(&p->carry_passed);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return ok;
 }
 
 static void process(pipeline *p, sc_slot *s)
@@ -136,11 +178,17 @@ static void process(pipeline *p, sc_slot *s)
     s->c.n_sel = 0;
     s->c.out_wide = 0;
     s->on_gpu = 0;
+    if (p->ops->reduce && !pass_carry(p, s)) {
+        /* Behind a failed chunk: the writer stops before this one. */
+        s->kind = SC_SLOT_WORK_FAILED;
+        s->status = SC_ERR_IO;
+        return;
+    }
     sc_status st = p->ops->process(p->ops->op, s, &sc_cpu_backend);
     if (st != SC_OK) {
         s->kind = SC_SLOT_WORK_FAILED;
         s->status = st;
-        count_claim(p, 0, 1);
+        end_stream(p, s);
     }
 }
 
