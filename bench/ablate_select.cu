@@ -8,7 +8,8 @@
  *   rank      + the tile's ranks (ballots, a barrier, the chunk scan)
  *   lookback  + warp 0's look-back, the block waiting for it
  *   move      + staging and the flush, at made-up offsets, no look-back
- *   full      all of it: the shipped pass, rebuilt here (checked against
+ *   full      all of it: the fused pass as it was before session 8, whose
+ *             whole block waited for warp 0's look-back (checked against
  *             the count libsc's scg_compact returns)
  * Each row prints the look-back's mean rounds (32 tiles a round) and
  * polls per tile where it has one; "ns" is the back-off between polls.
@@ -64,13 +65,31 @@ __device__ uint64_t lookback_counted(const packed_status &st, uint64_t tile)
     return excl;
 }
 
+/* The shared memory of the pass before session 8: a select_smem and the
+ * offset warp 0 hands the block. */
+template <class Op, int BLOCK, int VEC>
+struct abl_smem : select_smem<Op, BLOCK, VEC> {
+    uint64_t offset;
+};
+
+template <class Op, int BLOCK, int VEC, int STAGES>
+struct abl_layout {
+    enum { RING_BYTES = STAGES * geom<BLOCK, VEC>::SIZE * 4 };
+    static size_t bytes() { return RING_BYTES + sizeof(abl_smem<Op, BLOCK, VEC>); }
+};
+
+/* The shape of the pass before session 8. */
+struct S {
+    enum { BLOCK = 512, VEC = 4, STAGES = 2, MINB = 2 };
+};
+
 template <class Op, int MODE, unsigned NS, int BLOCK, int VEC, int STAGES, int MINB>
 __global__ void __launch_bounds__(BLOCK, MINB)
 ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_total)
 {
     typedef geom<BLOCK, VEC> G;
-    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
-    typedef select_smem<Op, BLOCK, VEC> SM;
+    typedef abl_layout<Op, BLOCK, VEC, STAGES> L;
+    typedef abl_smem<Op, BLOCK, VEC> SM;
     extern __shared__ uint4 dyn[];
     uint4 *ring = dyn;
     SM &sm = *(SM *)((char *)dyn + L::RING_BYTES);
@@ -130,7 +149,6 @@ ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_t
 }
 
 typedef sel_op<pred_range, uint32_t, false, false> op_t;
-typedef cfg::select S;
 
 static __global__ void fill_kernel(uint32_t *d, uint64_t n, uint64_t keep_below)
 {
@@ -147,7 +165,7 @@ template <int MODE, unsigned NS>
 static void launch(const op_t &op, const input &in, uint64_t tiles, void *scr,
                    uint64_t *d_total)
 {
-    typedef fused_layout<op_t, S::BLOCK, S::VEC, S::STAGES> L;
+    typedef abl_layout<op_t, S::BLOCK, S::VEC, S::STAGES> L;
     void (*k)(op_t, input, uint64_t, packed_status, uint64_t *) =
         ablate_kernel<op_t, MODE, NS, S::BLOCK, S::VEC, S::STAGES, S::MINB>;
     int sms = 0, per_sm = 0;

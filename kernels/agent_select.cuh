@@ -23,11 +23,11 @@
  * store instructions and are coalesced whatever was selected.
  *
  * The shift depends on the tile's offset, which the fused pass learns from
- * the look-back; so there (UNSHIFTED) the tile is staged at its local ranks
- * while warp 0 looks back, and the flush gathers each output vector word
- * by word from the unaligned stage: one barrier fewer, and the look-back
- * overlaps the staging (measured 4-5 % faster than staging at the shift).
- * The three phases know the offset before the tile and stage at it.
+ * the look-back, one tile later; so there (UNSHIFTED) the tile is staged at
+ * its local ranks, and the flush gathers each output vector word by word
+ * from the unaligned stage (measured 4-5 % faster than staging at the shift
+ * once the offset is known, which costs a barrier).  The three phases know
+ * the offset before the tile and stage at it.
  */
 #ifndef SC_AGENT_SELECT_CUH
 #define SC_AGENT_SELECT_CUH
@@ -56,7 +56,6 @@ struct __align__(16) select_smem {
     typedef geom<BLOCK, VEC> G;
     uint32_t stage[G::SIZE + 16];
     uint32_t chunk[G::CHUNKS];
-    uint64_t offset;     /* the tile's exclusive prefix */
     Op op;               /* when Op::IN_SMEM */
 };
 
@@ -243,108 +242,56 @@ __device__ __forceinline__ void flush_run(const Op &op, const uint32_t *stage,
     }
 }
 
-/* Warp 0, the whole warp: publishes the tile's count, looks back, then
- * publishes the tile's inclusive prefix and puts its exclusive prefix in
- * *offset (and the grand total in *d_total for the last tile).  The
- * others may read *offset after the next barrier, and must have read it
- * before the barrier after which warp 0 writes the next tile's. */
-__device__ __forceinline__ void look_back_tile(uint32_t total, uint64_t tile,
-                                               uint64_t n_tiles,
-                                               const packed_status &st,
-                                               uint64_t *d_total, uint64_t *offset)
-{
-    if (threadIdx.x == 0)
-        st.publish_agg(tile, (uint64_t)total);
-    uint64_t excl = tile ? lookback_warp<plus<uint64_t> >(st, tile) : 0;
-    if (threadIdx.x == 0) {
-        if (tile)
-            st.publish_prefix(tile, excl + total);
-        *offset = excl;
-        if (tile == n_tiles - 1)
-            *d_total = excl + total;
-    }
-}
-
-/* The tile once rank_local and its barrier are done: the tile's ranks,
- * its offset (look-back, or off as given), stage, flush.  Returns the
- * tile's count.
- *
- * The three phases (offset given): stage at the shift, barrier, flush.
- * The look-back (UNSHIFTED): warp 0 looks back first (so the tiles after it learn their
- * prefix sooner) and stages after; the other warps stage at once; then one
- * barrier and the flush.  Selected items go to stage[rank], rejects to
- * stage[total + rank among rejects], places that need no offset.  Either
- * way the next tile's barrier after rank_local is what lets the stage,
- * chunk and offset be written again: every thread has read sm.offset and
- * flushed by then. */
-template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+/* The three phases' move of a tile at a known offset, once rank_local and
+ * its barrier are done: the tile's ranks, stage at the output's shift,
+ * barrier, flush.  Returns the tile's count.  The next tile's barrier
+ * after rank_local is what lets the stage and chunk be written again:
+ * every thread has flushed by then. */
+template <class Op, int BLOCK, int VEC, class SM>
 __device__ __forceinline__ uint32_t move_tile_rest(const Op &op, const input &in,
                                                    tile_regs<VEC> &r, uint64_t tile,
-                                                   uint64_t n_tiles,
-                                                   const packed_status &st,
-                                                   uint64_t *d_total, uint64_t off,
-                                                   SM &sm)
+                                                   uint64_t off, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
-    const bool UNSHIFTED = LOOKBACK;   /* staged before the offset is known */
     rank_tile<BLOCK, VEC>(r, sm.chunk);
-    if (LOOKBACK && threadIdx.x < 32)
-        look_back_tile(r.total, tile, n_tiles, st, d_total, &sm.offset);
-    if (UNSHIFTED)
-        stage_tile<Op, BLOCK, VEC>(op, r, span_of(in, tile * G::SIZE, G::SIZE).head,
-                                   0, r.total, sm.stage);
-    if (LOOKBACK) {
-        __syncthreads();     /* the offset in; UNSHIFTED: the stage too */
-        off = sm.offset;
-    }
     tile_span sp = span_of(in, (uint64_t)tile * G::SIZE, G::SIZE);
     const uint32_t E = vec_of<typename Op::out_t>::E;
     uint32_t as = shift_of(op.sel, off), ar = 0, rb = 0;
     uint64_t rej_off = sp.first - off;   /* rejected before the tile */
     if (Op::MOVE_REJECTS) {
         ar = shift_of(op.rej, rej_off);
-        rb = UNSHIFTED ? r.total : (as + r.total + E - 1) / E * E;
+        rb = (as + r.total + E - 1) / E * E;
     }
-    if (!UNSHIFTED) {
-        stage_tile<Op, BLOCK, VEC>(op, r, sp.head, as, rb + ar, sm.stage);
-        __syncthreads();
-    }
-    flush_run<Op, BLOCK, UNSHIFTED>(op, sm.stage, as, r.total, op.sel, off, sp.first);
+    stage_tile<Op, BLOCK, VEC>(op, r, sp.head, as, rb + ar, sm.stage);
+    __syncthreads();
+    flush_run<Op, BLOCK, false>(op, sm.stage, as, r.total, op.sel, off, sp.first);
     if (Op::MOVE_REJECTS)
-        flush_run<Op, BLOCK, UNSHIFTED>(op, sm.stage + rb, ar, sp.valid - r.total,
-                                        op.rej, rej_off, sp.first);
+        flush_run<Op, BLOCK, false>(op, sm.stage + rb, ar, sp.valid - r.total,
+                                    op.rej, rej_off, sp.first);
     return r.total;
 }
 
 /* A whole tile, loaded into r. */
-template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+template <class Op, int BLOCK, int VEC, class SM>
 __device__ __forceinline__ uint32_t move_tile(const Op &op, const input &in,
                                               tile_regs<VEC> &r, uint64_t tile,
-                                              uint64_t n_tiles,
-                                              const packed_status &st,
-                                              uint64_t *d_total, uint64_t off,
-                                              SM &sm)
+                                              uint64_t off, SM &sm)
 {
     rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
     __syncthreads();     /* chunk counts in; the last flush is done */
-    return move_tile_rest<Op, BLOCK, VEC, LOOKBACK>(op, in, r, tile, n_tiles, st,
-                                                    d_total, off, sm);
+    return move_tile_rest<Op, BLOCK, VEC>(op, in, r, tile, off, sm);
 }
 
 /* A partial tile (at most the first and the last of the array): loaded with
  * per-element tests and called, not inlined, so that its extra live state
  * does not cost the full-tile path registers. */
-template <class Op, int BLOCK, int VEC, bool LOOKBACK, class SM>
+template <class Op, int BLOCK, int VEC, class SM>
 __device__ __noinline__ uint32_t move_partial_tile(const Op &op, const input &in,
-                                                   uint64_t tile, uint64_t n_tiles,
-                                                   const packed_status &st,
-                                                   uint64_t *d_total, uint64_t off,
-                                                   SM &sm)
+                                                   uint64_t tile, uint64_t off, SM &sm)
 {
     tile_regs<VEC> r;
     load_tile<BLOCK, VEC, false>(in, tile * (uint64_t)geom<BLOCK, VEC>::SIZE, r.x, r.ok);
-    return move_tile<Op, BLOCK, VEC, LOOKBACK>(op, in, r, tile, n_tiles, st,
-                                               d_total, off, sm);
+    return move_tile<Op, BLOCK, VEC>(op, in, r, tile, off, sm);
 }
 
 template <class Op>
@@ -359,26 +306,6 @@ __device__ __forceinline__ const Op &op_in_smem(const Op &param, Op *sop)
     return *sop;
 }
 
-/* ------------------------------------------------------------------ */
-/* The fused single pass, persistent: block b takes tiles b, b + G,      */
-/* b + 2G, ... (G blocks), and keeps STAGES of them in flight into a     */
-/* shared-memory ring (cp.async) while it ranks, looks back and writes   */
-/* the oldest, so DRAM has loads queued whatever the block is doing.     */
-/* Static tiles: the blocks advance in layers, and a tile waits only on  */
-/* tiles being worked on in its own layer or done.  (Tiles taken from a  */
-/* counter ahead of use measured 0.1x CUB on an H100: a tile queued in   */
-/* one block's ring stalled every later tile of every other block.)  The */
-/* look-back is deadlock-free only if all G blocks are resident at once: */
-/* the kernel is launched cooperatively, which guarantees it.            */
-
-template <class Op, int BLOCK, int VEC, int STAGES>
-struct fused_layout {
-    typedef geom<BLOCK, VEC> G;
-    typedef select_smem<Op, BLOCK, VEC> SM;
-    enum { RING_BYTES = STAGES * G::SIZE * 4 };
-    static size_t bytes() { return RING_BYTES + sizeof(SM); }
-};
-
 template <int BLOCK, int VEC>
 __device__ __forceinline__ void prefetch_if_full(const input &in, uint64_t tile,
                                                  uint64_t n_tiles, uint4 *buf)
@@ -389,43 +316,204 @@ __device__ __forceinline__ void prefetch_if_full(const input &in, uint64_t tile,
     cp_async_commit();
 }
 
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
-__global__ void __launch_bounds__(BLOCK, MINB)
-fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
-                    uint64_t *d_total)
+/* ------------------------------------------------------------------ */
+/* The fused single pass.  Persistent: block b takes tiles b, b + G,     */
+/* b + 2G, ... (G blocks, all resident: the launch is cooperative, so   */
+/* the look-back cannot deadlock), and keeps STAGES of them in flight   */
+/* into a shared-memory ring (cp.async) while it works on the oldest.   */
+/*                                                                      */
+/* The look-back is off the block's path.  BLOCK compute threads load,  */
+/* rank and stage tile k, publish its count, and flush tile k-1; one    */
+/* more warp, the look-back warp, finds tile k's offset meanwhile,      */
+/* which the compute threads need only when they flush tile k, one tile */
+/* later.  (bench/ablate_select.cu measured the look-back at a third of */
+/* the pass that had the whole block wait for warp 0's look-back: the   */
+/* nearest inclusive prefix lies 2.6 rounds of 32 tiles back, each a    */
+/* trip to L2.)  The compute threads tell the look-back warp that a     */
+/* tile's count is published by arriving on BAR_COUNT+p, and it hands   */
+/* back the offset in shared memory, arriving on BAR_OFFSET+p; p is the */
+/* tile's parity in the block's sequence, so that neither side can      */
+/* arrive on a barrier twice before the other has waited on it.         */
+
+enum { BAR_COMPUTE = 1, BAR_COUNT = 2, BAR_OFFSET = 4 };   /* +0, +1 */
+
+__device__ __forceinline__ void bar_sync(unsigned id, unsigned threads)
+{
+    asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void bar_arrive(unsigned id, unsigned threads)
+{
+    asm volatile("bar.arrive %0, %1;" :: "r"(id), "r"(threads) : "memory");
+}
+
+template <class Op, int BLOCK, int VEC>
+struct __align__(16) fused_smem {
+    typedef geom<BLOCK, VEC> G;
+    uint32_t stage[G::SIZE + 16];
+    uint32_t chunk[G::CHUNKS];
+    uint64_t offset[2];  /* by the tile's parity */
+    Op op;               /* when Op::IN_SMEM */
+};
+
+template <class Op, int BLOCK, int VEC, int STAGES>
+struct fused_layout {
+    typedef geom<BLOCK, VEC> G;
+    enum { THREADS = BLOCK + 32, RING_BYTES = STAGES * G::SIZE * 4 };
+    static size_t bytes() { return RING_BYTES + sizeof(fused_smem<Op, BLOCK, VEC>); }
+};
+
+/* The parity of tile's place in this block's sequence. */
+__device__ __forceinline__ unsigned parity_of(uint64_t tile)
+{
+    return (unsigned)(tile / gridDim.x) & 1u;
+}
+
+/* Compute threads: the staged tile `prev` (c selected) written out at the
+ * offset the look-back warp found for it. */
+template <class Op, int BLOCK, int VEC, class SM>
+__device__ __forceinline__ void flush_staged(const Op &op, const input &in,
+                                             uint64_t prev, uint32_t c, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
-    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
-    typedef select_smem<Op, BLOCK, VEC> SM;
-    extern __shared__ uint4 dyn[];
-    uint4 *ring = dyn;
-    SM &sm = *(SM *)((char *)dyn + L::RING_BYTES);
-    const Op &op = op_in_smem(op_param, &sm.op);
+    unsigned p = parity_of(prev);
+    bar_sync(BAR_OFFSET + p, BLOCK + 32);
+    uint64_t off = sm.offset[p];
+    tile_span sp = span_of(in, prev * G::SIZE, G::SIZE);
+    flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, off), c, op.sel, off,
+                               sp.first);
+    if (Op::MOVE_REJECTS) {
+        uint64_t rej_off = sp.first - off;
+        flush_run<Op, BLOCK, true>(op, sm.stage + c, shift_of(op.rej, rej_off),
+                                   sp.valid - c, op.rej, rej_off, sp.first);
+    }
+}
+
+/* Compute threads, one tile loaded into r: rank it, publish its count,
+ * flush the tile before it (have_prev), stage this one at its local
+ * ranks: selected items at stage[rank], rejects at stage[count + rank
+ * among rejects].  Returns the tile's count. */
+template <class Op, int BLOCK, int VEC, class SM>
+__device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
+                                               tile_regs<VEC> &r, uint64_t tile,
+                                               const packed_status &st, uint64_t prev,
+                                               uint32_t prev_count, bool have_prev,
+                                               SM &sm)
+{
+    typedef geom<BLOCK, VEC> G;
+    rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
+    bar_sync(BAR_COMPUTE, BLOCK);       /* chunk counts in; the last stage too */
+    rank_tile<BLOCK, VEC>(r, sm.chunk);
+    if (threadIdx.x == 0)
+        st.publish_agg(tile, (uint64_t)r.total);
+    bar_arrive(BAR_COUNT + parity_of(tile), BLOCK + 32);
+    if (have_prev)
+        flush_staged<Op, BLOCK, VEC>(op, in, prev, prev_count, sm);
+    bar_sync(BAR_COMPUTE, BLOCK);       /* the stage is free, chunk read */
+    stage_tile<Op, BLOCK, VEC>(op, r, span_of(in, tile * G::SIZE, G::SIZE).head, 0,
+                               r.total, sm.stage);
+    return r.total;
+}
+
+/* A partial tile (at most the first and the last of the array): loaded with
+ * per-element tests and called, not inlined, so that its extra live state
+ * does not cost the full-tile path registers. */
+template <class Op, int BLOCK, int VEC, class SM>
+__device__ __noinline__ uint32_t fused_partial(const Op &op, const input &in,
+                                               uint64_t tile, const packed_status &st,
+                                               uint64_t prev, uint32_t prev_count,
+                                               bool have_prev, SM &sm)
+{
+    tile_regs<VEC> r;
+    load_tile<BLOCK, VEC, false>(in, tile * (uint64_t)geom<BLOCK, VEC>::SIZE, r.x, r.ok);
+    return fused_step<Op, BLOCK, VEC>(op, in, r, tile, st, prev, prev_count, have_prev,
+                                      sm);
+}
+
+template <class Op, int BLOCK, int VEC, int STAGES, class SM>
+__device__ __forceinline__ void fused_compute(const Op &op, const input &in,
+                                              uint64_t n_tiles, const packed_status &st,
+                                              uint4 *ring, SM &sm)
+{
+    typedef geom<BLOCK, VEC> G;
     const uint64_t step = gridDim.x;
-    uint64_t tile = blockIdx.x;
+    uint64_t tile = blockIdx.x, prev = 0;
+    uint32_t prev_count = 0;
+    bool have_prev = false;
 #pragma unroll
     for (int s = 0; s < STAGES; s++)
         prefetch_if_full<BLOCK, VEC>(in, tile + s * step, n_tiles,
                                      ring + s * (G::SIZE / 4));
-    __syncthreads();     /* the Op copy */
     for (unsigned s = 0; tile < n_tiles; tile += step, s = s + 1 == STAGES ? 0 : s + 1) {
         uint4 *buf = ring + s * (G::SIZE / 4);
         uint64_t refill = tile + STAGES * step;
         cp_async_wait<STAGES - 1>();
+        uint32_t c;
         if (tile_full(in, tile * G::SIZE, G::SIZE)) {
             tile_regs<VEC> r;
             read_prefetched<BLOCK, VEC>(buf, r.x, r.ok);
             /* this thread's part of buf is in registers: refill it */
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            move_tile<Op, BLOCK, VEC, true>(op, in, r, tile, n_tiles, st, d_total,
-                                            0, sm);
+            c = fused_step<Op, BLOCK, VEC>(op, in, r, tile, st, prev, prev_count,
+                                           have_prev, sm);
         } else {
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            move_partial_tile<Op, BLOCK, VEC, true>(op, in, tile, n_tiles, st,
-                                                    d_total, 0, sm);
+            c = fused_partial<Op, BLOCK, VEC>(op, in, tile, st, prev, prev_count,
+                                              have_prev, sm);
         }
+        prev = tile;
+        prev_count = c;
+        have_prev = true;
     }
     cp_async_wait<0>();
+    if (have_prev) {
+        bar_sync(BAR_COMPUTE, BLOCK);   /* the last stage in */
+        flush_staged<Op, BLOCK, VEC>(op, in, prev, prev_count, sm);
+    }
+}
+
+/* The look-back warp: each tile's offset, in the block's order.  The
+ * tile's count is read back from its published status word (its own, so
+ * it is there once the compute threads have arrived; tile 0's is already
+ * its inclusive prefix). */
+template <int BLOCK, class SM>
+__device__ __forceinline__ void fused_lookback(uint64_t n_tiles, const packed_status &st,
+                                               uint64_t *d_total, SM &sm)
+{
+    for (uint64_t tile = blockIdx.x; tile < n_tiles; tile += gridDim.x) {
+        unsigned p = parity_of(tile);
+        bar_sync(BAR_COUNT + p, BLOCK + 32);
+        uint64_t c = 0;
+        if (lane_id() == 0)
+            while (st.poll(tile, c) == ST_NONE)
+                __nanosleep(LOOKBACK_NS);
+        c = __shfl_sync(FULL_MASK, c, 0);
+        uint64_t excl = tile ? lookback_warp<plus<uint64_t> >(st, tile) : 0;
+        if (lane_id() == 0) {
+            if (tile)
+                st.publish_prefix(tile, excl + c);
+            sm.offset[p] = excl;
+            if (tile == n_tiles - 1)
+                *d_total = excl + c;
+        }
+        bar_arrive(BAR_OFFSET + p, BLOCK + 32);
+    }
+}
+
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
+__global__ void __launch_bounds__(BLOCK + 32, MINB)
+fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
+                    uint64_t *d_total)
+{
+    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
+    typedef fused_smem<Op, BLOCK, VEC> SM;
+    extern __shared__ uint4 dyn[];
+    SM &sm = *(SM *)((char *)dyn + L::RING_BYTES);
+    const Op &op = op_in_smem(op_param, &sm.op);
+    __syncthreads();     /* the Op copy */
+    if (threadIdx.x < BLOCK)
+        fused_compute<Op, BLOCK, VEC, STAGES>(op, in, n_tiles, st, dyn, sm);
+    else
+        fused_lookback<BLOCK>(n_tiles, st, d_total, sm);
 }
 
 } /* namespace te */

@@ -77,23 +77,26 @@ enum { V_DEFAULT = 0, V_THREE_PHASE = 1 };
 static inline const char *variant_name(int v)
 {
     static const char *const names[] = {
-        "fused persistent cooperative, 512 threads x 4 uint4 tiles, 2 in flight, "
-        "staged while warp 0 looks back",
+        "fused persistent cooperative, 480 threads x 4 uint4 tiles, 2 in flight, "
+        "one look-back warp a block, each tile flushed a tile later",
         "three phases (count, prefix, move), 256 threads x 4 uint4 tiles",
     };
     return v >= 0 && v < 2 ? names[v] : 0;
 }
 
 /* Measured on an H100 (2026-11-23, 2^28 uint32, x CUB select at 10 / 50 /
- * 90 % kept; split x CUB partition at the same): the default 0.82 / 0.85 /
- * 0.90, split 0.90 / 0.90 / 0.89; the three phases 0.66 / 0.73 / 0.81,
- * split 0.85.  Lost and deleted: the same pass staging at the output's
- * shift after the look-back (one barrier more) 0.78 / 0.82 / 0.87, split
- * 0.89, and so on 256 x 8 tiles 0.79 / 0.80 / 0.86; earlier, on 1024 x 4
- * tiles 0.77 / 0.80 / 0.85, 384 x 4 0.69 / 0.73 / 0.79, 256 x 4 0.67 /
- * 0.71 / 0.78, 512 x 4 with 3 in flight 0.63 / 0.70 / 0.73; tiles taken
- * from a counter ahead of use 0.10-0.16 (a tile queued in one block's ring
- * stalls every later tile); one tile per block 0.51-0.68. */
+ * 90 % kept; split x CUB partition at the same): the default 0.98 / 1.05
+ * / 1.15, split 1.11 / 1.10 / 1.08; the three phases 0.66 / 0.74 / 0.81,
+ * split 0.85.  Lost in the same run: the pass before, whose whole block
+ * waited for warp 0's look-back, 0.81 / 0.84 / 0.91 (split 0.88-0.91);
+ * the same look-back warp with 992 x 4 tiles 0.93 / 1.02 / 1.13, 256 x 4
+ * 0.87 / 0.95 / 1.04, 992 x 2 0.77 / 0.86 / 0.99; a look-back polling 128
+ * tiles a round instead of 32, 0.95 / 1.03 / 1.13.  Earlier (the pass that
+ * waited for warp 0): staging at the output's shift after the look-back
+ * 0.78 / 0.82 / 0.87; on 1024 x 4 tiles 0.77 / 0.80 / 0.85, 384 x 4 0.69 /
+ * 0.73 / 0.79, 256 x 4 0.67 / 0.71 / 0.78, 3 tiles in flight 0.63 / 0.70 /
+ * 0.73; tiles taken from a counter ahead of use 0.10-0.16 (a tile queued in
+ * one block's ring stalls every later tile); one tile per block 0.51-0.68. */
 template <class Op>
 static int run_variant(int v, const Op &op, const input &in, void *scr,
                        uint64_t *d_total, cudaStream_t s)

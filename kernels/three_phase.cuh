@@ -115,7 +115,6 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
     __shared__ select_smem<Op, BLOCK, VEC> sm;
     const Op &op = op_in_smem(op_param, &sm.op);
     __syncthreads();
-    packed_status none = {};
     uint64_t t0 = blockIdx.x * tiles_per_seq;
     uint64_t t1 = t0 + tiles_per_seq < n_tiles ? t0 + tiles_per_seq : n_tiles;
     uint64_t off = seq_off[blockIdx.x];
@@ -124,11 +123,9 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
         if (tile_full(in, vt, G::SIZE)) {
             tile_regs<VEC> r;
             load_tile<BLOCK, VEC, true>(in, vt, r.x, r.ok);
-            off += move_tile<Op, BLOCK, VEC, false>(op, in, r, t, n_tiles, none,
-                                                    nullptr, off, sm);
+            off += move_tile<Op, BLOCK, VEC>(op, in, r, t, off, sm);
         } else {
-            off += move_partial_tile<Op, BLOCK, VEC, false>(op, in, t, n_tiles, none,
-                                                            nullptr, off, sm);
+            off += move_partial_tile<Op, BLOCK, VEC>(op, in, t, off, sm);
         }
     }
 }
@@ -170,21 +167,23 @@ static inline cudaError_t sm_count(int *sms)
 }
 
 /* The fused pass, persistent: one wave of as many blocks as fit, launched
- * cooperatively (see fused_select_kernel: all blocks resident at once). */
+ * cooperatively (see agent_select.cuh: all blocks resident at once), each
+ * of BLOCK compute threads and the look-back warp. */
 template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
 static int run_fused(const Op &op, const input &in, void *scratch,
-                     uint64_t *d_total, cudaStream_t s)
+                        uint64_t *d_total, cudaStream_t s)
 {
     typedef geom<BLOCK, VEC> G;
+    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
     uint64_t tiles = n_tiles(in, G::SIZE);
     int sms = 0, per_sm = 0;
     SCG_CHECK(sm_count(&sms));
-    size_t smem = fused_layout<Op, BLOCK, VEC, STAGES>::bytes();
+    size_t smem = L::bytes();
     void (*k)(Op, input, uint64_t, packed_status, uint64_t *) =
         fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>;
     SCG_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)smem));
-    SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, smem));
+    SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, L::THREADS, smem));
     if (per_sm < 1)
         return (int)cudaErrorInvalidConfiguration;
     uint64_t blocks = (uint64_t)sms * (uint64_t)per_sm;
@@ -197,7 +196,7 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     input in_arg = in;
     void *args[] = { &op_arg, &in_arg, &tiles, &st, &d_total };
     SCG_CHECK(cudaLaunchCooperativeKernel((const void *)k, dim3((unsigned)blocks),
-                                          dim3(BLOCK), args, smem, s));
+                                          dim3(L::THREADS), args, smem, s));
     return 0;
 }
 

@@ -11,11 +11,13 @@ namespace te {
 namespace cfg {
 
 /* Compaction and split, the fused single pass (select_ops.cuh has the
- * figures): persistent blocks of BLOCK threads, tiles of BLOCK x VEC
- * uint4, STAGES tiles in flight per block, MINB blocks per SM asked of the
- * register allocator. */
+ * figures): persistent blocks of BLOCK compute threads and one look-back
+ * warp, tiles of BLOCK x VEC uint4, STAGES tiles in flight per block, MINB
+ * blocks per SM asked of the register allocator.  480 + 32 threads keep
+ * two blocks an SM within 64 registers a thread and the shared memory
+ * (two 30 KiB ring slots and a 30 KiB stage each). */
 struct select {
-    enum { BLOCK = 512, VEC = 4, STAGES = 2, MINB = 2 };
+    enum { BLOCK = 480, VEC = 4, STAGES = 2, MINB = 2 };
 };
 
 /* The plain three phases (count, prefix, move). */

@@ -23,8 +23,11 @@
 #include "gpu_tap.cuh"
 
 /* For compute-sanitizer: SC_QUICK=1 a few sizes up to 65537 and four
- * predicates, every variant; SC_QUICK=2 fewer sizes, variants 0 and 1. */
+ * predicates, every variant; SC_QUICK=2 fewer sizes, variants 0 and 1;
+ * SC_QUICK=3 those fewer sizes, every variant.  SC_VARIANT=N tests variant
+ * N alone (a sanitizer's report then names one kernel). */
 static int g_quick = 0;
+static int g_only = -1;
 
 /* ------------------------------------------------------------------ */
 /* Predicates: the struct as the library builds it, and the meaning.   */
@@ -217,9 +220,11 @@ static void run_case(const std::vector<uint32_t> &h, double density,
                 (unsigned long long)n, density, kn);
         /* every variant (SCG_TUNE builds have the measured alternatives) */
         int n_algo = 0;
-        while (scg_select_variant(n_algo) && (g_quick < 2 || n_algo < 2))
+        while (scg_select_variant(n_algo) && (g_quick != 2 || n_algo < 2))
             n_algo++;
         for (int algo = 0; algo < n_algo; algo++) {
+            if (g_only >= 0 && algo != g_only)
+                continue;
             char an[16];
             snprintf(an, sizeof an, "v%d", algo);
             for (int ok_ = 0; ok_ < 3; ok_++) {
@@ -249,6 +254,8 @@ static void run_case(const std::vector<uint32_t> &h, double density,
             }
         }
         for (int algo = 0; algo < n_algo; algo++) {
+            if (g_only >= 0 && algo != g_only)
+                continue;
             poison(dout);
             poison(drej);
             poison(dcnt);
@@ -401,21 +408,24 @@ int main(void)
         printf("1..0 # SKIP no CUDA GPU\n");
         return 0;
     }
-    /* tiles of the variants: 2048, 4096, 6144, 8192 elements */
+    /* tiles of the variants: 3584 .. 15872 elements */
     const uint64_t sizes[] = {0, 1, 2, 3, 4, 5, 31, 32, 33, 127, 128, 129,
                               2047, 2048, 2049, 4093, 4095, 4096, 4097, 6143,
-                              6144, 6145, 7919, 8191, 8192, 8193, 65537,
+                              6144, 6145, 7679, 7680, 7681, 7919, 7935, 7936,
+                              7937, 8191, 8192, 8193, 15871, 15872, 15873, 65537,
                               1000003, 3000017, 4194304 + 11, 16777216 + 3};
     const double dens[] = {0.0, 0.1, 0.5, 1.0};
     const int all = (1 << K_COUNT) - 1;
     const char *q = getenv("SC_QUICK");
     g_quick = q ? atoi(q) : 0;
+    const char *only = getenv("SC_VARIANT");
+    g_only = only ? atoi(only) : -1;
     const uint64_t quick1[] = {0, 1, 33, 2049, 4097, 6145, 65537};
     /* racecheck's: 4M + 11 gives each block of the fused pass two tiles or
      * more, so a stage reused before its flush would show */
     const uint64_t quick2[] = {1, 33, 4097, 4194304 + 11};
-    const uint64_t *sz = g_quick == 1 ? quick1 : g_quick == 2 ? quick2 : sizes;
-    int ns = g_quick == 1 ? 7 : g_quick == 2 ? 4 : (int)(sizeof sizes / sizeof sizes[0]);
+    const uint64_t *sz = g_quick == 1 ? quick1 : g_quick >= 2 ? quick2 : sizes;
+    int ns = g_quick == 1 ? 7 : g_quick >= 2 ? 4 : (int)(sizeof sizes / sizeof sizes[0]);
     const int quick_mask = (1 << K_DEFAULT) | (1 << K_RANGE) | (1 << K_COMBO) |
                            (1 << K_INVERT);
     std::vector<uint32_t> h;
@@ -428,7 +438,7 @@ int main(void)
             int mask = sz[s] > 2000000 || g_quick ? quick_mask : all;
             if (sz[s] > 10000000)
                 mask = (1 << K_DEFAULT) | (1 << K_COMBO);
-            if (g_quick == 2 && sz[s] > 2000000)
+            if (g_quick >= 2 && sz[s] > 2000000)
                 mask = 1 << K_DEFAULT;
             run_case(h, dens[d], (unsigned)(s + d) & 3, mask);
         }
