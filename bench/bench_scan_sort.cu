@@ -126,7 +126,7 @@ int main(void)
         fprintf(stderr, "scg_scan differs from CUB\n");
         return 1;
     }
-    struct { int tag; float ms; } scans[8];
+    struct { int tag; float ms; } scans[16];
     int n_scans = 0;
 #ifdef SCG_TUNE
     for (int c = 1; scg_scan_tune(c); c++) {
@@ -238,7 +238,8 @@ int main(void)
         });
 
     double gib = N * 4.0 / (1 << 30);
-    printf("2^28 uint32 (%.0f GiB), median of %d runs\n\n", gib, RUNS);
+    printf("2^28 uint32 (%.0f GiB), median of %d runs\n", gib, RUNS);
+    printf("scan variant: %s\n\n", scg_scan_variant());
     printf("| %-34s | %8s | %6s | %s |\n", "op", "ms", "ratio", "note");
     printf("|%s|%s|%s|%s|\n", "------------------------------------",
            "----------", "--------", "------------------");
@@ -258,8 +259,11 @@ int main(void)
     for (int i = 0; i < n_scans; i++) {
         char name[64];
         int t = scans[i].tag % 1000000, st = scans[i].tag / 1000000;
+        char ring[32] = "";
+        if (st)
+            snprintf(ring, sizeof ring, ", persistent, %d slots", st);
         snprintf(name, sizeof name, "scg_scan excl. sum (%d x %d uint4%s)",
-                 t / 100, t % 100, st ? ", persistent" : "");
+                 t / 100, t % 100, ring);
         snprintf(note, sizeof note, "%.0f %% of floor", 100 * copy_ms / scans[i].ms);
         row(name, scans[i].ms, cub_scan_ms, note);
     }

@@ -37,6 +37,7 @@
 #include "warp_scan.cuh"
 #include "tile_io.cuh"
 #include "tile_status.cuh"
+#include "lookback_warp.cuh"
 
 namespace te {
 
@@ -306,45 +307,12 @@ __device__ __forceinline__ const Op &op_in_smem(const Op &param, Op *sop)
     return *sop;
 }
 
-template <int BLOCK, int VEC>
-__device__ __forceinline__ void prefetch_if_full(const input &in, uint64_t tile,
-                                                 uint64_t n_tiles, uint4 *buf)
-{
-    typedef geom<BLOCK, VEC> G;
-    if (tile < n_tiles && tile_full(in, tile * G::SIZE, G::SIZE))
-        prefetch_tile<BLOCK, VEC>(in, tile * G::SIZE, buf);
-    cp_async_commit();
-}
-
 /* ------------------------------------------------------------------ */
-/* The fused single pass.  Persistent: block b takes tiles b, b + G,     */
-/* b + 2G, ... (G blocks, all resident: the launch is cooperative, so   */
-/* the look-back cannot deadlock), and keeps STAGES of them in flight   */
-/* into a shared-memory ring (cp.async) while it works on the oldest.   */
-/*                                                                      */
-/* The look-back is off the block's path.  BLOCK compute threads load,  */
-/* rank and stage tile k, publish its count, and flush tile k-1; one    */
-/* more warp, the look-back warp, finds tile k's offset meanwhile,      */
-/* which the compute threads need only when they flush tile k, one tile */
-/* later.  (bench/ablate_select.cu measured the look-back at a third of */
-/* the pass that had the whole block wait for warp 0's look-back: the   */
-/* nearest inclusive prefix lies 2.6 rounds of 32 tiles back, each a    */
-/* trip to L2.)  The compute threads tell the look-back warp that a     */
-/* tile's count is published by arriving on BAR_COUNT+p, and it hands   */
-/* back the offset in shared memory, arriving on BAR_OFFSET+p; p is the */
-/* tile's parity in the block's sequence, so that neither side can      */
-/* arrive on a barrier twice before the other has waited on it.         */
-
-enum { BAR_COMPUTE = 1, BAR_COUNT = 2, BAR_OFFSET = 4 };   /* +0, +1 */
-
-__device__ __forceinline__ void bar_sync(unsigned id, unsigned threads)
-{
-    asm volatile("bar.sync %0, %1;" :: "r"(id), "r"(threads) : "memory");
-}
-__device__ __forceinline__ void bar_arrive(unsigned id, unsigned threads)
-{
-    asm volatile("bar.arrive %0, %1;" :: "r"(id), "r"(threads) : "memory");
-}
+/* The fused single pass, persistent, with the look-back on a warp of    */
+/* its own (lookback_warp.cuh): the compute threads rank tile k, publish */
+/* its count, flush tile k-1 and stage tile k, while the look-back warp  */
+/* finds tile k's offset; STAGES tiles are in flight into a shared-      */
+/* memory ring (cp.async) meanwhile.                                      */
 
 template <class Op, int BLOCK, int VEC>
 struct __align__(16) fused_smem {
@@ -362,12 +330,6 @@ struct fused_layout {
     static size_t bytes() { return RING_BYTES + sizeof(fused_smem<Op, BLOCK, VEC>); }
 };
 
-/* The parity of tile's place in this block's sequence. */
-__device__ __forceinline__ unsigned parity_of(uint64_t tile)
-{
-    return (unsigned)(tile / gridDim.x) & 1u;
-}
-
 /* Compute threads: the staged tile `prev` (c selected) written out at the
  * offset the look-back warp found for it. */
 template <class Op, int BLOCK, int VEC, class SM>
@@ -375,9 +337,7 @@ __device__ __forceinline__ void flush_staged(const Op &op, const input &in,
                                              uint64_t prev, uint32_t c, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
-    unsigned p = parity_of(prev);
-    bar_sync(BAR_OFFSET + p, BLOCK + 32);
-    uint64_t off = sm.offset[p];
+    uint64_t off = offset_of<BLOCK>(prev, sm.offset);
     tile_span sp = span_of(in, prev * G::SIZE, G::SIZE);
     flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, off), c, op.sel, off,
                                sp.first);
@@ -403,9 +363,7 @@ __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
     rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
     bar_sync(BAR_COMPUTE, BLOCK);       /* chunk counts in; the last stage too */
     rank_tile<BLOCK, VEC>(r, sm.chunk);
-    if (threadIdx.x == 0)
-        st.publish_agg(tile, (uint64_t)r.total);
-    bar_arrive(BAR_COUNT + parity_of(tile), BLOCK + 32);
+    publish_tile<plus<uint64_t>, BLOCK>(st, tile, (uint64_t)r.total, 0);
     if (have_prev)
         flush_staged<Op, BLOCK, VEC>(op, in, prev, prev_count, sm);
     bar_sync(BAR_COMPUTE, BLOCK);       /* the stage is free, chunk read */
@@ -471,34 +429,6 @@ __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
     }
 }
 
-/* The look-back warp: each tile's offset, in the block's order.  The
- * tile's count is read back from its published status word (its own, so
- * it is there once the compute threads have arrived; tile 0's is already
- * its inclusive prefix). */
-template <int BLOCK, class SM>
-__device__ __forceinline__ void fused_lookback(uint64_t n_tiles, const packed_status &st,
-                                               uint64_t *d_total, SM &sm)
-{
-    for (uint64_t tile = blockIdx.x; tile < n_tiles; tile += gridDim.x) {
-        unsigned p = parity_of(tile);
-        bar_sync(BAR_COUNT + p, BLOCK + 32);
-        uint64_t c = 0;
-        if (lane_id() == 0)
-            while (st.poll(tile, c) == ST_NONE)
-                __nanosleep(LOOKBACK_NS);
-        c = __shfl_sync(FULL_MASK, c, 0);
-        uint64_t excl = tile ? lookback_warp<plus<uint64_t> >(st, tile) : 0;
-        if (lane_id() == 0) {
-            if (tile)
-                st.publish_prefix(tile, excl + c);
-            sm.offset[p] = excl;
-            if (tile == n_tiles - 1)
-                *d_total = excl + c;
-        }
-        bar_arrive(BAR_OFFSET + p, BLOCK + 32);
-    }
-}
-
 template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
 __global__ void __launch_bounds__(BLOCK + 32, MINB)
 fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
@@ -513,7 +443,7 @@ fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
     if (threadIdx.x < BLOCK)
         fused_compute<Op, BLOCK, VEC, STAGES>(op, in, n_tiles, st, dyn, sm);
     else
-        fused_lookback<BLOCK>(n_tiles, st, d_total, sm);
+        lookback_loop<plus<uint64_t>, BLOCK>(n_tiles, st, 0, d_total, sm.offset);
 }
 
 } /* namespace te */

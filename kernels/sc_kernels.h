@@ -51,6 +51,9 @@ int scg_split_algo(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
                    uint32_t *d_sel, uint32_t *d_rej, uint64_t *d_selected,
                    void *d_scratch, int algo, scg_stream s);
 
+/* What scg_scan runs, in words. */
+const char *scg_scan_variant(void);
+
 /* Prefix scan.  op: SC_OP_SUM / MAX / MIN / XOR.  The accumulator starts at
  * *d_carry_in (read on the device, so chunks can be queued back to back) and
  * its final value goes to *d_carry_out (may not alias d_carry_in).  Sum is

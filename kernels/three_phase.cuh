@@ -176,27 +176,18 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     typedef geom<BLOCK, VEC> G;
     typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
     uint64_t tiles = n_tiles(in, G::SIZE);
-    int sms = 0, per_sm = 0;
-    SCG_CHECK(sm_count(&sms));
-    size_t smem = L::bytes();
-    void (*k)(Op, input, uint64_t, packed_status, uint64_t *) =
-        fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>;
-    SCG_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)smem));
-    SCG_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, L::THREADS, smem));
-    if (per_sm < 1)
-        return (int)cudaErrorInvalidConfiguration;
-    uint64_t blocks = (uint64_t)sms * (uint64_t)per_sm;
-    if (blocks > tiles)
-        blocks = tiles;
+    unsigned blocks = 0;
+    SCG_CHECK(persistent_grid(fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>,
+                              L::THREADS, L::bytes(), tiles, &blocks));
     scratch_map m = map_scratch(scratch, tiles);
     packed_status st = { m.status, 1, 1 };
     SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
     Op op_arg = op;
     input in_arg = in;
     void *args[] = { &op_arg, &in_arg, &tiles, &st, &d_total };
-    SCG_CHECK(cudaLaunchCooperativeKernel((const void *)k, dim3((unsigned)blocks),
-                                          dim3(L::THREADS), args, smem, s));
+    SCG_CHECK(cudaLaunchCooperativeKernel(
+        (const void *)fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>, dim3(blocks),
+        dim3(L::THREADS), args, L::bytes(), s));
     return 0;
 }
 

@@ -25,13 +25,19 @@ struct three_phase {
     enum { BLOCK = 256, VEC = 4, MINB = 4 };
 };
 
-/* Prefix scan: one tile per block, THREADS x VECS uint4; the wide scan
- * (64-bit outputs) holds twice the registers per value.  Measured on an
- * H100 (2026-11-23, 2^28, exclusive sum; CUB 0.885 ms): 1024 x 8 0.834 ms,
- * 512 x 16 0.846, 512 x 8 0.851; persistent with 2-3 tiles in flight
- * (cp.async) 1.00-1.04.  On an H200: 512 x 8 0.692 ms, 256 x 4 0.79. */
+/* Prefix scan.  32-bit accumulators over 16-byte aligned arrays: the
+ * persistent pass of agent_scan.cuh, P_THREADS compute threads and a
+ * look-back warp a block, P_THREADS x P_VECS uint4 tiles, a ring of
+ * P_SLOTS of them, P_MINB blocks an SM.  Measured on an H100 (2026-11-23,
+ * 2^28, exclusive sum; CUB 0.885 ms): 480 x 4 with 3 slots 0.795 ms; with
+ * 2 slots 0.878, 4 slots (one block an SM) 0.886; 992 x 4 with 3 slots
+ * 0.823, 992 x 2 with 4 slots 0.872.  Otherwise (64-bit sums, or arrays
+ * off the 16-byte grid) one tile per block, THREADS x VECS uint4, the
+ * wide one WIDE_THREADS x WIDE_VECS: 1024 x 8 0.834-0.842 ms, 512 x 16
+ * 0.846, 512 x 8 0.851 (on an H200: 512 x 8 0.692, 256 x 4 0.79). */
 struct scan {
-    enum { THREADS = 1024, VECS = 8, WIDE_THREADS = 512, WIDE_VECS = 8 };
+    enum { P_THREADS = 480, P_VECS = 4, P_SLOTS = 3, P_MINB = 2,
+           THREADS = 1024, VECS = 8, WIDE_THREADS = 512, WIDE_VECS = 8 };
 };
 
 /* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked with

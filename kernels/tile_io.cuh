@@ -155,6 +155,18 @@ __device__ __forceinline__ void read_prefetched(const uint4 *buf,
     }
 }
 
+/* A tile prefetched into buf if it exists and is whole; one commit group
+ * either way, so that a pass can count groups by tiles. */
+template <int BLOCK, int VEC>
+__device__ __forceinline__ void prefetch_if_full(const input &in, uint64_t tile,
+                                                 uint64_t n_tiles, uint4 *buf)
+{
+    typedef geom<BLOCK, VEC> G;
+    if (tile < n_tiles && tile_full(in, tile * G::SIZE, G::SIZE))
+        prefetch_tile<BLOCK, VEC>(in, tile * G::SIZE, buf);
+    cp_async_commit();
+}
+
 } /* namespace te */
 
 #endif /* SC_TILE_IO_CUH */

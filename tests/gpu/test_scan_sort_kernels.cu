@@ -130,8 +130,9 @@ static bool gpu_scan_check(const std::vector<uint32_t> &h, int op, int incl,
 
 static void test_scan()
 {
-    /* 16384: the default tile */
+    /* 16384: the default tile; 7680, 15872: the persistent ones' */
     const size_t sizes[] = { 0, 1, 2, 3, 31, 32, 33, 4095, 4096, 4097,
+                             7679, 7680, 7681, 15871, 15872, 15873,
                              16383, 16384, 16385, 65537, 999983, 4194319,
                              16777216 + 3 };
     int variant = 0;
