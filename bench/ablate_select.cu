@@ -22,6 +22,7 @@
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 #include "select_ops.cuh"
+#include "select_data.cuh"
 
 using namespace te;
 
@@ -149,17 +150,6 @@ ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_t
 }
 
 typedef sel_op<pred_range, uint32_t, false, false> op_t;
-
-static __global__ void fill_kernel(uint32_t *d, uint64_t n, uint64_t keep_below)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-         i += (uint64_t)gridDim.x * blockDim.x) {
-        uint64_t a = sc_mix64(i * 0x9e3779b97f4a7c15ULL + 12345);
-        uint64_t b = sc_mix64(a);
-        uint32_t v = (uint32_t)(b >> 32);
-        d[i] = a < keep_below ? (v ? v : 1u) : 0u;
-    }
-}
 
 template <int MODE, unsigned NS>
 static void launch(const op_t &op, const input &in, uint64_t tiles, void *scr,

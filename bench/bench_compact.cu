@@ -18,23 +18,13 @@
 #include <cub/cub.cuh>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
+#include "select_data.cuh"
 
 static const int RUNS = 20, WARMUP = 3;
 
 struct nonzero {
     __device__ bool operator()(uint32_t x) const { return x != 0; }
 };
-
-static __global__ void fill_kernel(uint32_t *d, uint64_t n, uint64_t keep_below)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-         i += (uint64_t)gridDim.x * blockDim.x) {
-        uint64_t a = sc_mix64(i * 0x9e3779b97f4a7c15ULL + 12345);
-        uint64_t b = sc_mix64(a);
-        uint32_t v = (uint32_t)(b >> 32);
-        d[i] = a < keep_below ? (v ? v : 1u) : 0u;
-    }
-}
 
 /* mismatches of a[i] vs b[i] (or b[n-1-i] when reversed) over [0, n) */
 static __global__ void cmp_kernel(const uint32_t *a, const uint32_t *b,
