@@ -116,6 +116,17 @@ limited() {
     no_leftovers
 }
 
+@test "faults: sc-scan with threads taking whole chunks: a write error mid-stream stops them all, exit 1, no file" {
+    # 4 KiB chunks over 4 threads: a thread waiting for the carry of a
+    # chunk the writer will never take must not hang the run.
+    gen_file big.bin 100000 4 0.5
+    run -1 --separate-stderr timeout 60 bash -c 'ulimit -f 100 && exec "$@"' _ \
+        sc-scan -d cpu -j 4 -c 4K -o out big.bin
+    [ "$stderr" = "sc-scan: out: write error: File too large" ]
+    no_leftovers
+    [ ! -e out ]
+}
+
 # ------------------------------------------------- --help to a full device
 
 @test "faults: --help and --version to a full device: a write error, exit 1" {
