@@ -103,8 +103,14 @@ static void *writer_main(void *arg)
         sc_slot *s = next_in_order(p);
         if (!s) break;
         sc_slot_kind kind = s->kind;
-        if (kind == SC_SLOT_WORK_FAILED) p->work_status = s->status;
-        else if (kind != SC_SLOT_CHUNK) p->read_status = s->status;
+        /* A write that failed came first in input order: a chunk that
+         * failed after it (a scan's, stopped waiting for a carry that the
+         * stop will never bring) must not speak instead of it. */
+        if (kind == SC_SLOT_WORK_FAILED) {
+            if (p->write_status == SC_OK) p->work_status = s->status;
+        } else if (kind != SC_SLOT_CHUNK) {
+            p->read_status = s->status;
+        }
         else emit(p, s);
         if (p->cfg->progress) show_progress(p, 0);
         sc_pl_push(p, &p->free_q, s);
