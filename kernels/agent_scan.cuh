@@ -72,7 +72,6 @@ __device__ __forceinline__ uint32_t scan_local(const uint4 *slot, uint32_t *chun
                                                uint32_t (&pre)[VEC])
 {
     typedef geom<BLOCK, VEC> G;
-    const int PL = G::PER_LANE;
     unsigned lane = lane_id(), warp = warp_id();
 #pragma unroll
     for (int j = 0; j < VEC; j++) {
@@ -84,29 +83,11 @@ __device__ __forceinline__ uint32_t scan_local(const uint4 *slot, uint32_t *chun
             chunk[j * G::WARPS + warp] = inc;
     }
     bar_sync(BAR_COMPUTE, BLOCK);
-    /* every warp scans the chunk totals: lane l takes PL of them */
-    uint32_t ex[PL], sum = SOP::identity();
+    uint32_t off[VEC];
+    uint32_t total = chunk_prefixes<SOP, BLOCK, VEC>(chunk, off);
 #pragma unroll
-    for (int p = 0; p < PL; p++) {
-        unsigned c = lane * PL + p;
-        ex[p] = sum;
-        sum = SOP::apply(sum, c < (unsigned)G::CHUNKS ? chunk[c] : SOP::identity());
-    }
-    uint32_t incl = warp_inclusive<SOP, uint32_t>(sum);
-    uint32_t base = warp_exclusive_of<SOP, uint32_t>(incl);
-    uint32_t total = __shfl_sync(FULL_MASK, incl, 31);
-#pragma unroll
-    for (int j = 0; j < VEC; j++) {
-        unsigned c = j * G::WARPS + warp;
-        uint32_t off = 0;
-#pragma unroll
-        for (int p = 0; p < PL; p++) {
-            uint32_t t = __shfl_sync(FULL_MASK, SOP::apply(base, ex[p]), c / PL);
-            if (c % PL == (unsigned)p)
-                off = t;
-        }
-        pre[j] = SOP::apply(off, pre[j]);
-    }
+    for (int j = 0; j < VEC; j++)
+        pre[j] = SOP::apply(off[j], pre[j]);
     return total;
 }
 

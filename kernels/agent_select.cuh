@@ -93,31 +93,11 @@ __device__ __forceinline__ void rank_local(const Op &op, tile_regs<VEC> &r,
 template <int BLOCK, int VEC>
 __device__ __forceinline__ void rank_tile(tile_regs<VEC> &r, const uint32_t *chunk)
 {
-    typedef geom<BLOCK, VEC> G;
-    const int PL = G::PER_LANE;
-    unsigned lane = lane_id(), warp = warp_id();
-    uint32_t ex[PL], sum = 0;
+    uint32_t off[VEC];
+    r.total = chunk_prefixes<plus<uint32_t>, BLOCK, VEC>(chunk, off);
 #pragma unroll
-    for (int p = 0; p < PL; p++) {
-        unsigned c = lane * PL + p;
-        ex[p] = sum;
-        sum += c < (unsigned)G::CHUNKS ? chunk[c] : 0u;
-    }
-    uint32_t incl = warp_inclusive<plus<uint32_t>, uint32_t>(sum);
-    uint32_t base = incl - sum;
-    r.total = __shfl_sync(FULL_MASK, incl, 31);
-#pragma unroll
-    for (int j = 0; j < VEC; j++) {
-        unsigned c = j * G::WARPS + warp;
-        uint32_t off = 0;
-#pragma unroll
-        for (int p = 0; p < PL; p++) {
-            uint32_t t = __shfl_sync(FULL_MASK, base + ex[p], c / PL);
-            if (c % PL == (unsigned)p)
-                off = t;
-        }
-        r.pre[j] += off;
-    }
+    for (int j = 0; j < VEC; j++)
+        r.pre[j] += off[j];
 }
 
 /* Output vectors are 16 bytes: E elements of out_t. */

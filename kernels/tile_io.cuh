@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 #include <cuda_runtime.h>
+#include "warp_scan.cuh"
 
 namespace te {
 
@@ -153,6 +154,41 @@ __device__ __forceinline__ void read_prefetched(const uint4 *buf,
         x[j][0] = u.x; x[j][1] = u.y; x[j][2] = u.z; x[j][3] = u.w;
         ok[j] = 0xfu;
     }
+}
+
+/* After a barrier that makes the tile's CHUNKS chunk totals visible:
+ * every warp scans them (a few shuffles, cheaper than another barrier).
+ * off[j] is the exclusive prefix of this thread's chunk j (j * WARPS +
+ * warp); returns the tile's total. */
+template <class OP, int BLOCK, int VEC>
+__device__ __forceinline__ typename OP::type chunk_prefixes(const typename OP::type *chunk,
+                                                            typename OP::type (&off)[VEC])
+{
+    typedef typename OP::type T;
+    typedef geom<BLOCK, VEC> G;
+    const int PL = G::PER_LANE;
+    unsigned lane = lane_id(), warp = warp_id();
+    T ex[PL], sum = OP::identity();
+#pragma unroll
+    for (int p = 0; p < PL; p++) {
+        unsigned c = lane * PL + p;
+        ex[p] = sum;
+        sum = OP::apply(sum, c < (unsigned)G::CHUNKS ? chunk[c] : OP::identity());
+    }
+    T incl = warp_inclusive<OP, T>(sum);
+    T base = warp_exclusive_of<OP, T>(incl);
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        unsigned c = j * G::WARPS + warp;
+        off[j] = OP::identity();
+#pragma unroll
+        for (int p = 0; p < PL; p++) {
+            T t = __shfl_sync(FULL_MASK, OP::apply(base, ex[p]), c / PL);
+            if (c % PL == (unsigned)p)
+                off[j] = t;
+        }
+    }
+    return __shfl_sync(FULL_MASK, incl, 31);
 }
 
 /* A tile prefetched into buf if it exists and is whole; one commit group
