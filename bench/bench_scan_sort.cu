@@ -166,7 +166,7 @@ int main(void)
     auto our_sort = [&] {
         SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, N, 0, 32, 0, &is_alt, d_scr, 0));
     };
-    struct { int cfg, tile; float ms; } sorts[8];
+    struct { int cfg, tile; float ms; } sorts[16];
     int n_sorts = 0;
 #ifdef SCG_TUNE
     for (int c = 0; scg_sort_tune(c); c++) {
@@ -239,7 +239,8 @@ int main(void)
 
     double gib = N * 4.0 / (1 << 30);
     printf("2^28 uint32 (%.0f GiB), median of %d runs\n", gib, RUNS);
-    printf("scan variant: %s\n\n", scg_scan_variant());
+    printf("scan variant: %s\nsort variant: %s\n\n", scg_scan_variant(),
+           scg_sort_variant());
     printf("| %-34s | %8s | %6s | %s |\n", "op", "ms", "ratio", "note");
     printf("|%s|%s|%s|%s|\n", "------------------------------------",
            "----------", "--------", "------------------");
@@ -272,10 +273,11 @@ int main(void)
     for (int i = 0; i < n_sorts; i++) {
         char name[64];
         int t = sorts[i].tile;
-        snprintf(name, sizeof name, "scg_sort%s (%d%s%s)",
-                 i == 0 ? " default" : "", t & 0xfffff,
-                 t >> 20 & 1 ? " ballot" : t ? " match" : "",
-                 t >> 21 & 1 ? " early" : "");
+        if (t)
+            snprintf(name, sizeof name, "scg_sort%s (%d x %d)",
+                     i == 0 ? " default" : "", t >> 16, t & 0xffff);
+        else
+            snprintf(name, sizeof name, "scg_sort default");
         snprintf(note, sizeof note, "%.1f Gkeys/s", N / sorts[i].ms / 1e6);
         row(name, sorts[i].ms, cub_sort_ms, note);
     }

@@ -53,6 +53,8 @@ int scg_split_algo(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
 
 /* What scg_scan runs, in words. */
 const char *scg_scan_variant(void);
+/* What the sort runs, in words (the bench prints it). */
+const char *scg_sort_variant(void);
 
 /* Prefix scan.  op: SC_OP_SUM / MAX / MIN / XOR.  The accumulator starts at
  * *d_carry_in (read on the device, so chunks can be queued back to back) and

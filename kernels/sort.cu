@@ -17,6 +17,7 @@
  */
 #include <cuda_runtime.h>
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
@@ -106,10 +107,6 @@ struct PassArgs {
     uint32_t *tile_counter;
 };
 
-/* EARLY: count the tile's digits with shared atomics right after the load,
- * publish and look back before ranking, so that the tile's inclusive prefix
- * (what successors wait for) does not wait for the ranking.  Otherwise the
- * counts come out of the ranking and are published after it. */
 /* Blocks per SM to ask of the register allocator: keys and ranks take
  * 2*ITEMS registers, about 24 more do the rest. */
 constexpr int sort_min_blocks(int threads, int items)
@@ -118,19 +115,22 @@ constexpr int sort_min_blocks(int threads, int items)
                ? 65536 / (threads * (2 * items + 24)) : 1;
 }
 
-template <int THREADS, int ITEMS, bool BALLOT, bool EARLY>
+template <int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS, sort_min_blocks(THREADS, ITEMS))
 sort_pass_kernel(PassArgs a)
 {
     constexpr int WARPS = THREADS / 32;
     constexpr int TILE = THREADS * ITEMS;
     static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
-    /* Per-warp digit counters are done with before the keys are placed. */
+    /* Per-warp digit counters and match words are done with before the
+     * keys are placed. */
     __shared__ union {
-        uint32_t warp_cnt[WARPS][RADIX];
+        struct {
+            uint32_t cnt[WARPS][RADIX];
+            uint32_t match[WARPS][RADIX];
+        } w;
         uint32_t keys[TILE];
     } sm;
-    __shared__ uint32_t s_hist[RADIX];
     __shared__ uint32_t s_local_start[RADIX];
     __shared__ u64 s_global[RADIX];
     __shared__ uint32_t s_warp[RADIX / 32];
@@ -140,10 +140,8 @@ sort_pass_kernel(PassArgs a)
     uint32_t d = threadIdx.x;       /* the digit this thread looks after */
     if (threadIdx.x == 0)
         s_tile = atomicAdd(a.tile_counter, 1u);
-    for (int i = threadIdx.x; i < WARPS * RADIX; i += THREADS)
-        (&sm.warp_cnt[0][0])[i] = 0;
-    if (EARLY && d < RADIX)
-        s_hist[d] = 0;
+    for (int i = threadIdx.x; i < 2 * WARPS * RADIX; i += THREADS)
+        (&sm.w.cnt[0][0])[i] = 0;
     __syncthreads();
     uint32_t tile = s_tile;
     uint64_t tile_base = (uint64_t)tile * TILE;
@@ -169,51 +167,24 @@ sort_pass_kernel(PassArgs a)
     }
 
     uint32_t rank[ITEMS];
+    rank_warp<ITEMS>(key, rem, a.dig, sm.w.cnt[warp], sm.w.match[warp], rank);
+    __syncthreads();
+    /* warp counts become warp offsets; the tile count is published at once
+     * so that successors can look past this tile */
     uint32_t tile_count = 0;
-    u64 excl = 0;
-    uint32_t local_start;
-    if constexpr (EARLY) {
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++)
-            if (i * 32 < rem)
-                atomicAdd(&s_hist[a.dig.of(key[i])], 1u);
-        __syncthreads();
-        if (d < RADIX) {
-            tile_count = s_hist[d];
-            st.publish_agg(tile, tile_count);
-            if (tile > 0)
-                excl = look_back_digit(st, tile, tile_count);
-        }
-        local_start = block_exclusive_radix<THREADS>(tile_count, s_warp);
-        rank_warp<ITEMS, BALLOT>(key, rem, a.dig, sm.warp_cnt[warp], rank);
-        __syncthreads();
-        if (d < RADIX) {
-            uint32_t run = 0;
+    if (d < RADIX) {
 #pragma unroll 4
-            for (int w = 0; w < WARPS; w++) {
-                uint32_t c = sm.warp_cnt[w][d];
-                sm.warp_cnt[w][d] = run;
-                run += c;
-            }
+        for (int w = 0; w < WARPS; w++) {
+            uint32_t c = sm.w.cnt[w][d];
+            sm.w.cnt[w][d] = tile_count;
+            tile_count += c;
         }
-    } else {
-        rank_warp<ITEMS, BALLOT>(key, rem, a.dig, sm.warp_cnt[warp], rank);
-        __syncthreads();
-        /* warp counts become warp offsets; the tile count is published at
-         * once so that successors can look past this tile */
-        if (d < RADIX) {
-#pragma unroll 4
-            for (int w = 0; w < WARPS; w++) {
-                uint32_t c = sm.warp_cnt[w][d];
-                sm.warp_cnt[w][d] = tile_count;
-                tile_count += c;
-            }
-            st.publish_agg(tile, tile_count);
-        }
-        local_start = block_exclusive_radix<THREADS>(tile_count, s_warp);
-        if (d < RADIX && tile > 0)
-            excl = look_back_digit(st, tile, tile_count);
+        st.publish_agg(tile, tile_count);
     }
+    uint32_t local_start = block_exclusive_radix<THREADS>(tile_count, s_warp);
+    u64 excl = 0;
+    if (d < RADIX && tile > 0)
+        excl = look_back_digit(st, tile, tile_count);
     if (d < RADIX) {
         s_local_start[d] = local_start;
         s_global[d] = a.bins[d] + excl - local_start;
@@ -225,7 +196,7 @@ sort_pass_kernel(PassArgs a)
     for (int i = 0; i < ITEMS; i++) {
         if (i * 32 < rem) {
             uint32_t dd = a.dig.of(key[i]);
-            rank[i] += s_local_start[dd] + sm.warp_cnt[warp][dd];
+            rank[i] += s_local_start[dd] + sm.w.cnt[warp][dd];
         }
     }
     __syncthreads();
@@ -258,23 +229,15 @@ constexpr size_t STATUS_OFF = MISC_OFF + 256;
 
 struct SortCfg {
     int threads, items;
-    bool ballot, early;
     void (*kernel)(PassArgs);
 };
 
-#define SORT_CFG(T, I, B, E) { T, I, B, E, sort_pass_kernel<T, I, B, E> }
+#define SORT_CFG(T, I) { T, I, sort_pass_kernel<T, I> }
 const SortCfg sort_cfgs[] = {
-    /* Measured on an H200, 2^28 random keys, 4 passes (CUB: 5.42 ms):
-     * ballot ranking beats match_any by 4-5 ms (match_any: 11.6-13 ms at
-     * any tile); 256 x 24 ballot 6.98 ms, the same with early counts 7.84
-     * (its registers spill), 256 x 16 early 8.2, 512 x 16 early 8.26,
-     * 256 x 32 early 8.6, 512 x 12 early 9.1. */
-    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true, false), /* default */
+    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS), /* default */
 #ifdef SCG_TUNE
-    SORT_CFG(256, 24, true, true),
-    SORT_CFG(256, 32, true, true),
-    SORT_CFG(384, 16, true, true),
-    SORT_CFG(256, 24, false, true),
+    SORT_CFG(256, 20),
+    SORT_CFG(256, 24),
 #endif
 };
 #undef SORT_CFG
@@ -301,17 +264,27 @@ int num_sms()
 } /* namespace */
 
 #ifdef SCG_TUNE
-/* Bench only: pick a tile configuration; returns its tile size | ballot << 20
- * | early << 21, 0 if none. */
+/* Bench only: pick a tile configuration; returns its tile size (threads
+ * << 16 | items), 0 if none. */
 extern "C" int scg_sort_tune(int cfg)
 {
     if (cfg < 0 || cfg >= (int)(sizeof sort_cfgs / sizeof sort_cfgs[0]))
         return 0;
     sort_cfg = cfg;
     const SortCfg &c = sort_cfgs[cfg];
-    return c.threads * c.items | c.ballot << 20 | c.early << 21;
+    return c.threads << 16 | c.items;
 }
 #endif
+
+extern "C" const char *scg_sort_variant(void)
+{
+    static char name[160];
+    const SortCfg &c = sort_cfgs[0];
+    snprintf(name, sizeof name, "LSD, %d-bit digits, one histogram pass, then a pass a "
+             "digit with look-back: %d threads x %d keys a tile, ranked by shared "
+             "match words", RADIX_BITS, c.threads, c.items);
+    return name;
+}
 
 extern "C" size_t scg_sort_scratch(uint64_t n)
 {

@@ -40,10 +40,17 @@ struct scan {
            THREADS = 1024, VECS = 8, WIDE_THREADS = 512, WIDE_VECS = 8 };
 };
 
-/* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked with
- * ballots (sort.cu lists the alternatives measured). */
+/* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked by
+ * shared-memory match words (sort_rank.cuh).  Measured on an H100
+ * (2026-11-24, 2^28 random keys, 4 passes; CUB 5.54 ms): 384 x 16 and
+ * 256 x 20 6.76 ms, 256 x 24 7.10, 384 x 20 7.12, 512 x 12 7.54.  Ranked
+ * by a ballot per digit bit instead: 256 x 24 7.36 ms, 384 x 16 7.42;
+ * with the digits counted first by shared atomics 8.19; with the
+ * look-back on a warp of its own beside the ranking (lookback_warp.cuh's
+ * pattern, one tile a block) 11.4-13.8 ms at every tile tried.  On an
+ * H200 (2026-11-22) match_any took 11.6-13 ms at any tile. */
 struct sort {
-    enum { THREADS = 256, ITEMS = 24 };
+    enum { THREADS = 384, ITEMS = 16 };
 };
 
 } /* namespace cfg */

@@ -17,6 +17,7 @@
 
 #ifdef SCG_TUNE
 extern "C" int scg_scan_tune(int cfg);
+extern "C" int scg_sort_tune(int cfg);
 #endif
 
 #include "gpu_tap.cuh"
@@ -250,8 +251,10 @@ static void sort_case(size_t n, int dist, unsigned lo, unsigned hi, int desc,
 
 static void test_sort()
 {
-    const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 4095, 4096, 6143, 6144,
-                             6145, 65537, 999983, 4194319, 16777216 + 3 };
+    /* around the tiles of every configuration: 4096, 5120, 6144 keys */
+    const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 4095, 4096, 4097, 5119,
+                             5121, 6143, 6144, 6145, 12289, 65537, 999983,
+                             4194319, 16777216 + 3 };
     const unsigned ranges[][2] = { { 0, 32 }, { 8, 20 }, { 3, 4 }, { 5, 29 } };
     const char *q = getenv("SC_QUICK");
     int ql = q ? atoi(q) : 0;
@@ -304,10 +307,16 @@ int main(void)
         test_scan();
     }
     scg_scan_tune(0);
+    /* and of the sort */
+    for (int c = 0; int tag = scg_sort_tune(c); c++) {
+        printf("# sort configuration %d (%d)\n", c, tag);
+        test_sort();
+    }
+    scg_sort_tune(0);
 #else
     test_scan();
-#endif
     test_sort();
+#endif
     printf("1..%d\n", n_tests);
     if (n_failed)
         printf("# %d of %d failed\n", n_failed, n_tests);
