@@ -274,8 +274,9 @@ int main(void)
         char name[64];
         int t = sorts[i].tile;
         if (t)
-            snprintf(name, sizeof name, "scg_sort%s (%d x %d)",
-                     i == 0 ? " default" : "", t >> 16, t & 0xffff);
+            snprintf(name, sizeof name, "scg_sort%s (%d x %d%s)",
+                     i == 0 ? " default" : "", t >> 16, t & 0x7fff,
+                     t & 0x8000 ? ", full tiles apart" : "");
         else
             snprintf(name, sizeof name, "scg_sort default");
         snprintf(note, sizeof note, "%.1f Gkeys/s", N / sorts[i].ms / 1e6);

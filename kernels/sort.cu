@@ -115,37 +115,34 @@ constexpr int sort_min_blocks(int threads, int items)
                ? 65536 / (threads * (2 * items + 24)) : 1;
 }
 
+/* A pass's shared memory.  Per-warp digit counters and match words are
+ * done with before the keys are placed. */
 template <int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS, sort_min_blocks(THREADS, ITEMS))
-sort_pass_kernel(PassArgs a)
-{
-    constexpr int WARPS = THREADS / 32;
-    constexpr int TILE = THREADS * ITEMS;
-    static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
-    /* Per-warp digit counters and match words are done with before the
-     * keys are placed. */
-    __shared__ union {
+struct PassShared {
+    union {
         struct {
-            uint32_t cnt[WARPS][RADIX];
-            uint32_t match[WARPS][RADIX];
+            uint32_t cnt[THREADS / 32][RADIX];
+            uint32_t match[THREADS / 32][RADIX];
         } w;
-        uint32_t keys[TILE];
+        uint32_t keys[THREADS * ITEMS];
     } sm;
-    __shared__ uint32_t s_local_start[RADIX];
-    __shared__ u64 s_global[RADIX];
-    __shared__ uint32_t s_warp[RADIX / 32];
-    __shared__ uint32_t s_tile;
+    uint32_t local_start[RADIX];
+    u64 global[RADIX];
+    uint32_t warp[RADIX / 32];
+    uint32_t tile;
+};
 
+/* One tile of a pass.  FULL: the tile holds TILE keys, so every bound
+ * check folds away (rem is a constant); the last tile runs with them. */
+template <int THREADS, int ITEMS, bool FULL>
+__device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS, ITEMS> &sh,
+                                          uint32_t tile, uint32_t tile_n)
+{
+    constexpr int TILE = THREADS * ITEMS;
+    constexpr int WARPS = THREADS / 32;
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     uint32_t d = threadIdx.x;       /* the digit this thread looks after */
-    if (threadIdx.x == 0)
-        s_tile = atomicAdd(a.tile_counter, 1u);
-    for (int i = threadIdx.x; i < 2 * WARPS * RADIX; i += THREADS)
-        (&sm.w.cnt[0][0])[i] = 0;
-    __syncthreads();
-    uint32_t tile = s_tile;
     uint64_t tile_base = (uint64_t)tile * TILE;
-    uint32_t tile_n = (uint32_t)min((uint64_t)TILE, a.n - tile_base);
     te::packed_status st = { (uint64_t *)a.status + (d < RADIX ? d : 0), RADIX,
                              2 * a.epoch + 1 };
 
@@ -154,20 +151,14 @@ sort_pass_kernel(PassArgs a)
     int first = warp * ITEMS * 32 + lane;      /* within the tile */
     const uint32_t *src = a.in + tile_base + first;
     /* item i is valid iff i*32 < rem: 32-bit compares only */
-    int rem = (int)tile_n - first;
+    const int rem = FULL ? ITEMS * 32 : (int)tile_n - first;
     uint32_t key[ITEMS];
-    if (tile_n == TILE) {
 #pragma unroll
-        for (int i = 0; i < ITEMS; i++)
-            key[i] = __ldcs(src + i * 32);
-    } else {
-#pragma unroll
-        for (int i = 0; i < ITEMS; i++)
-            key[i] = i * 32 < rem ? src[i * 32] : 0;
-    }
+    for (int i = 0; i < ITEMS; i++)
+        key[i] = FULL ? __ldcs(src + i * 32) : i * 32 < rem ? src[i * 32] : 0;
 
     uint32_t rank[ITEMS];
-    rank_warp<ITEMS>(key, rem, a.dig, sm.w.cnt[warp], sm.w.match[warp], rank);
+    rank_warp<ITEMS>(key, rem, a.dig, sh.sm.w.cnt[warp], sh.sm.w.match[warp], rank);
     __syncthreads();
     /* warp counts become warp offsets; the tile count is published at once
      * so that successors can look past this tile */
@@ -175,19 +166,19 @@ sort_pass_kernel(PassArgs a)
     if (d < RADIX) {
 #pragma unroll 4
         for (int w = 0; w < WARPS; w++) {
-            uint32_t c = sm.w.cnt[w][d];
-            sm.w.cnt[w][d] = tile_count;
+            uint32_t c = sh.sm.w.cnt[w][d];
+            sh.sm.w.cnt[w][d] = tile_count;
             tile_count += c;
         }
         st.publish_agg(tile, tile_count);
     }
-    uint32_t local_start = block_exclusive_radix<THREADS>(tile_count, s_warp);
+    uint32_t local_start = block_exclusive_radix<THREADS>(tile_count, sh.warp);
     u64 excl = 0;
     if (d < RADIX && tile > 0)
         excl = look_back_digit(st, tile, tile_count);
     if (d < RADIX) {
-        s_local_start[d] = local_start;
-        s_global[d] = a.bins[d] + excl - local_start;
+        sh.local_start[d] = local_start;
+        sh.global[d] = a.bins[d] + excl - local_start;
     }
     __syncthreads();
 
@@ -196,23 +187,43 @@ sort_pass_kernel(PassArgs a)
     for (int i = 0; i < ITEMS; i++) {
         if (i * 32 < rem) {
             uint32_t dd = a.dig.of(key[i]);
-            rank[i] += s_local_start[dd] + sm.w.cnt[warp][dd];
+            rank[i] += sh.local_start[dd] + sh.sm.w.cnt[warp][dd];
         }
     }
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < ITEMS; i++)
         if (i * 32 < rem)
-            sm.keys[rank[i]] = key[i];
+            sh.sm.keys[rank[i]] = key[i];
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         uint32_t j = threadIdx.x + i * THREADS;
-        if (j < tile_n) {
-            uint32_t k = sm.keys[j];
-            a.out[s_global[a.dig.of(k)] + j] = k;
+        if (FULL || j < tile_n) {
+            uint32_t k = sh.sm.keys[j];
+            a.out[sh.global[a.dig.of(k)] + j] = k;
         }
     }
+}
+
+template <int THREADS, int ITEMS, bool SPLIT_FULL>
+__global__ void __launch_bounds__(THREADS, sort_min_blocks(THREADS, ITEMS))
+sort_pass_kernel(PassArgs a)
+{
+    constexpr int TILE = THREADS * ITEMS;
+    static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
+    __shared__ PassShared<THREADS, ITEMS> sh;
+    if (threadIdx.x == 0)
+        sh.tile = atomicAdd(a.tile_counter, 1u);
+    for (int i = threadIdx.x; i < 2 * (THREADS / 32) * RADIX; i += THREADS)
+        (&sh.sm.w.cnt[0][0])[i] = 0;
+    __syncthreads();
+    uint32_t tile = sh.tile;
+    uint32_t tile_n = (uint32_t)min((uint64_t)TILE, a.n - (uint64_t)tile * TILE);
+    if (SPLIT_FULL && tile_n == TILE)
+        sort_tile<THREADS, ITEMS, true>(a, sh, tile, tile_n);
+    else
+        sort_tile<THREADS, ITEMS, false>(a, sh, tile, tile_n);
 }
 
 size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
@@ -229,15 +240,16 @@ constexpr size_t STATUS_OFF = MISC_OFF + 256;
 
 struct SortCfg {
     int threads, items;
+    bool split_full;
     void (*kernel)(PassArgs);
 };
 
-#define SORT_CFG(T, I) { T, I, sort_pass_kernel<T, I> }
+#define SORT_CFG(T, I, F) { T, I, F, sort_pass_kernel<T, I, F> }
 const SortCfg sort_cfgs[] = {
-    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS), /* default */
+    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true), /* default */
 #ifdef SCG_TUNE
-    SORT_CFG(256, 20),
-    SORT_CFG(256, 24),
+    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, false),
+    SORT_CFG(256, 20, true),
 #endif
 };
 #undef SORT_CFG
@@ -264,15 +276,15 @@ int num_sms()
 } /* namespace */
 
 #ifdef SCG_TUNE
-/* Bench only: pick a tile configuration; returns its tile size (threads
- * << 16 | items), 0 if none. */
+/* Bench only: pick a tile configuration; returns threads << 16 | items,
+ * with bit 15 set where full tiles run apart; 0 if none. */
 extern "C" int scg_sort_tune(int cfg)
 {
     if (cfg < 0 || cfg >= (int)(sizeof sort_cfgs / sizeof sort_cfgs[0]))
         return 0;
     sort_cfg = cfg;
     const SortCfg &c = sort_cfgs[cfg];
-    return c.threads << 16 | c.items;
+    return c.threads << 16 | c.split_full << 15 | c.items;
 }
 #endif
 

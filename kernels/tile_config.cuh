@@ -41,9 +41,11 @@ struct scan {
 };
 
 /* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked by
- * shared-memory match words (sort_rank.cuh).  Measured on an H100
- * (2026-11-24, 2^28 random keys, 4 passes; CUB 5.54 ms): 384 x 16 and
- * 256 x 20 6.76 ms, 256 x 24 7.10, 384 x 20 7.12, 512 x 12 7.54.  Ranked
+ * shared-memory match words (sort_rank.cuh), full tiles run by a body
+ * with no bound checks.  Measured on an H100 (2026-11-24, 2^28 random
+ * keys, 4 passes; CUB 5.53 ms): 384 x 16 6.69 ms (one body for all tiles
+ * 6.74), 256 x 20 6.64 (one body 7.58: it spills); before full tiles ran
+ * apart, 256 x 24 7.10, 384 x 20 7.12, 512 x 12 7.54.  Ranked
  * by a ballot per digit bit instead: 256 x 24 7.36 ms, 384 x 16 7.42;
  * with the digits counted first by shared atomics 8.19; with the
  * look-back on a warp of its own beside the ranking (lookback_warp.cuh's
