@@ -1,8 +1,11 @@
 /* test_scan_sort_kernels.cu — scg_scan and scg_sort against CPU references.
  *
  * Standalone, TAP output.  Build:
- *   nvcc -O3 -std=c++17 -arch=sm_90 -I lib -I kernels \
+ *   nvcc -O3 -std=c++17 -arch=sm_90 -I lib/core -I kernels \
  *        tests/gpu/test_scan_sort_kernels.cu kernels/scan.cu kernels/sort.cu
+ * With -DSCG_TUNE it tests every measured tile configuration of the scan
+ * and of the sort, not only the default.  SC_QUICK=1 or 2 keeps to small
+ * sizes (for compute-sanitizer).
  * Without a usable GPU it prints "1..0 # SKIP no CUDA GPU" and exits 0.
  */
 #include <cuda_runtime.h>
