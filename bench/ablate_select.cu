@@ -8,13 +8,16 @@
  *   rank      + the tile's ranks (ballots, a barrier, the chunk scan)
  *   lookback  + warp 0's look-back, the block waiting for it
  *   move      + staging and the flush, at made-up offsets, no look-back
+ *   late      move, each tile flushed a tile later (the shipped pass's
+ *             order: rank k, flush k-1, stage k), still no look-back
  *   full      all of it: the fused pass as it was before session 8, whose
  *             whole block waited for warp 0's look-back (checked against
  *             the count libsc's scg_compact returns)
  * Each row prints the look-back's mean rounds (32 tiles a round) and
  * polls per tile where it has one; "ns" is the back-off between polls.
  *
- * Usage: ablate_select [log2 n]   (default 28)
+ * Usage: ablate_select [log2 n]   (default 28; n is rounded down to
+ * whole tiles)
  */
 #include <algorithm>
 #include <stdio.h>
@@ -26,8 +29,9 @@
 
 using namespace te;
 
-enum { M_READ, M_RANK, M_LOOKBACK, M_MOVE, M_FULL };
-static const char *const mode_name[] = { "read", "rank", "lookback", "move", "full" };
+enum { M_READ, M_RANK, M_LOOKBACK, M_MOVE, M_FULL, M_LATE };
+static const char *const mode_name[] = { "read", "rank", "lookback", "move", "full",
+                                         "late" };
 
 __device__ unsigned long long g_rounds, g_polls, g_sink;
 
@@ -79,9 +83,13 @@ struct abl_layout {
     static size_t bytes() { return RING_BYTES + sizeof(abl_smem<Op, BLOCK, VEC>); }
 };
 
-/* The shape of the pass before session 8. */
+/* The shape of the pass before session 8; ABL_BLOCK=480 gives the
+ * shipped pass's tile (its compute threads) for comparison. */
+#ifndef ABL_BLOCK
+#define ABL_BLOCK 512
+#endif
 struct S {
-    enum { BLOCK = 512, VEC = 4, STAGES = 2, MINB = 2 };
+    enum { BLOCK = ABL_BLOCK, VEC = 4, STAGES = 2, MINB = 2 };
 };
 
 template <class Op, int MODE, unsigned NS, int BLOCK, int VEC, int STAGES, int MINB>
@@ -95,8 +103,9 @@ ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_t
     uint4 *ring = dyn;
     SM &sm = *(SM *)((char *)dyn + L::RING_BYTES);
     const uint64_t step = gridDim.x;
-    uint64_t tile = blockIdx.x;
-    uint32_t sink = 0;
+    uint64_t tile = blockIdx.x, prev = 0;
+    uint32_t sink = 0, prev_count = 0;
+    bool have_prev = false;
 #pragma unroll
     for (int s = 0; s < STAGES; s++)
         prefetch_if_full<BLOCK, VEC>(in, tile + s * step, n_tiles,
@@ -118,6 +127,19 @@ ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_t
         rank_tile<BLOCK, VEC>(r, sm.chunk);
         tile_span sp = span_of(in, tile * G::SIZE, G::SIZE);
         uint64_t off = sp.first / 2;
+        if (MODE == M_LATE) {
+            if (have_prev) {
+                tile_span pp = span_of(in, prev * G::SIZE, G::SIZE);
+                flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, pp.first / 2),
+                                           prev_count, op.sel, pp.first / 2, pp.first);
+            }
+            __syncthreads();
+            stage_tile<Op, BLOCK, VEC>(op, r, sp.head, 0, r.total, sm.stage);
+            prev = tile;
+            prev_count = r.total;
+            have_prev = true;
+            continue;
+        }
         if (MODE == M_LOOKBACK || MODE == M_FULL) {
             if (threadIdx.x < 32) {
                 if (threadIdx.x == 0)
@@ -145,6 +167,12 @@ ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_t
                                    op.sel, off, sp.first);
     }
     cp_async_wait<0>();
+    if (MODE == M_LATE && have_prev) {
+        __syncthreads();
+        tile_span pp = span_of(in, prev * G::SIZE, G::SIZE);
+        flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, pp.first / 2),
+                                   prev_count, op.sel, pp.first / 2, pp.first);
+    }
     if (sink == 0x9e3779b9u)
         g_sink = sink;
 }
@@ -221,7 +249,8 @@ static void row(const char *what, int keep, const op_t &op, const input &in,
 int main(int argc, char **argv)
 {
     int lg = argc > 1 ? atoi(argv[1]) : 28;
-    uint64_t n = 1ull << lg;
+    /* whole tiles: every tile runs the full-tile path */
+    uint64_t n = (1ull << lg) / geom<S::BLOCK, S::VEC>::SIZE * geom<S::BLOCK, S::VEC>::SIZE;
     uint32_t *d_in, *d_out;
     uint64_t *d_total, *d_cnt;
     void *scr;
@@ -232,10 +261,6 @@ int main(int argc, char **argv)
     SCG_CHECK_DIE(cudaMalloc(&scr, scg_compact_scratch(n)));
     input in = make_input(d_in, n);
     uint64_t tiles = n_tiles(in, geom<S::BLOCK, S::VEC>::SIZE);
-    if (n % geom<S::BLOCK, S::VEC>::SIZE) {
-        printf("n must be a whole number of tiles\n");
-        return 2;
-    }
     cudaEvent_t a, b;
     SCG_CHECK_DIE(cudaEventCreate(&a));
     SCG_CHECK_DIE(cudaEventCreate(&b));
@@ -248,8 +273,9 @@ int main(int argc, char **argv)
     float copy10 = 0;
     SCG_CHECK_DIE(cudaEventElapsedTime(&copy10, a, b));
     double copy_ms = copy10 / 10.0;   /* 8 bytes moved per element */
-    printf("n = 2^%d, tiles of %d, copy %.3f ms; %% floor = bytes read + written "
-           "at the copy's rate\n", lg, geom<S::BLOCK, S::VEC>::SIZE, copy_ms);
+    printf("n = %llu (2^%d in whole tiles), tiles of %d, copy %.3f ms; %% floor = "
+           "bytes read + written at the copy's rate\n", (unsigned long long)n, lg,
+           geom<S::BLOCK, S::VEC>::SIZE, copy_ms);
     printf("%-9s %5s %5s %8s %8s %7s %7s\n", "mode", "ns", "keep", "ms", "% floor",
            "rounds", "polls");
     sc_pred pred = {};
@@ -270,6 +296,7 @@ int main(int argc, char **argv)
         row<M_RANK, 64>(mode_name[M_RANK], keep, op, in, tiles, scr, d_total, want, copy_ms, rd, n);
         row<M_LOOKBACK, 64>(mode_name[M_LOOKBACK], keep, op, in, tiles, scr, d_total, want, copy_ms, rd, n);
         row<M_MOVE, 64>(mode_name[M_MOVE], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
+        row<M_LATE, 64>(mode_name[M_LATE], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
         row<M_FULL, 64>(mode_name[M_FULL], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
         row<M_FULL, 0>(mode_name[M_FULL], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
         row<M_FULL, 256>(mode_name[M_FULL], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);

@@ -187,9 +187,9 @@ int main(int argc, char **argv)
             char name[64];
             snprintf(name, sizeof name, "scg_compact v%d%s", v, v ? "" : " (default)");
             if (got != k || bad) {
-                printf("MISMATCH %s: count %llu vs CUB %llu, %llu bad\n", name,
-                       (unsigned long long)got, (unsigned long long)k,
-                       (unsigned long long)bad);
+                printf("MISMATCH %s: count %llu vs CUB %llu, %llu bad (%.3f ms)\n",
+                       name, (unsigned long long)got, (unsigned long long)k,
+                       (unsigned long long)bad, ms);
                 failures++;
                 continue;
             }
@@ -220,9 +220,9 @@ int main(int argc, char **argv)
             char name[64];
             snprintf(name, sizeof name, "scg_split v%d%s", v, v ? "" : " (default)");
             if (got != kp || bad) {
-                printf("MISMATCH %s: count %llu vs CUB %llu, %llu bad\n", name,
-                       (unsigned long long)got, (unsigned long long)kp,
-                       (unsigned long long)bad);
+                printf("MISMATCH %s: count %llu vs CUB %llu, %llu bad (%.3f ms)\n",
+                       name, (unsigned long long)got, (unsigned long long)kp,
+                       (unsigned long long)bad, ms);
                 failures++;
                 continue;
             }
