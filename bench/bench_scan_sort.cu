@@ -271,7 +271,7 @@ int main(void)
     snprintf(note, sizeof note, "%.1f Gkeys/s", N / cub_sort_ms / 1e6);
     row("cub::DeviceRadixSort::SortKeys", cub_sort_ms, 0, note);
     for (int i = 0; i < n_sorts; i++) {
-        char name[64];
+        char name[96];
         int t = sorts[i].tile;
         if (t)
             snprintf(name, sizeof name, "scg_sort%s (%d x %d%s)",

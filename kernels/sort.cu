@@ -249,7 +249,9 @@ const SortCfg sort_cfgs[] = {
     SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true), /* default */
 #ifdef SCG_TUNE
     SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, false),
+    SORT_CFG(384, 16, true),
     SORT_CFG(256, 20, true),
+    SORT_CFG(384, 20, true),
 #endif
 };
 #undef SORT_CFG

@@ -42,17 +42,22 @@ struct scan {
 
 /* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked by
  * shared-memory match words (sort_rank.cuh), full tiles run by a body
- * with no bound checks.  Measured on an H100 (2026-11-24, 2^28 random
- * keys, 4 passes; CUB 5.53 ms): 384 x 16 6.69 ms (one body for all tiles
- * 6.74), 256 x 20 6.64 (one body 7.58: it spills); before full tiles ran
- * apart, 256 x 24 7.10, 384 x 20 7.12, 512 x 12 7.54.  Ranked
- * by a ballot per digit bit instead: 256 x 24 7.36 ms, 384 x 16 7.42;
- * with the digits counted first by shared atomics 8.19; with the
- * look-back on a warp of its own beside the ranking (lookback_warp.cuh's
- * pattern, one tile a block) 11.4-13.8 ms at every tile tried.  On an
- * H200 (2026-11-22) match_any took 11.6-13 ms at any tile. */
+ * with no bound checks.  Measured (2026-11-24, 2^28 random keys, 4
+ * passes, medians of 20, two rounds each) on an H100 (CUB 5.53-5.55 ms):
+ * 256 x 24 6.51 ms, 384 x 16 6.68-6.69, 256 x 20 6.64-6.65, 384 x 20
+ * 6.83, 384 x 16 in one body for all tiles 6.73; on an H200 (CUB 5.42-
+ * 5.44): 256 x 24 6.29, 256 x 20 6.33, 384 x 16 6.50, 384 x 20 6.74.
+ * 256 x 24 spills 40 bytes and still wins.  Output indices in 32 bits
+ * where n allows lost on the H200 (384 x 16: 6.65 ms against 6.50).
+ * Earlier (H100, before full tiles ran apart): 256 x 24 7.10, 384 x 20
+ * 7.12, 512 x 12 7.54.  Ranked by a ballot per digit bit instead: 256 x
+ * 24 7.36 ms, 384 x 16 7.42; with the digits counted first by shared
+ * atomics 8.19; with the look-back on a warp of its own beside the
+ * ranking (lookback_warp.cuh's pattern, one tile a block) 11.4-13.8 ms at
+ * every tile tried.  On an H200 (2026-11-22) match_any took 11.6-13 ms
+ * at any tile. */
 struct sort {
-    enum { THREADS = 384, ITEMS = 16 };
+    enum { THREADS = 256, ITEMS = 24 };
 };
 
 } /* namespace cfg */
