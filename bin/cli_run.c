@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,10 +75,39 @@ static int refuse_terminal(const cli *c)
     return 1;
 }
 
+/* The device the run asks for: -d, else SC_DEVICE. */
+static int asks_for_gpu(const cli *c)
+{
+    const char *spec = c->device ? c->device : getenv("SC_DEVICE");
+    return spec && strncmp(spec, "cuda", 4) == 0;
+}
+
+/* A job that cannot start (a missing input, an output that is also an
+ * input) says so before a GPU is started for it: that is the message to
+ * act on, and starting CUDA costs a third of a second or more.  Checked
+ * on a CPU context, which touches no device. */
+static int refuse_job(cli *c)
+{
+    if (!asks_for_gpu(c)) return 0;
+    sc_ctx *cpu = NULL;
+    sc_status st = sc_ctx_new(&cpu, "cpu", 1);
+    if (st == SC_OK) st = sc_job_check(cpu, &c->job);
+    else st = SC_OK;    /* sc_run checks again on the real context */
+    if (st == SC_ERR_USAGE)
+        cli_usage_error(c, "%s", sc_ctx_message(cpu));
+    if (st != SC_OK) {
+        const char *msg = sc_ctx_message(cpu);
+        fprintf(stderr, "%s: %s\n", c->prog, *msg ? msg : sc_strerror(st));
+    }
+    sc_ctx_free(cpu);
+    return st != SC_OK;
+}
+
 int cli_run(cli *c)
 {
     if (refuse_terminal(c)) return EXIT_FAIL;
     install_signals();
+    if (refuse_job(c)) return EXIT_FAIL;
     sc_ctx *ctx = NULL;
     sc_status st = sc_ctx_new(&ctx, c->device, c->threads);
     if (st == SC_ERR_USAGE)

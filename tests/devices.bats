@@ -53,6 +53,30 @@ loads_driver() {
     [ "$status" -eq 0 ]
 }
 
+@test "devices: -d cuda refuses a job that cannot start before it starts CUDA" {
+    u32le 1 2 3 > in.bin
+    local t
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        run_to got.out err.txt $t -d cuda missing.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        grep -q "missing.bin: No such file or directory" err.txt ||
+            { echo "# $t: $(cat err.txt)" >&2; return 1; }
+        ! loads_driver $t -d cuda missing.bin ||
+            { echo "# $t: libcuda loaded for a missing input" >&2; return 1; }
+        SC_DEVICE=cuda run_to got.out err.txt $t in.bin missing.bin
+        [ "$status" -eq 1 ] && [ ! -s got.out ]
+        grep -q "missing.bin: No such file or directory" err.txt
+    done
+    run_to got.out err.txt sc-split -d cuda -r in.bin in.bin
+    [ "$status" -eq 1 ]
+    grep -q "in.bin: output file is also an input" err.txt
+    ! loads_driver sc-split -d cuda -r in.bin in.bin
+    run_to got.out err.txt sc-compact -d cuda .
+    [ "$status" -eq 1 ]
+    grep -q "Is a directory" err.txt
+}
+
 @test "devices: -d auto on a small input keeps to the CPU and -v says why" {
     u32le 1 0 2 > in.bin
     run sc-compact -d auto -v in.bin

@@ -271,6 +271,12 @@ typedef struct sc_job {
 void sc_job_init(sc_job *job, sc_job_kind kind);
 /* Runs the job; on failure sc_ctx_message() says why. */
 sc_status sc_run(sc_ctx *ctx, const sc_job *job);
+/* What sc_run() would refuse before reading or writing anything: options
+ * that exclude each other, an output that is also an input, an input that
+ * is missing, unreadable, a directory or in a format not read.  Writes
+ * nothing, reads only the first bytes of input files (their format) and
+ * starts no device: any context will do (a "cpu" one costs nothing). */
+sc_status sc_job_check(sc_ctx *ctx, const sc_job *job);
 
 /* Removes the temporary files libsc is writing (an -o file's replacement,
  * sorted runs, held rejects): for a program's fatal-signal handler, so

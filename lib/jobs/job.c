@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cost.h"
 #include "device.h"
+#include "inputs.h"
 #include "stream_job.h"
 
 static const sc_job_type *job_type(const sc_job *j)
@@ -185,6 +186,17 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
         bad = "check and merge exclude each other";
     if (bad) return sc_fail(ctx, SC_ERR_USAGE, "%s", bad);
     return j->kind == SC_JOB_GEN ? sc_gen_params_check(ctx, &j->gen) : SC_OK;
+}
+
+sc_status sc_job_check(sc_ctx *ctx, const sc_job *j)
+{
+    if (!ctx) return SC_ERR_USAGE;
+    if (!j) return sc_fail(ctx, SC_ERR_USAGE, "sc_job_check: no job");
+    sc_status st = check_job(ctx, j);
+    if (st == SC_OK) st = sc_check_outputs(ctx, j);
+    if (st == SC_OK && j->kind != SC_JOB_GEN)
+        st = sc_inputs_check(ctx, j->inputs, j->n_inputs, j->in_fmt);
+    return st;
 }
 
 sc_status sc_run(sc_ctx *ctx, const sc_job *j)

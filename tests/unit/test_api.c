@@ -1012,6 +1012,51 @@ static void test_bad_parts(sc_ctx *c)
 
 /* Arguments out of range are the caller's mistake: SC_ERR_USAGE, not a
  * crash and not a quiet success. */
+/* sc_job_check: what sc_run would refuse, found without reading,
+ * writing or starting anything. */
+static void test_job_check(sc_ctx *c)
+{
+    char in[] = "/tmp/sc-test-check.XXXXXX";
+    int fd = mkstemp(in);
+    if (fd < 0) {
+        skip("mkstemp failed", "sc_job_check");
+        return;
+    }
+    uint32_t four[1] = { 7 };
+    ok(write(fd, four, 4) == 4, "job check: an input file of one element");
+    close(fd);
+    char out[64];
+    snprintf(out, sizeof out, "%s.out", in);
+    const char *good[1] = { in }, *missing[2] = { in, "/nonexistent/sc-check" };
+
+    sc_job job;
+    sc_job_init(&job, SC_JOB_COMPACT);
+    job.inputs = good;
+    job.n_inputs = 1;
+    job.output = out;
+    ok(sc_job_check(c, &job) == SC_OK && access(out, F_OK) != 0,
+       "job check: a good job passes and creates no output");
+    job.inputs = missing;
+    job.n_inputs = 2;
+    ok(sc_job_check(c, &job) == SC_ERR_OPEN &&
+       strstr(sc_ctx_message(c), "/nonexistent/sc-check"),
+       "job check: a missing second input is named (%s)", sc_ctx_message(c));
+    sc_job_init(&job, SC_JOB_SPLIT);
+    job.inputs = good;
+    job.n_inputs = 1;
+    job.rejects = in;
+    ok(sc_job_check(c, &job) == SC_ERR_SAMEFILE,
+       "job check: a rejects file that is also an input (%s)", sc_ctx_message(c));
+    sc_job_init(&job, SC_JOB_SORT);
+    job.check = job.merge = 1;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "job check: check and merge");
+    sc_job_init(&job, SC_JOB_GEN);
+    ok(sc_job_check(c, &job) == SC_OK, "job check: sc-gen's job reads nothing");
+    ok(sc_job_check(c, NULL) == SC_ERR_USAGE && sc_job_check(NULL, &job) == SC_ERR_USAGE,
+       "job check: no job, no context");
+    unlink(in);
+}
+
 static void test_bad_arguments(void)
 {
     sc_ctx *c = cpu_ctx;
@@ -1079,6 +1124,7 @@ static void test_bad_arguments(void)
     ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: sc_run with check and merge");
     ok(sc_run(c, NULL) == SC_ERR_USAGE, "bad args: sc_run with no job");
     test_bad_parts(c);
+    test_job_check(c);
 }
 
 /* sc_stat on a CUDA context: the GPU's kernel, the CPU's figures. */
