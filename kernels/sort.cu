@@ -107,13 +107,6 @@ struct PassArgs {
     uint32_t *tile_counter;
 };
 
-/* Blocks per SM to ask of the register allocator: keys and ranks take
- * 2*ITEMS registers, about 24 more do the rest. */
-constexpr int sort_min_blocks(int threads, int items)
-{
-    return 65536 / (threads * (2 * items + 24)) > 0
-               ? 65536 / (threads * (2 * items + 24)) : 1;
-}
 
 /* A pass's shared memory.  Per-warp digit counters and match words are
  * done with before the keys are placed. */
@@ -206,8 +199,8 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
     }
 }
 
-template <int THREADS, int ITEMS, bool SPLIT_FULL>
-__global__ void __launch_bounds__(THREADS, sort_min_blocks(THREADS, ITEMS))
+template <int THREADS, int ITEMS, bool SPLIT_FULL, int MINB>
+__global__ void __launch_bounds__(THREADS, MINB)
 sort_pass_kernel(PassArgs a)
 {
     constexpr int TILE = THREADS * ITEMS;
@@ -244,17 +237,35 @@ struct SortCfg {
     void (*kernel)(PassArgs);
 };
 
-#define SORT_CFG(T, I, F) { T, I, F, sort_pass_kernel<T, I, F> }
-const SortCfg sort_cfgs[] = {
-    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true), /* default */
 #ifdef SCG_TUNE
-    SORT_CFG(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, false),
+/* Blocks per SM to ask of the register allocator for a tuning tile that
+ * names none: keys and ranks take 2*ITEMS registers, about 24 more do the
+ * rest.  (The default names its own in tile_config.cuh.) */
+constexpr int sort_min_blocks(int threads, int items)
+{
+    return 65536 / (threads * (2 * items + 24)) > 0
+               ? 65536 / (threads * (2 * items + 24)) : 1;
+}
+#endif
+
+#define SORT_CFG_B(T, I, F, B) { T, I, F, sort_pass_kernel<T, I, F, B> }
+#define SORT_CFG(T, I, F) SORT_CFG_B(T, I, F, sort_min_blocks(T, I))
+const SortCfg sort_cfgs[] = {
+    SORT_CFG_B(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true,
+               te::cfg::sort::MINB), /* default */
+#ifdef SCG_TUNE
+    SORT_CFG_B(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, false,
+               te::cfg::sort::MINB),
     SORT_CFG(384, 16, true),
-    SORT_CFG(256, 20, true),
-    SORT_CFG(384, 20, true),
+    SORT_CFG(256, 24, true),
+    SORT_CFG(256, 30, true),
+    SORT_CFG_B(256, 36, true, 3),
+    SORT_CFG_B(288, 28, true, 3),
+    SORT_CFG_B(320, 24, true, 3),
 #endif
 };
 #undef SORT_CFG
+#undef SORT_CFG_B
 int sort_cfg = 0;
 
 /* The largest tile over the configurations sizes the scratch for any. */

@@ -42,22 +42,26 @@ struct scan {
 
 /* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked by
  * shared-memory match words (sort_rank.cuh), full tiles run by a body
- * with no bound checks.  Measured (2026-11-24, 2^28 random keys, 4
- * passes, medians of 20, two rounds each) on an H100 (CUB 5.53-5.55 ms):
- * 256 x 24 6.51 ms, 384 x 16 6.68-6.69, 256 x 20 6.64-6.65, 384 x 20
- * 6.83, 384 x 16 in one body for all tiles 6.73; on an H200 (CUB 5.42-
- * 5.44): 256 x 24 6.29, 256 x 20 6.33, 384 x 16 6.50, 384 x 20 6.74.
- * 256 x 24 spills 40 bytes and still wins.  Output indices in 32 bits
- * where n allows lost on the H200 (384 x 16: 6.65 ms against 6.50).
- * Earlier (H100, before full tiles ran apart): 256 x 24 7.10, 384 x 20
- * 7.12, 512 x 12 7.54.  Ranked by a ballot per digit bit instead: 256 x
- * 24 7.36 ms, 384 x 16 7.42; with the digits counted first by shared
- * atomics 8.19; with the look-back on a warp of its own beside the
- * ranking (lookback_warp.cuh's pattern, one tile a block) 11.4-13.8 ms at
- * every tile tried.  On an H200 (2026-11-22) match_any took 11.6-13 ms
- * at any tile. */
+ * with no bound checks, MINB blocks an SM asked of the register
+ * allocator.  Measured (2026-11-24, 2^28 random keys, 4 passes, medians
+ * of 20, two rounds each; bench_scan_sort -DSCG_TUNE) on an H100, CUB
+ * 5.53-5.55 ms: 256 x 32 at 3 blocks an SM (80 registers, 156 bytes
+ * spilled) 5.95 ms; 256 x 30 6.02 (at 2 blocks, no spills: 6.73); 288 x
+ * 28 6.03; 256 x 36 6.08-6.10; 256 x 34 6.10-6.12; 256 x 28 6.12; 320 x
+ * 24 6.11; 320 x 22 6.25; 256 x 26 6.29; 256 x 24 6.52 (one body for all
+ * tiles 7.33); 256 x 32 at 2 blocks 6.57-6.58; 256 x 20 6.64-6.66; 256 x
+ * 31 at 2 blocks 6.67; 384 x 16 6.68-6.71; 256 x 22 6.78; 384 x 20
+ * 6.83-6.85.  Occupancy (three blocks, 24 warps an SM) counts for more
+ * than the spills.  On an H200 (CUB 5.42-5.44): 256 x 24 6.29, 256 x 20
+ * 6.33, 384 x 16 6.50, 384 x 20 6.74.  Output indices in 32 bits where n
+ * allows lost on the H200 (384 x 16: 6.65 ms against 6.50).  Earlier:
+ * ranked by a ballot per digit bit, 256 x 24 7.36 ms, 384 x 16 7.42; with
+ * the digits counted first by shared atomics 8.19; with the look-back on
+ * a warp of its own beside the ranking (lookback_warp.cuh's pattern, one
+ * tile a block) 11.4-13.8 ms at every tile tried; on an H200
+ * (2026-11-22) match_any 11.6-13 ms at any tile. */
 struct sort {
-    enum { THREADS = 256, ITEMS = 24 };
+    enum { THREADS = 256, ITEMS = 32, MINB = 3 };
 };
 
 } /* namespace cfg */

@@ -254,9 +254,11 @@ static void sort_case(size_t n, int dist, unsigned lo, unsigned hi, int desc,
 
 static void test_sort()
 {
-    /* around the tiles of every configuration: 5120, 6144, 7680 keys */
-    const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 4095, 4096, 4097, 5119,
-                             5121, 6143, 6144, 6145, 7679, 7681, 12289, 65537, 999983,
+    /* around the tiles of every configuration: 6144, 7680, 8064, 8192,
+     * 9216 keys */
+    const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 4095, 4096, 4097, 6143,
+                             6144, 6145, 7679, 7681, 8063, 8065, 8191, 8192,
+                             8193, 9215, 9217, 16385, 65537, 999983,
                              4194319, 16777216 + 3 };
     const unsigned ranges[][2] = { { 0, 32 }, { 8, 20 }, { 3, 4 }, { 5, 29 } };
     const char *q = getenv("SC_QUICK");
