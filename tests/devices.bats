@@ -70,7 +70,7 @@ loads_driver() {
     done
     run_to got.out err.txt sc-split -d cuda -r in.bin in.bin
     [ "$status" -eq 1 ]
-    grep -q "in.bin: output file is also an input" err.txt
+    grep -q "in.bin: rejects file is also an input" err.txt
     ! loads_driver sc-split -d cuda -r in.bin in.bin
     run_to got.out err.txt sc-compact -d cuda .
     [ "$status" -eq 1 ]

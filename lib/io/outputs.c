@@ -28,7 +28,8 @@ static int output_file(const char *path, struct stat *st)
 
 /* SPEC: a streaming tool refuses an output that is also an input, whether
  * named by -o or reached through standard output (cat f >> f). */
-static sc_status check_not_input(sc_ctx *ctx, const sc_job *j, const char *out)
+static sc_status check_not_input(sc_ctx *ctx, const sc_job *j, const char *out,
+                                 const char *what)
 {
     struct stat os, is;
     if (!output_file(out, &os)) return SC_OK;
@@ -38,8 +39,8 @@ static sc_status check_not_input(sc_ctx *ctx, const sc_job *j, const char *out)
         const char *in = j->n_inputs ? j->inputs[i] : "-";
         int r = strcmp(in, "-") == 0 ? fstat(0, &is) : stat(in, &is);
         if (r == 0 && same_file(&os, &is))
-            return sc_fail(ctx, SC_ERR_SAMEFILE, "%s: output file is also an "
-                           "input", name);
+            return sc_fail(ctx, SC_ERR_SAMEFILE, "%s: %s is also an input", name,
+                           what);
     }
     return SC_OK;
 }
@@ -93,7 +94,8 @@ sc_status sc_check_outputs(sc_ctx *ctx, const sc_job *j)
         return sc_fail(ctx, SC_ERR_USAGE, "an output file name is empty");
     /* sc-gen reads nothing; sc-rsort reads everything before it writes. */
     if (j->kind == SC_JOB_GEN || j->kind == SC_JOB_SORT) return SC_OK;
-    if ((st = check_not_input(ctx, j, j->output))) return st;
-    if (j->rejects && (st = check_not_input(ctx, j, j->rejects))) return st;
+    if ((st = check_not_input(ctx, j, j->output, "output file"))) return st;
+    if (j->rejects && (st = check_not_input(ctx, j, j->rejects, "rejects file")))
+        return st;
     return j->rejects ? check_rejects(ctx, j) : SC_OK;
 }
