@@ -10,6 +10,9 @@
  *   move      + staging and the flush, at made-up offsets, no look-back
  *   late      move, each tile flushed a tile later (the shipped pass's
  *             order: rank k, flush k-1, stage k), still no look-back
+ *   full-late late with the look-back, but no warp of its own: warp 0
+ *             finds tile k-1's offset during step k (its predecessors
+ *             have had a tile's time to publish) while the block waits
  *   full      all of it: the fused pass as it was before session 8, whose
  *             whole block waited for warp 0's look-back (checked against
  *             the count libsc's scg_compact returns)
@@ -29,9 +32,9 @@
 
 using namespace te;
 
-enum { M_READ, M_RANK, M_LOOKBACK, M_MOVE, M_FULL, M_LATE };
+enum { M_READ, M_RANK, M_LOOKBACK, M_MOVE, M_FULL, M_LATE, M_FULL_LATE };
 static const char *const mode_name[] = { "read", "rank", "lookback", "move", "full",
-                                         "late" };
+                                         "late", "full-late" };
 
 __device__ unsigned long long g_rounds, g_polls, g_sink;
 
@@ -68,6 +71,22 @@ __device__ uint64_t lookback_counted(const packed_status &st, uint64_t tile)
         atomicAdd(&g_polls, polls);
     }
     return excl;
+}
+
+/* full-late: warp 0 finds tile's offset into *offset, publishes its
+ * prefix (count: its aggregate) and, for the last tile, the total. */
+template <unsigned NS>
+__device__ void lookback_late(const packed_status &st, uint64_t tile, uint32_t count,
+                              uint64_t n_tiles, uint64_t *d_total, uint64_t *offset)
+{
+    uint64_t excl = tile ? lookback_counted<NS>(st, tile) : 0;
+    if (threadIdx.x == 0) {
+        if (tile)
+            st.publish_prefix(tile, excl + count);
+        *offset = excl;
+        if (tile == n_tiles - 1)
+            *d_total = excl + count;
+    }
 }
 
 /* The shared memory of the pass before session 8: a select_smem and the
@@ -127,11 +146,21 @@ ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_t
         rank_tile<BLOCK, VEC>(r, sm.chunk);
         tile_span sp = span_of(in, tile * G::SIZE, G::SIZE);
         uint64_t off = sp.first / 2;
-        if (MODE == M_LATE) {
+        if (MODE == M_LATE || MODE == M_FULL_LATE) {
+            if (MODE == M_FULL_LATE && threadIdx.x == 0)
+                st.publish_agg(tile, (uint64_t)r.total);   /* tile 0: its prefix */
             if (have_prev) {
                 tile_span pp = span_of(in, prev * G::SIZE, G::SIZE);
-                flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, pp.first / 2),
-                                           prev_count, op.sel, pp.first / 2, pp.first);
+                uint64_t po = pp.first / 2;
+                if (MODE == M_FULL_LATE) {
+                    if (threadIdx.x < 32)
+                        lookback_late<NS>(st, prev, prev_count, n_tiles, d_total,
+                                          &sm.offset);
+                    __syncthreads();
+                    po = sm.offset;
+                }
+                flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, po),
+                                           prev_count, op.sel, po, pp.first);
             }
             __syncthreads();
             stage_tile<Op, BLOCK, VEC>(op, r, sp.head, 0, r.total, sm.stage);
@@ -167,11 +196,16 @@ ablate_kernel(Op op, input in, uint64_t n_tiles, packed_status st, uint64_t *d_t
                                    op.sel, off, sp.first);
     }
     cp_async_wait<0>();
-    if (MODE == M_LATE && have_prev) {
-        __syncthreads();
+    if ((MODE == M_LATE || MODE == M_FULL_LATE) && have_prev) {
         tile_span pp = span_of(in, prev * G::SIZE, G::SIZE);
-        flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, pp.first / 2),
-                                   prev_count, op.sel, pp.first / 2, pp.first);
+        uint64_t po = pp.first / 2;
+        if (MODE == M_FULL_LATE && threadIdx.x < 32)
+            lookback_late<NS>(st, prev, prev_count, n_tiles, d_total, &sm.offset);
+        __syncthreads();
+        if (MODE == M_FULL_LATE)
+            po = sm.offset;
+        flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, po), prev_count,
+                                   op.sel, po, pp.first);
     }
     if (sink == 0x9e3779b9u)
         g_sink = sink;
@@ -231,7 +265,7 @@ static void row(const char *what, int keep, const op_t &op, const input &in,
     SCG_CHECK_DIE(cudaMemcpyFromSymbol(&rounds, g_rounds, 8));
     SCG_CHECK_DIE(cudaMemcpyFromSymbol(&polls, g_polls, 8));
     const char *check = "";
-    if (MODE == M_FULL) {
+    if (MODE == M_FULL || MODE == M_FULL_LATE) {
         uint64_t got = 0;
         SCG_CHECK_DIE(cudaMemcpy(&got, d_total, 8, cudaMemcpyDeviceToHost));
         check = got == want ? "  count ok" : "  COUNT WRONG";
@@ -297,6 +331,7 @@ int main(int argc, char **argv)
         row<M_LOOKBACK, 64>(mode_name[M_LOOKBACK], keep, op, in, tiles, scr, d_total, want, copy_ms, rd, n);
         row<M_MOVE, 64>(mode_name[M_MOVE], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
         row<M_LATE, 64>(mode_name[M_LATE], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
+        row<M_FULL_LATE, 64>(mode_name[M_FULL_LATE], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
         row<M_FULL, 64>(mode_name[M_FULL], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
         row<M_FULL, 0>(mode_name[M_FULL], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
         row<M_FULL, 256>(mode_name[M_FULL], keep, op, in, tiles, scr, d_total, want, copy_ms, moved, n);
