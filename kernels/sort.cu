@@ -107,7 +107,6 @@ struct PassArgs {
     uint32_t *tile_counter;
 };
 
-
 /* A pass's shared memory.  Per-warp digit counters and match words are
  * done with before the keys are placed. */
 template <int THREADS, int ITEMS>
