@@ -36,11 +36,12 @@ const char *sc_device_name(const sc_ctx *ctx);
 /* Why the start failed, or "". */
 const char *sc_device_failure(const sc_ctx *ctx);
 #else
+/* What auto says it kept to the CPU for, and cuda fails with. */
+#define SC_NO_CUDA_BUILD "this build of libsc has no CUDA support"
 static inline sc_status sc_device_start(sc_ctx *ctx, int background)
 {
     (void)background;
-    return sc_fail(ctx, SC_ERR_NODEVICE,
-                   "no CUDA device: this build of libsc has no CUDA support");
+    return sc_fail(ctx, SC_ERR_NODEVICE, "no CUDA device: " SC_NO_CUDA_BUILD);
 }
 static inline sc_status sc_device_start_others(sc_ctx *ctx)
 {

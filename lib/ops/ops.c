@@ -78,6 +78,9 @@ const sc_backend *sc_backend_pick(sc_ctx *ctx, sc_work w, uint64_t bytes)
         sc_device_wait(ctx);
         return NULL;
     }
+    if (ctx->policy == SC_POLICY_AUTO)
+        snprintf(ctx->choice, sizeof ctx->choice, "auto chose the CPU: %s",
+                 SC_NO_CUDA_BUILD);
 #endif
     return &sc_cpu_backend;
 }

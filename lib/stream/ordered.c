@@ -86,6 +86,8 @@ void sc_ordered_choose_device(pipeline *p)
     if (p->want_gpu && sc_device_start(ctx, 1) != SC_OK) p->want_gpu = 0;
 #else
     (void)c;
+    snprintf(ctx->choice, sizeof ctx->choice, "auto kept to the CPU: %s",
+             SC_NO_CUDA_BUILD);
 #endif
 }
 /* SC_TEST_CPU_CHUNKS=N: under auto the first N chunks go to the CPU as
