@@ -75,6 +75,19 @@ static int refuse_terminal(const cli *c)
     return 1;
 }
 
+/* A failed status's message, as the tools give every one: a usage error
+ * exits 2 with the --help hint, anything else is one line.  Returns
+ * whether st failed.  ctx may be NULL. */
+static int report(const cli *c, const sc_ctx *ctx, sc_status st)
+{
+    const char *msg = sc_ctx_message(ctx);
+    if (st == SC_ERR_USAGE)
+        cli_usage_error(c, "%s", msg);
+    if (st != SC_OK)
+        fprintf(stderr, "%s: %s\n", c->prog, *msg ? msg : sc_strerror(st));
+    return st != SC_OK;
+}
+
 /* The device the run asks for: -d, else SC_DEVICE. */
 static int asks_for_gpu(const cli *c)
 {
@@ -85,22 +98,16 @@ static int asks_for_gpu(const cli *c)
 /* A job that cannot start (a missing input, an output that is also an
  * input) says so before a GPU is started for it: that is the message to
  * act on, and starting CUDA costs a third of a second or more.  Checked
- * on a CPU context, which touches no device. */
-static int refuse_job(cli *c)
+ * on a CPU context, which touches no device; if even that cannot be
+ * made, sc_run checks again on the real one. */
+static int refuse_job(const cli *c)
 {
     if (!asks_for_gpu(c)) return 0;
     sc_ctx *cpu = NULL;
-    sc_status st = sc_ctx_new(&cpu, "cpu", 1);
-    if (st == SC_OK) st = sc_job_check(cpu, &c->job);
-    else st = SC_OK;    /* sc_run checks again on the real context */
-    if (st == SC_ERR_USAGE)
-        cli_usage_error(c, "%s", sc_ctx_message(cpu));
-    if (st != SC_OK) {
-        const char *msg = sc_ctx_message(cpu);
-        fprintf(stderr, "%s: %s\n", c->prog, *msg ? msg : sc_strerror(st));
-    }
+    int refused = sc_ctx_new(&cpu, "cpu", 1) == SC_OK &&
+                  report(c, cpu, sc_job_check(cpu, &c->job));
     sc_ctx_free(cpu);
-    return st != SC_OK;
+    return refused;
 }
 
 int cli_run(cli *c)
@@ -110,25 +117,13 @@ int cli_run(cli *c)
     if (refuse_job(c)) return EXIT_FAIL;
     sc_ctx *ctx = NULL;
     sc_status st = sc_ctx_new(&ctx, c->device, c->threads);
-    if (st == SC_ERR_USAGE)
-        cli_usage_error(c, "%s", sc_ctx_message(ctx));
-    if (st != SC_OK) {
-        fprintf(stderr, "%s: %s\n", c->prog,
-                ctx && *sc_ctx_message(ctx) ? sc_ctx_message(ctx)
-                                            : sc_strerror(st));
+    if (report(c, ctx, st)) {
         sc_ctx_free(ctx);
         return EXIT_FAIL;
     }
     st = sc_run(ctx, &c->job);
     if (st == SC_ERR_PIPE) die_of_sigpipe();
-    int code = EXIT_OK;
-    if (st == SC_ERR_USAGE)
-        cli_usage_error(c, "%s", sc_ctx_message(ctx));
-    if (st != SC_OK) {
-        const char *msg = sc_ctx_message(ctx);
-        fprintf(stderr, "%s: %s\n", c->prog, *msg ? msg : sc_strerror(st));
-        code = EXIT_FAIL;
-    }
+    int code = report(c, ctx, st) ? EXIT_FAIL : EXIT_OK;
     sc_ctx_free(ctx);
     return code;
 }

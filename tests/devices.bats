@@ -75,6 +75,11 @@ loads_driver() {
     run_to got.out err.txt sc-compact -d cuda .
     [ "$status" -eq 1 ]
     grep -q "Is a directory" err.txt
+    # a usage error found in the job (-o without %d for --ranges): exit 2
+    run_to got.out err.txt sc-split -d cuda --ranges 5 -o part.bin in.bin
+    [ "$status" -eq 2 ]
+    grep -q "needs a %d" err.txt
+    ! loads_driver sc-split -d cuda --ranges 5 -o part.bin in.bin
 }
 
 @test "devices: -d auto on a small input keeps to the CPU and -v says why" {

@@ -246,8 +246,10 @@ size_t sc_default_buffer_bytes(void);
 /* sc-stat's job (stat.c). */
 sc_status sc_run_stat(sc_ctx *ctx, const sc_job *job);
 
-/* sc-split --ranges' job (ranges_job.c). */
+/* sc-split --ranges' job (ranges_job.c), and what sc_job_check asks of
+ * it: the bounds and the part files' names, nothing opened. */
 sc_status sc_run_ranges(sc_ctx *ctx, const sc_job *job);
+sc_status sc_ranges_check(sc_ctx *ctx, const sc_job *job);
 
 /* sc-rsort's job: reads everything, sorts (in runs past -S), writes. */
 sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job);

@@ -193,7 +193,9 @@ sc_status sc_job_check(sc_ctx *ctx, const sc_job *j)
     if (!ctx) return SC_ERR_USAGE;
     if (!j) return sc_fail(ctx, SC_ERR_USAGE, "sc_job_check: no job");
     sc_status st = check_job(ctx, j);
-    if (st == SC_OK) st = sc_check_outputs(ctx, j);
+    int ranges = j->kind == SC_JOB_SPLIT && j->ranges;
+    if (st == SC_OK)
+        st = ranges ? sc_ranges_check(ctx, j) : sc_check_outputs(ctx, j);
     if (st == SC_OK && j->kind != SC_JOB_GEN)
         st = sc_inputs_check(ctx, j->inputs, j->n_inputs, j->in_fmt);
     return st;

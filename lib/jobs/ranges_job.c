@@ -229,41 +229,48 @@ static sc_status stream(ranges_state *rs, sc_reader *r, uint64_t *in)
     return st;
 }
 
-static sc_status open_all(ranges_state *rs, sc_reader **r)
+/* What the job's options and outputs allow, before anything is opened:
+ * the bounds, and the part files' names (count_only: -o's). */
+static sc_status check_outputs(ranges_state *rs)
 {
     const sc_job *j = rs->job;
     sc_status st = check_bounds(rs->ctx, j);
     if (st != SC_OK) return st;
-    if (j->count_only) {
-        sc_writer_opts text = { SC_FMT_TEXT, 6, 0 };
-        if ((st = sc_check_outputs(rs->ctx, j)) == SC_OK)
-            st = sc_writer_open(&rs->figures, rs->ctx, j->output, &text);
-    } else if (!j->output || strcmp(j->output, "-") == 0) {
+    if (j->count_only) return sc_check_outputs(rs->ctx, j);
+    if (!j->output || strcmp(j->output, "-") == 0)
         return sc_fail(rs->ctx, SC_ERR_USAGE, "a split by ranges writes "
                        "files: it needs an output name with a %%d for the "
                        "part number");
-    } else if ((st = name_parts(rs)) == SC_OK) {
+    return name_parts(rs);
+}
+
+static sc_status open_all(ranges_state *rs, sc_reader **r)
+{
+    const sc_job *j = rs->job;
+    sc_status st = check_outputs(rs);
+    if (st != SC_OK) return st;
+    if (j->count_only) {
+        sc_writer_opts text = { SC_FMT_TEXT, 6, 0 };
+        st = sc_writer_open(&rs->figures, rs->ctx, j->output, &text);
+    } else {
         st = open_parts(rs);
     }
     return st ? st : sc_reader_open(r, rs->ctx, j->inputs, j->n_inputs,
                                     j->in_fmt);
 }
 
-sc_status sc_run_ranges(sc_ctx *ctx, const sc_job *j)
+static ranges_state *state_new(sc_ctx *ctx, const sc_job *j)
 {
-    double t0 = sc_now();
     ranges_state *rs = calloc(1, sizeof *rs);
-    if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    if (!rs) return NULL;
     rs->ctx = ctx;
     rs->job = j;
     rs->parts = (unsigned)j->n_bounds + 1;
-    sc_reader *r = NULL;
-    uint64_t in = 0;
-    sc_status st = open_all(rs, &r);
-    if (st == SC_OK) st = stream(rs, r, &in);
-    sc_reader_close(r);
-    st = finish(rs, st);
-    if (j->verbose) sc_job_report(ctx, j, in, in, sc_now() - t0);
+    return rs;
+}
+
+static void state_free(ranges_state *rs)
+{
     for (unsigned p = 0; rs->names && p < rs->parts; p++) free(rs->names[p]);
     free(rs->names);
     free(rs->out);
@@ -271,5 +278,29 @@ sc_status sc_run_ranges(sc_ctx *ctx, const sc_job *j)
     free(rs->pat.prefix);
     free(rs->pat.suffix);
     free(rs);
+}
+
+sc_status sc_ranges_check(sc_ctx *ctx, const sc_job *j)
+{
+    ranges_state *rs = state_new(ctx, j);
+    if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    sc_status st = check_outputs(rs);
+    state_free(rs);
+    return st;
+}
+
+sc_status sc_run_ranges(sc_ctx *ctx, const sc_job *j)
+{
+    double t0 = sc_now();
+    ranges_state *rs = state_new(ctx, j);
+    if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    sc_reader *r = NULL;
+    uint64_t in = 0;
+    sc_status st = open_all(rs, &r);
+    if (st == SC_OK) st = stream(rs, r, &in);
+    sc_reader_close(r);
+    st = finish(rs, st);
+    if (j->verbose) sc_job_report(ctx, j, in, in, sc_now() - t0);
+    state_free(rs);
     return st;
 }

@@ -1047,6 +1047,30 @@ static void test_job_check(sc_ctx *c)
     job.rejects = in;
     ok(sc_job_check(c, &job) == SC_ERR_SAMEFILE,
        "job check: a rejects file that is also an input (%s)", sc_ctx_message(c));
+    /* a split by ranges: -o is a pattern, each part checked as named */
+    uint32_t bound = 5;
+    char part0[80], pat[80];
+    snprintf(part0, sizeof part0, "%s.0", in);
+    snprintf(pat, sizeof pat, "%s.%%d", in);
+    FILE *f = fopen(part0, "wb");
+    ok(f && fwrite(four, 4, 1, f) == 1 && fclose(f) == 0, "job check: part 0's name");
+    const char *part0_in[1] = { part0 };
+    sc_job_init(&job, SC_JOB_SPLIT);
+    job.inputs = good;
+    job.n_inputs = 1;
+    job.ranges = 1;
+    job.bounds = &bound;
+    job.n_bounds = 1;
+    job.output = in;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE && strstr(sc_ctx_message(c), "%d"),
+       "job check: a split by ranges without %%d in -o (%s)", sc_ctx_message(c));
+    job.output = pat;
+    ok(sc_job_check(c, &job) == SC_OK && access(part0, F_OK) == 0,
+       "job check: a split by ranges with a good pattern, nothing touched");
+    job.inputs = part0_in;
+    ok(sc_job_check(c, &job) == SC_ERR_SAMEFILE,
+       "job check: a part file that is also an input (%s)", sc_ctx_message(c));
+    unlink(part0);
     sc_job_init(&job, SC_JOB_SORT);
     job.check = job.merge = 1;
     ok(sc_job_check(c, &job) == SC_ERR_USAGE, "job check: check and merge");
