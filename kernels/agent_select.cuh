@@ -288,11 +288,13 @@ __device__ __forceinline__ const Op &op_in_smem(const Op &param, Op *sop)
 }
 
 /* ------------------------------------------------------------------ */
-/* The fused single pass, persistent, with the look-back on a warp of    */
-/* its own (lookback_warp.cuh): the compute threads rank tile k, publish */
-/* its count, flush tile k-1 and stage tile k, while the look-back warp  */
-/* finds tile k's offset; STAGES tiles are in flight into a shared-      */
-/* memory ring (cp.async) meanwhile.                                      */
+/* The fused single pass, persistent: the block ranks tile k, publishes  */
+/* its count, flushes tile k-1 and stages tile k, while STAGES tiles are */
+/* in flight into a shared-memory ring (cp.async).  Tile k-1's offset    */
+/* comes from a look-back warp of its own beside the BLOCK compute       */
+/* threads (lookback_warp.cuh), or, INLINE, from warp 0 during step k,   */
+/* the block waiting: by then its predecessors have had a tile's time to */
+/* publish.                                                              */
 
 template <class Op, int BLOCK, int VEC>
 struct __align__(16) fused_smem {
@@ -303,22 +305,63 @@ struct __align__(16) fused_smem {
     Op op;               /* when Op::IN_SMEM */
 };
 
-template <class Op, int BLOCK, int VEC, int STAGES>
+template <class Op, int BLOCK, int VEC, int STAGES, bool INLINE>
 struct fused_layout {
     typedef geom<BLOCK, VEC> G;
-    enum { THREADS = BLOCK + 32, RING_BYTES = STAGES * G::SIZE * 4 };
+    enum { THREADS = INLINE ? BLOCK : BLOCK + 32, RING_BYTES = STAGES * G::SIZE * 4 };
     static size_t bytes() { return RING_BYTES + sizeof(fused_smem<Op, BLOCK, VEC>); }
 };
 
-/* Compute threads: the staged tile `prev` (c selected) written out at the
- * offset the look-back warp found for it. */
-template <class Op, int BLOCK, int VEC, class SM>
+/* A barrier of the threads that rank and move. */
+template <int BLOCK, bool INLINE>
+__device__ __forceinline__ void compute_sync()
+{
+    if (INLINE)
+        __syncthreads();
+    else
+        bar_sync(BAR_COMPUTE, BLOCK);
+}
+
+/* The pass's state between tiles: the staged tile. */
+struct fused_pass {
+    packed_status st;
+    uint64_t n_tiles;
+    uint64_t *d_total;
+    uint64_t prev;       /* the staged tile */
+    uint32_t prev_count; /* its count */
+    bool have_prev;
+};
+
+/* INLINE: warp 0 finds the staged tile's offset, publishes its inclusive
+ * prefix (and the total, for the last tile), the block waits for it. */
+template <int BLOCK, bool INLINE>
+__device__ __forceinline__ uint64_t staged_offset(const fused_pass &fp, uint64_t (&offset)[2])
+{
+    if (!INLINE)
+        return offset_of<BLOCK>(fp.prev, offset);
+    if (threadIdx.x < 32) {
+        uint64_t excl = fp.prev ? lookback_warp<plus<uint64_t> >(fp.st, fp.prev) : 0;
+        if (threadIdx.x == 0) {
+            if (fp.prev)
+                fp.st.publish_prefix(fp.prev, excl + fp.prev_count);
+            offset[0] = excl;
+            if (fp.prev == fp.n_tiles - 1)
+                *fp.d_total = excl + fp.prev_count;
+        }
+    }
+    __syncthreads();
+    return offset[0];
+}
+
+/* Compute threads: the staged tile written out at its offset. */
+template <class Op, int BLOCK, int VEC, bool INLINE, class SM>
 __device__ __forceinline__ void flush_staged(const Op &op, const input &in,
-                                             uint64_t prev, uint32_t c, SM &sm)
+                                             const fused_pass &fp, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
-    uint64_t off = offset_of<BLOCK>(prev, sm.offset);
-    tile_span sp = span_of(in, prev * G::SIZE, G::SIZE);
+    uint64_t off = staged_offset<BLOCK, INLINE>(fp, sm.offset);
+    uint32_t c = fp.prev_count;
+    tile_span sp = span_of(in, fp.prev * G::SIZE, G::SIZE);
     flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, off), c, op.sel, off,
                                sp.first);
     if (Op::MOVE_REJECTS) {
@@ -329,24 +372,25 @@ __device__ __forceinline__ void flush_staged(const Op &op, const input &in,
 }
 
 /* Compute threads, one tile loaded into r: rank it, publish its count,
- * flush the tile before it (have_prev), stage this one at its local
- * ranks: selected items at stage[rank], rejects at stage[count + rank
- * among rejects].  Returns the tile's count. */
-template <class Op, int BLOCK, int VEC, class SM>
+ * flush the staged tile, stage this one at its local ranks: selected
+ * items at stage[rank], rejects at stage[count + rank among rejects].
+ * Returns the tile's count. */
+template <class Op, int BLOCK, int VEC, bool INLINE, class SM>
 __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
                                                tile_regs<VEC> &r, uint64_t tile,
-                                               const packed_status &st, uint64_t prev,
-                                               uint32_t prev_count, bool have_prev,
-                                               SM &sm)
+                                               const fused_pass &fp, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
     rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
-    bar_sync(BAR_COMPUTE, BLOCK);       /* chunk counts in; the last stage too */
+    compute_sync<BLOCK, INLINE>();      /* chunk counts in; the last stage too */
     rank_tile<BLOCK, VEC>(r, sm.chunk);
-    publish_tile<plus<uint64_t>, BLOCK>(st, tile, (uint64_t)r.total, 0);
-    if (have_prev)
-        flush_staged<Op, BLOCK, VEC>(op, in, prev, prev_count, sm);
-    bar_sync(BAR_COMPUTE, BLOCK);       /* the stage is free, chunk read */
+    if (!INLINE)
+        publish_tile<plus<uint64_t>, BLOCK>(fp.st, tile, (uint64_t)r.total, 0);
+    else if (threadIdx.x == 0)
+        fp.st.publish_agg(tile, (uint64_t)r.total);     /* tile 0: its prefix */
+    if (fp.have_prev)
+        flush_staged<Op, BLOCK, VEC, INLINE>(op, in, fp, sm);
+    compute_sync<BLOCK, INLINE>();      /* the stage is free, chunk read */
     stage_tile<Op, BLOCK, VEC>(op, r, span_of(in, tile * G::SIZE, G::SIZE).head, 0,
                                r.total, sm.stage);
     return r.total;
@@ -355,28 +399,23 @@ __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
 /* A partial tile (at most the first and the last of the array): loaded with
  * per-element tests and called, not inlined, so that its extra live state
  * does not cost the full-tile path registers. */
-template <class Op, int BLOCK, int VEC, class SM>
+template <class Op, int BLOCK, int VEC, bool INLINE, class SM>
 __device__ __noinline__ uint32_t fused_partial(const Op &op, const input &in,
-                                               uint64_t tile, const packed_status &st,
-                                               uint64_t prev, uint32_t prev_count,
-                                               bool have_prev, SM &sm)
+                                               uint64_t tile, const fused_pass &fp,
+                                               SM &sm)
 {
     tile_regs<VEC> r;
     load_tile<BLOCK, VEC, false>(in, tile * (uint64_t)geom<BLOCK, VEC>::SIZE, r.x, r.ok);
-    return fused_step<Op, BLOCK, VEC>(op, in, r, tile, st, prev, prev_count, have_prev,
-                                      sm);
+    return fused_step<Op, BLOCK, VEC, INLINE>(op, in, r, tile, fp, sm);
 }
 
-template <class Op, int BLOCK, int VEC, int STAGES, class SM>
+template <class Op, int BLOCK, int VEC, int STAGES, bool INLINE, class SM>
 __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
-                                              uint64_t n_tiles, const packed_status &st,
-                                              uint4 *ring, SM &sm)
+                                              fused_pass &fp, uint4 *ring, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
-    const uint64_t step = gridDim.x;
-    uint64_t tile = blockIdx.x, prev = 0;
-    uint32_t prev_count = 0;
-    bool have_prev = false;
+    const uint64_t step = gridDim.x, n_tiles = fp.n_tiles;
+    uint64_t tile = blockIdx.x;
 #pragma unroll
     for (int s = 0; s < STAGES; s++)
         prefetch_if_full<BLOCK, VEC>(in, tile + s * step, n_tiles,
@@ -391,37 +430,36 @@ __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
             read_prefetched<BLOCK, VEC>(buf, r.x, r.ok);
             /* this thread's part of buf is in registers: refill it */
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            c = fused_step<Op, BLOCK, VEC>(op, in, r, tile, st, prev, prev_count,
-                                           have_prev, sm);
+            c = fused_step<Op, BLOCK, VEC, INLINE>(op, in, r, tile, fp, sm);
         } else {
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            c = fused_partial<Op, BLOCK, VEC>(op, in, tile, st, prev, prev_count,
-                                              have_prev, sm);
+            c = fused_partial<Op, BLOCK, VEC, INLINE>(op, in, tile, fp, sm);
         }
-        prev = tile;
-        prev_count = c;
-        have_prev = true;
+        fp.prev = tile;
+        fp.prev_count = c;
+        fp.have_prev = true;
     }
     cp_async_wait<0>();
-    if (have_prev) {
-        bar_sync(BAR_COMPUTE, BLOCK);   /* the last stage in */
-        flush_staged<Op, BLOCK, VEC>(op, in, prev, prev_count, sm);
+    if (fp.have_prev) {
+        compute_sync<BLOCK, INLINE>();  /* the last stage in */
+        flush_staged<Op, BLOCK, VEC, INLINE>(op, in, fp, sm);
     }
 }
 
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
-__global__ void __launch_bounds__(BLOCK + 32, MINB)
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool INLINE>
+__global__ void __launch_bounds__(INLINE ? BLOCK : BLOCK + 32, MINB)
 fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
                     uint64_t *d_total)
 {
-    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
+    typedef fused_layout<Op, BLOCK, VEC, STAGES, INLINE> L;
     typedef fused_smem<Op, BLOCK, VEC> SM;
     extern __shared__ uint4 dyn[];
     SM &sm = *(SM *)((char *)dyn + L::RING_BYTES);
     const Op &op = op_in_smem(op_param, &sm.op);
     __syncthreads();     /* the Op copy */
-    if (threadIdx.x < BLOCK)
-        fused_compute<Op, BLOCK, VEC, STAGES>(op, in, n_tiles, st, dyn, sm);
+    fused_pass fp = { st, n_tiles, d_total, 0, 0, false };
+    if (INLINE || threadIdx.x < BLOCK)
+        fused_compute<Op, BLOCK, VEC, STAGES, INLINE>(op, in, fp, dyn, sm);
     else
         lookback_loop<plus<uint64_t>, BLOCK>(n_tiles, st, 0, d_total, sm.offset);
 }

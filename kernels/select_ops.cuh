@@ -69,6 +69,10 @@ struct sel_op {
     }
 };
 
+/* pick<C, A, B>::type: A if C, else B. */
+template <bool C, class A, class B> struct pick { typedef A type; };
+template <class A, class B> struct pick<false, A, B> { typedef B type; };
+
 /* The variants, by number: 0 is what libsc calls (the fastest measured),
  * 1 the plain three phases (the paper's algorithm, and the reference the
  * fused pass is tested against). */
@@ -77,14 +81,24 @@ enum { V_DEFAULT = 0, V_THREE_PHASE = 1 };
 static inline const char *variant_name(int v)
 {
     static const char *const names[] = {
-        "fused persistent cooperative, 480 threads x 4 uint4 tiles, 2 in flight, "
-        "one look-back warp a block, each tile flushed a tile later",
+        "fused persistent cooperative, 2 tiles in flight, each flushed a tile later: "
+        "compaction 512 threads x 4 uint4, warp 0 looking back; split 480 x 4 "
+        "and a look-back warp",
         "three phases (count, prefix, move), 256 threads x 4 uint4 tiles",
     };
     return v >= 0 && v < 2 ? names[v] : 0;
 }
 
-/* Measured on an H100 (2026-11-23, 2^28 uint32, x CUB select at 10 / 50 /
+/* Measured on an H200 (2026-11-24, 2^28 uint32, x CUB, two rounds by
+ * turns): compaction with warp 0 looking back one tile late while the
+ * block waits (cfg::compact) 0.98 / 1.07 / 1.18-1.19, against 0.93-0.94 /
+ * 1.00 / 1.10-1.11 with the look-back warp beside it; split the other way
+ * round, 1.05 / 1.02 / 1.00-1.01 inline against 1.07 / 1.04-1.07 / 1.04-
+ * 1.05.  In bench/ablate_select.cu's inline pass, lost: warp 0 looking
+ * back at the start of the step, beside the ranking (1-8 % slower than
+ * after it); 4 tiles a lane polled at once, bounded by the block's own
+ * last prefix, 12 % slower (8 or 9 a lane, with spills: 70 %).
+ * Earlier, on an H100 (2026-11-23, 2^28 uint32, x CUB select at 10 / 50 /
  * 90 % kept; split x CUB partition at the same): the default 0.98 / 1.05
  * / 1.15, split 1.11 / 1.10 / 1.08; the three phases 0.66 / 0.74 / 0.81,
  * split 0.85.  Lost in the same run: the pass before, whose whole block
@@ -101,16 +115,18 @@ template <class Op>
 static int run_variant(int v, const Op &op, const input &in, void *scr,
                        uint64_t *d_total, cudaStream_t s)
 {
-    typedef cfg::select S;
+    typedef typename pick<Op::MOVE_REJECTS, cfg::split, cfg::compact>::type S;
     typedef cfg::three_phase T;
     if (v == V_THREE_PHASE)
         return run_three_phase<Op, T::BLOCK, T::VEC, T::MINB>(op, in, scr, d_total, s);
-    return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB>(op, in, scr, d_total, s);
+    return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB, S::INLINE != 0>(op, in, scr,
+                                                                               d_total, s);
 }
 
 /* The smallest tile of any variant sizes the scratch. */
 static const uint64_t SEL_MIN_TILE = 256 * 4 * 4;
-static_assert(cfg::select::BLOCK * cfg::select::VEC * 4 >= SEL_MIN_TILE &&
+static_assert(cfg::compact::BLOCK * cfg::compact::VEC * 4 >= SEL_MIN_TILE &&
+                  cfg::split::BLOCK * cfg::split::VEC * 4 >= SEL_MIN_TILE &&
                   cfg::three_phase::BLOCK * cfg::three_phase::VEC * 4 >= SEL_MIN_TILE,
               "SEL_MIN_TILE is at most every variant's tile");
 

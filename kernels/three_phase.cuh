@@ -169,15 +169,15 @@ static inline cudaError_t sm_count(int *sms)
 /* The fused pass, persistent: one wave of as many blocks as fit, launched
  * cooperatively (see agent_select.cuh: all blocks resident at once), each
  * of BLOCK compute threads and the look-back warp. */
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB>
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool INLINE>
 static int run_fused(const Op &op, const input &in, void *scratch,
                         uint64_t *d_total, cudaStream_t s)
 {
     typedef geom<BLOCK, VEC> G;
-    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
+    typedef fused_layout<Op, BLOCK, VEC, STAGES, INLINE> L;
     uint64_t tiles = n_tiles(in, G::SIZE);
     unsigned blocks = 0;
-    SCG_CHECK(persistent_grid(fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>,
+    SCG_CHECK(persistent_grid(fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, INLINE>,
                               L::THREADS, L::bytes(), tiles, &blocks));
     scratch_map m = map_scratch(scratch, tiles);
     packed_status st = { m.status, 1, 1 };
@@ -186,7 +186,7 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     input in_arg = in;
     void *args[] = { &op_arg, &in_arg, &tiles, &st, &d_total };
     SCG_CHECK(cudaLaunchCooperativeKernel(
-        (const void *)fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB>, dim3(blocks),
+        (const void *)fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, INLINE>, dim3(blocks),
         dim3(L::THREADS), args, L::bytes(), s));
     return 0;
 }

@@ -11,13 +11,25 @@ namespace te {
 namespace cfg {
 
 /* Compaction and split, the fused single pass (select_ops.cuh has the
- * figures): persistent blocks of BLOCK compute threads and one look-back
- * warp, tiles of BLOCK x VEC uint4, STAGES tiles in flight per block, MINB
- * blocks per SM asked of the register allocator.  480 + 32 threads keep
- * two blocks an SM within 64 registers a thread and the shared memory
- * (two 30 KiB ring slots and a 30 KiB stage each). */
-struct select {
-    enum { BLOCK = 480, VEC = 4, STAGES = 2, MINB = 2 };
+ * figures): persistent blocks of BLOCK threads, tiles of BLOCK x VEC
+ * uint4, STAGES tiles in flight per block, MINB blocks per SM asked of
+ * the register allocator; each tile written out one tile later, at the
+ * offset the look-back found for it meanwhile.  INLINE: warp 0 looks back
+ * while the block waits; else a look-back warp of its own runs beside the
+ * BLOCK threads (lookback_warp.cuh).  Measured on an H200 (2026-11-24,
+ * 2^28, bench_compact, two rounds by turns; CUB 0.48 / 0.60 / 0.75 ms at
+ * 10 / 50 / 90 % kept, CUB partition 0.81-0.83): compaction inline on 512
+ * threads 0.493 / 0.560 / 0.633 ms, inline on 480 0.510 / 0.576 / 0.647,
+ * the look-back warp beside 480 0.517 / 0.599 / 0.681; split the other way
+ * round, the look-back warp 0.767 / 0.777 / 0.780, inline on 512 0.786 /
+ * 0.808 / 0.803 (moving every element, its flush is the longer wait).
+ * Two blocks an SM fit 64 registers a thread and the shared memory (two
+ * 32 KiB ring slots and a 32 KiB stage each). */
+struct compact {
+    enum { BLOCK = 512, VEC = 4, STAGES = 2, MINB = 2, INLINE = 1 };
+};
+struct split {
+    enum { BLOCK = 480, VEC = 4, STAGES = 2, MINB = 2, INLINE = 0 };
 };
 
 /* The plain three phases (count, prefix, move). */
