@@ -36,17 +36,28 @@ typedef struct sort_state {
     double total_bytes;     /* -P: of all inputs, < 0 when unknown */
     uint64_t run_elems;     /* -P: what the merge will read */
     double sort_rate;       /* -P: bytes a second of the last sort, or 0 */
+    int gpu_asked;          /* the GPU was started while reading */
 } sort_state;
 
-/* Under "auto" the GPU starts while the input is read when a sort of an
- * input that size would pay for it; for a pipe the sort decides at the
- * end, by the size it then knows (ops.c).  -m and -C only stream. */
-static void start_gpu_early(sc_ctx *ctx, const sc_job *j, int64_t known)
+/* Under "auto" the GPU starts in the background while the input is read
+ * when a sort of bytes would pay for it with a share of its start still
+ * ahead: for an input of known size, all of the start; for a pipe, whose
+ * size shows only at its end, half of it, checked as the input grows, so
+ * that a large pipe finds the GPU ready when the sort decides (ops.c).
+ * A start costs no wait, only a core's time.  -m and -C only stream. */
+static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
 {
-    if (ctx->policy != SC_POLICY_AUTO || j->merge || j->check) return;
-    if (known >= 0 && sc_cost_gpu_pays(ctx, SC_WORK_SORT, known,
-                                       sc_device_eta(ctx), 0, NULL, 0))
-        sc_device_start(ctx, 1);
+    sc_ctx *ctx = ss->ctx;
+    const sc_job *j = ss->job;
+    if (ss->gpu_asked || ctx->policy != SC_POLICY_AUTO || j->merge || j->check)
+        return;
+    if (bytes < 0 || !sc_cost_gpu_pays(ctx, SC_WORK_SORT, bytes,
+                                       share * sc_device_eta(ctx), 0, NULL, 0))
+        return;
+    ss->gpu_asked = 1;
+    /* Only a build without CUDA fails here; the sort then says why the
+     * CPU ran it, so no error is kept. */
+    if (sc_device_start(ctx, 1) != SC_OK) ctx->message[0] = '\0';
 }
 
 static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
@@ -64,7 +75,7 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
      * kept four of them busy: 0.18 s a GiB on the 16-core GPU machine). */
     ss->read_chunk = known >= 0 && ss->chunk < SORT_READ_ELEMS
                    ? SORT_READ_ELEMS : ss->chunk;
-    start_gpu_early(ctx, j, known);
+    start_gpu_early(ss, known, 1.0);
     sc_progress_start(&ss->progress, j->prog, "read");
     ss->total_bytes = (double)known;
 }
@@ -99,6 +110,7 @@ static sc_status read_some(sort_state *ss, sc_reader *r, uint32_t *dst,
     sc_status st = sc_reader_read(r, dst, max, got);
     sc_phase_add(ss->ctx, SC_PH_READ, sc_now() - t0);
     ss->in += *got;
+    if (ss->total_bytes < 0) start_gpu_early(ss, 4 * (int64_t)ss->in, 0.5);
     if (ss->job->progress)
         sc_progress_update(&ss->progress, 4.0 * (double)ss->in,
                            ss->total_bytes);
