@@ -102,6 +102,7 @@ for size in $SIZES; do
         t_rs=$(best "'$BIN/sc-rsort' <'$D/in' >'$D/out'")
         echo "   CuPy file->sort->file $t_cupy s; sc-rsort (auto) $t_rs s: $(awk "BEGIN { printf \"%.2f\", $t_cupy / $t_rs }")x (target >= 2)"
         echo "   sc-rsort (auto) vs cat <F >out: $(awk "BEGIN { printf \"%.2f\", $t_rs / $ref_copy }") (target <= 1.0)"
+        sync    # the sorts' outputs written back before the next timing
         t_c=$(best "'$BIN/sc-compact' <'$D/in'")
         t_cc=$(best "'$BIN/sc-compact' -d cpu <'$D/in'")
         echo "   sc-compact <F >/dev/null vs cat F: auto $(awk "BEGIN { printf \"%.2f\", $ref_cat / $t_c }")x, cpu $(awk "BEGIN { printf \"%.2f\", $ref_cat / $t_cc }")x (targets >= 2, >= 1.5)"
