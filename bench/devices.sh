@@ -33,15 +33,17 @@ best() {
 }
 
 # by_turns CPU GPU AUTO: the three commands run by turns, 5 rounds (1 when
-# a run takes over 3 s), so that a drift of the machine (its page cache,
-# its clocks) falls on all three alike; prints the best of each.  Run one
-# after the other, best of 3, auto missed its 5 % by the jitter of a few
-# ms runs, and by 9 % on sc-scan of 4 GiB, though it ran the CPU's path.
+# a run takes over 3 s), each round starting with the next of the three, so
+# that a drift of the machine (its page cache, its clocks, what a CUDA
+# process leaves the driver to do after it exits) falls on all three
+# alike; prints the best of each.  Run one after the other, best of 3,
+# auto missed its 5 % by the jitter of a few ms runs, and by 9 % on
+# sc-scan of 4 GiB, though it ran the CPU's path.
 by_turns() {
     bc= bg= ba=
-    for i in 1 2 3 4 5; do
+    for order in "c g a" "g a c" "a c g" "c g a" "g a c"; do
         slow=
-        for k in c g a; do
+        for k in $order; do
             case $k in c) cmd=$1 ;; g) cmd=$2 ;; a) cmd=$3 ;; esac
             rm -f "$D/out" "$D/copy"
             t0=$(date +%s.%N)
