@@ -103,6 +103,23 @@ loads_driver() {
     ! loads_driver sc-gen -d auto -n 1000
 }
 
+@test "devices: auto whose GPU failed to start in the background says why (no GPU)" {
+    cuda_build || skip "this build has no CUDA backend"
+    ! have_gpu || skip "a CUDA GPU is present: this checks a start that fails"
+    gen_file a.bin 524288 4 0.5
+    gen_file b.bin 524288 5 0.5
+    cat a.bin b.bin > both.bin
+    # The pipe pauses after its first 2 MiB: the start that the first read
+    # set off (SC_TEST_COST=gpu: the GPU pays) has failed when the sort
+    # decides, which then keeps to the CPU and must say why.
+    { cat a.bin; sleep 2; cat b.bin; } | SC_TEST_COST=gpu sc-rsort -d auto -v \
+        > out.bin 2> err.txt
+    sc-rsort -d cpu both.bin > want.bin
+    expect_same want.bin out.bin
+    grep -q "note: device auto: using the CPU (no CUDA" err.txt ||
+        { echo "# -v: $(cat err.txt)" >&2; return 1; }
+}
+
 # split_run TOOL ARGS...: TOOL under auto, told to want the GPU, with its
 # first 8 chunks on the CPU as if the GPU were still starting, then the
 # rest on the GPU.  Its output must equal the CPU's alone, and -v must

@@ -49,7 +49,13 @@ void sc_backend_used(sc_ctx *ctx, const sc_backend *b)
 static const sc_backend *pick_auto(sc_ctx *ctx, sc_work w, uint64_t bytes)
 {
     int ready = sc_device_ready(ctx);
-    if (ready < 0 && ctx->cuda) return &sc_cpu_backend;    /* it failed */
+    if (ready < 0 && ctx->cuda) {
+        /* A start in the background failed: -v says why, as when it
+         * fails here. */
+        snprintf(ctx->fallback, sizeof ctx->fallback,
+                 "device auto: using the CPU (%.900s)", sc_device_failure(ctx));
+        return &sc_cpu_backend;
+    }
     double eta = ready == 1 ? 0 : sc_device_eta(ctx);
     char why[200];
     if (!sc_cost_gpu_pays(ctx, w, (int64_t)bytes, eta, 0, why, sizeof why)) {
