@@ -168,7 +168,7 @@ static inline cudaError_t sm_count(int *sms)
 
 /* The fused pass, persistent: one wave of as many blocks as fit, launched
  * cooperatively (see agent_select.cuh: all blocks resident at once), each
- * of BLOCK compute threads and the look-back warp. */
+ * of BLOCK compute threads and, unless INLINE, the look-back warp. */
 template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool INLINE>
 static int run_fused(const Op &op, const input &in, void *scratch,
                         uint64_t *d_total, cudaStream_t s)
