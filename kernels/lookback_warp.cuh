@@ -12,9 +12,10 @@
  * the compute threads wait there only when they write tile k out, one tile
  * later.  p is the parity of k, so that neither side can arrive on a
  * barrier twice before the other has waited on it.  bench/ablate_select.cu
- * measured why: with the whole block waiting for its look-back, a third of
- * a compaction's time went to trips to L2 (the nearest inclusive prefix
- * lay 2.6 rounds of 32 tiles back).
+ * measured why: with the whole block waiting for the look-back of the tile
+ * it had just counted, a third of a compaction's time went to trips to L2
+ * (the nearest inclusive prefix lay 2.6 rounds of 32 tiles back).  Waiting
+ * one tile later, as compaction's inline pass does, costs far less.
  */
 #ifndef SC_LOOKBACK_WARP_CUH
 #define SC_LOOKBACK_WARP_CUH
