@@ -116,7 +116,8 @@ int cli_run(cli *c)
     install_signals();
     if (refuse_job(c)) return EXIT_FAIL;
     sc_ctx *ctx = NULL;
-    sc_status st = sc_ctx_new(&ctx, c->device, c->threads);
+    /* -d cuda's start overlaps opening and reading the input. */
+    sc_status st = sc_ctx_new_background(&ctx, c->device, c->threads);
     if (report(c, ctx, st)) {
         sc_ctx_free(ctx);
         return EXIT_FAIL;

@@ -549,6 +549,31 @@ make_data() {
     [ "$status" -eq 1 ]
 }
 
+@test "errors: --device cuda without a GPU fails on empty input too, and replaces no output" {
+    if have_gpu; then
+        skip "a CUDA GPU is present: this checks the no-GPU case"
+    fi
+    local t
+    for t in $READERS sc-stat; do
+        echo keep > keep.txt
+        run_to got.out err.txt $t --device cuda -o keep.txt /dev/null
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        [ "$(cat keep.txt)" = keep ] || { echo "# $t replaced its output" >&2; return 1; }
+        run_to got.out err.txt $t --device cuda /dev/null
+        [ "$status" -eq 1 ] && [ ! -s got.out ] || { echo "# $t to stdout: status $status" >&2; return 1; }
+    done
+    # the figures, and -m, -C and --head, which never need the GPU
+    for t in "sc-compact --count" "sc-split --count" "sc-scan --total" \
+             "sc-rsort -m" "sc-rsort -C" "sc-stat --head 2"; do
+        run_to got.out err.txt $t --device cuda /dev/null
+        [ "$status" -eq 1 ] && [ ! -s got.out ] || { echo "# $t: status $status" >&2; return 1; }
+    done
+    run_to got.out err.txt sc-gen -n 0 --device cuda
+    [ "$status" -eq 1 ]
+    expect_one_line_error sc-gen err.txt
+}
+
 @test "errors: --device cuda:all parses; without a GPU: one-line error, exit 1" {
     u32le 1 2 3 > in.bin
     local t

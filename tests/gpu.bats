@@ -35,6 +35,27 @@ same_on_both() {
     grep -q -i cuda err.txt || { echo "# auto -v: $(cat err.txt)" >&2; return 1; }
 }
 
+@test "gpu: -d cuda reads while the GPU starts; a bad input does not wait for it" {
+    # empty input: the GPU is still checked, and -v names it
+    sc-compact -d cuda -v </dev/null >got.out 2>err.txt
+    grep -q 'device: cuda:0 (' err.txt || { cat err.txt >&2; return 1; }
+    [ ! -s got.out ]
+    # a start held back 6 s: malformed text is reported at once
+    printf 'x\n' > bad.txt
+    local t0 t1
+    t0=$(date +%s%N)
+    run_to got.out err.txt env SC_TEST_DEVICE_DELAY_MS=6000 sc-compact -d cuda --in text bad.txt
+    t1=$(date +%s%N)
+    [ "$status" -eq 1 ] || { echo "# status $status: $(cat err.txt)" >&2; return 1; }
+    (( (t1 - t0) / 1000000 < 4000 )) || { echo "# waited $(( (t1 - t0) / 1000000 )) ms" >&2; return 1; }
+    # and what is read before the GPU is ready comes out right
+    sc-gen -n 300000 --density 0.4 -s 5 > in.bin
+    sc-compact -d cpu -c 64K in.bin > cpu.out
+    SC_TEST_DEVICE_DELAY_MS=500 sc-compact -d cuda -c 64K -v in.bin > gpu.out 2> err.txt
+    expect_same cpu.out gpu.out
+    grep -q 'device: cuda:0 (' err.txt || { cat err.txt >&2; return 1; }
+}
+
 @test "gpu: sc-gen cpu == cuda for every distribution and density" {
     local d p
     for d in uniform structured iota constant; do

@@ -47,8 +47,10 @@ static void name_cpu(sc_ctx *ctx)
 
 /* "cpu" never touches CUDA; "auto" starts it only when a job or a call
  * would pay for it (ops/cost.c); "cuda" starts it here, so that a missing
- * GPU is an error before any work. */
-sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
+ * GPU is an error before any work, or, in the background, on a thread of
+ * its own while the caller reads its input (sc_ctx_settle checks it). */
+static sc_status ctx_open(sc_ctx **out, const char *spec, unsigned threads,
+                          int background)
 {
     if (!out) return SC_ERR_USAGE;
     *out = NULL;
@@ -75,12 +77,37 @@ sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
     ctx->cuda_index = index < 0 ? 0 : index;
     ctx->all_gpus = all;
     if (!want_cuda) return SC_OK;
-    if ((st = sc_device_start(ctx, 0)) != SC_OK) return st;
     /* The others once the first is up: only then does CUDA say how many
      * there are. */
+    background = background && !all;
+    if ((st = sc_device_start(ctx, background)) != SC_OK) return st;
     if (all && (st = sc_device_start_others(ctx)) != SC_OK) return st;
     ctx->kind = SC_DEVICE_CUDA;
+    if (background)
+        snprintf(ctx->name, sizeof ctx->name, "cuda:%d", ctx->cuda_index);
+    else
+        snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
+    return SC_OK;
+}
+
+sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
+{
+    return ctx_open(out, spec, threads, 0);
+}
+
+sc_status sc_ctx_new_background(sc_ctx **out, const char *spec,
+                                unsigned threads)
+{
+    return ctx_open(out, spec, threads, 1);
+}
+
+sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st)
+{
+    if (st != SC_OK || ctx->policy != SC_POLICY_CUDA) return st;
+    if ((st = sc_device_wait(ctx)) != SC_OK) return st;
+    pthread_mutex_lock(&ctx->lock);
     snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
+    pthread_mutex_unlock(&ctx->lock);
     return SC_OK;
 }
 

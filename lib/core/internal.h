@@ -240,6 +240,13 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
                    double seconds);
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 
+/* st, or when st is SC_OK and the context asked for "cuda", whether its
+ * GPU started: a job calls it before it commits its outputs, so that a
+ * context started in the background (sc_ctx_new_background) fails a job
+ * that never needed the GPU, such as one of empty input, as sc_ctx_new
+ * would have failed it (ctx.c). */
+sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st);
+
 /* -S's default: a quarter of physical memory, at least 64 MiB. */
 size_t sc_default_buffer_bytes(void);
 

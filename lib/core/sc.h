@@ -70,6 +70,13 @@ typedef struct sc_ctx sc_ctx;
  * On error *out is NULL unless the context itself was made (then its
  * message says why); free it with sc_ctx_free(). */
 sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads);
+/* As sc_ctx_new, but "cuda" and "cuda:N" start the GPU on a thread of
+ * their own and return at once, so the caller can read its input
+ * meanwhile: the first call that needs the GPU waits for it and fails
+ * with SC_ERR_NODEVICE if it could not start, and sc_run checks it before
+ * it commits its outputs, so a job of empty input fails too. */
+sc_status sc_ctx_new_background(sc_ctx **out, const char *spec,
+                                unsigned threads);
 void sc_ctx_free(sc_ctx *ctx);
 sc_device_kind sc_ctx_device(const sc_ctx *ctx);
 /* "cpu (16 threads)" or "cuda:0 (NVIDIA H200)". */

@@ -119,6 +119,7 @@ sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st)
 static sc_status finish(job_state *js, const sc_job_type *t, sc_status st)
 {
     const sc_job *j = js->job;
+    st = sc_ctx_settle(js->ctx, st);
     /* After a data fault what was decoded still goes out in full. */
     if (st == SC_OK || sc_is_data_fault(st)) {
         sc_status r = js->spill ? sc_spill_replay(js->spill, js->out) : SC_OK;

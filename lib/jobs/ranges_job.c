@@ -195,6 +195,7 @@ static sc_status print_sizes(ranges_state *rs)
  * --count's line still goes out after a fault in the data, as split's. */
 static sc_status finish(ranges_state *rs, sc_status st)
 {
+    st = sc_ctx_settle(rs->ctx, st);
     if (rs->figures) {
         if (st == SC_OK || sc_is_data_fault(st)) {
             sc_status f = print_sizes(rs);

@@ -252,6 +252,7 @@ static sc_status open_sink(sort_state *ss, sc_sink *sink)
 static sc_status close_sink(sort_state *ss, sc_sink *sink, sc_status st)
 {
     if (st == SC_OK) st = sc_fault_raise(&ss->fault, ss->ctx);
+    st = sc_ctx_settle(ss->ctx, st);
     return sink->w ? sc_job_close_output(sink->w, ss->job->output, st) : st;
 }
 
@@ -309,11 +310,15 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
     memset(&sink, 0, sizeof sink);
     state_init(&ss, ctx, job);
     if (job->progress) sc_progress_tick(&ss.progress);
-    sc_status st = job->check ? check_inputs(&ss)
-                 : job->merge ? merge_inputs(&ss, &sink)
-                 : sort_inputs(&ss, &sink);
+    /* -C and -m stream on the CPU: a GPU asked for must be there before
+     * they write anything; a sort waits for it only to sort. */
+    int streams = job->check || job->merge;
+    sc_status st = streams ? sc_ctx_settle(ctx, SC_OK) : SC_OK;
+    if (st == SC_OK)
+        st = job->check ? check_inputs(&ss)
+           : job->merge ? merge_inputs(&ss, &sink) : sort_inputs(&ss, &sink);
     /* A sort's last phase has its own figures; -C and -m only read. */
-    if (job->progress && (job->check || job->merge))
+    if (job->progress && streams)
         sc_progress_end(&ss.progress, 4.0 * (double)ss.in, ss.total_bytes);
     else if (job->progress)
         sc_progress_finish(&ss.progress);

@@ -126,7 +126,12 @@ static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
 static sc_status run(stat_state *ss, const sc_job *j, sc_reader *r,
                      sc_writer *w, uint64_t *in, uint64_t *out)
 {
-    if (j->head || j->tail) return sc_stat_ends(ss->ctx, j, r, w, in, out);
+    /* A GPU asked for must be there before anything is written: --head
+     * and --tail stream on the CPU, the figures go out at the end. */
+    if (j->head || j->tail) {
+        sc_status st = sc_ctx_settle(ss->ctx, SC_OK);
+        return st == SC_OK ? sc_stat_ends(ss->ctx, j, r, w, in, out) : st;
+    }
     sc_status st = SC_OK;
     if (j->hist_buckets)
         st = sc_spill_open(&ss->keep, ss->ctx, j->tmpdir,
@@ -144,6 +149,7 @@ static sc_status run(stat_state *ss, const sc_job *j, sc_reader *r,
     }
     ss->cpu_only = ss->quant || !ss->blocks.all;
     if (st == SC_OK) st = stream(ss, j, r, in);
+    st = sc_ctx_settle(ss->ctx, st);
     if (st == SC_OK || sc_is_data_fault(st)) {
         sc_status s2 = report(ss, j, w);
         if (s2 != SC_OK) st = s2;

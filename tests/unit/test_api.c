@@ -286,6 +286,40 @@ static void test_ctx(void)
         sc_ctx_free(c);
 }
 
+/* sc_ctx_new_background: "cuda" returns at once; the first call that
+ * needs the GPU waits for it, and fails as sc_ctx_new would have failed
+ * where it cannot start. */
+static void test_ctx_background(void)
+{
+    static const char *const specs[] = { "cuda", "cuda:99" };
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        int usable = gpu_ctx && k == 0;
+        sc_ctx *c = NULL;
+        sc_status st = sc_ctx_new_background(&c, specs[k], 2);
+        sc_pred p;
+        sc_pred_default(&p);
+        uint32_t in[5] = { 3, 0, 7, 0, 9 }, out[5] = { 0 };
+        uint64_t kept = 0;
+        sc_status call = st == SC_OK ? sc_compact(c, in, 5, &p, out, &kept)
+                                     : st;
+        if (usable)
+            ok(st == SC_OK && call == SC_OK && kept == 3 && out[0] == 3 &&
+               out[1] == 7 && out[2] == 9 &&
+               sc_ctx_device(c) == SC_DEVICE_CUDA &&
+               strstr(sc_ctx_device_name(c), "(") != NULL,
+               "sc_ctx_new_background(\"cuda\"): compacts on the GPU (%d, %d, "
+               "kept %llu, %s)", (int)st, (int)call, (unsigned long long)kept,
+               c ? sc_ctx_device_name(c) : "");
+        else
+            ok((call == SC_ERR_NODEVICE || call == SC_ERR_DEVICE) &&
+               (st != SC_OK || *sc_ctx_message(c)),
+               "sc_ctx_new_background(\"%s\") without that GPU: the first "
+               "call fails with NODEVICE/DEVICE and says why (%d, %d: %s)",
+               specs[k], (int)st, (int)call, c ? sc_ctx_message(c) : "");
+        sc_ctx_free(c);
+    }
+}
+
 /* ---------------------------------------------------------- predicates */
 
 static void test_pred(void)
@@ -1222,6 +1256,7 @@ int main(void)
         printf("1..%d\n", n_tests);
         return 1;
     }
+    test_ctx_background();
     test_pred();
     test_gen();
     test_ops();
