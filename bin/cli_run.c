@@ -110,10 +110,24 @@ static int refuse_job(const cli *c)
     return refused;
 }
 
+/* A CUDA context sets up one hardware queue per "connection" (8 unless
+ * CUDA_DEVICE_MAX_CONNECTIONS says otherwise), and the driver spends
+ * about 20 ms on each, for one process at a time.  Measured on the H200
+ * machine (bench/RESULTS.md): with one queue a context starts in 55 ms
+ * against 140, 16 at once in 1.25 s against 5.0, and no tool ran slower
+ * on the GPU at 1 or 4 GiB (their chunks wait on the host, not on the
+ * queues).  A value the user set is kept.  Set before any thread starts:
+ * setenv is not safe beside a getenv on another thread. */
+static void one_gpu_queue(void)
+{
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
+}
+
 int cli_run(cli *c)
 {
     if (refuse_terminal(c)) return EXIT_FAIL;
     install_signals();
+    one_gpu_queue();
     if (refuse_job(c)) return EXIT_FAIL;
     sc_ctx *ctx = NULL;
     /* -d cuda's start overlaps opening and reading the input. */

@@ -19,7 +19,7 @@ struct sc_cuda {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     int state, abandoned;
-    double started_at;
+    double started_at, start_seconds;   /* the latter once ready */
     sc_fault fail;              /* why the start failed */
     char name[300];
     size_t dev_bytes;           /* device memory libsc holds, for the cap */

@@ -143,6 +143,7 @@ static void *start_main(void *arg)
     struct sc_cuda *c = arg;
     start_device(c);
     pthread_mutex_lock(&c->lock);
+    c->start_seconds = sc_now() - c->started_at;
     c->state = sc_fault_status(&c->fail) == SC_OK ? DEV_READY : DEV_FAILED;
     int abandoned = c->abandoned;
     pthread_cond_broadcast(&c->changed);
@@ -260,6 +261,16 @@ const char *sc_device_name(const sc_ctx *ctx)
 {
     if (ctx->n_gpus > 1) return ctx->gpus_name;
     return ctx->cuda ? ctx->cuda->name : "none";
+}
+
+double sc_device_start_seconds(const sc_ctx *ctx)
+{
+    struct sc_cuda *c = ctx->cuda;
+    if (!c) return -1;
+    pthread_mutex_lock(&c->lock);
+    double s = c->state == DEV_READY ? c->start_seconds : -1;
+    pthread_mutex_unlock(&c->lock);
+    return s;
 }
 
 const char *sc_device_failure(const sc_ctx *ctx)

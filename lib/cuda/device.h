@@ -35,6 +35,8 @@ void sc_device_unpin(sc_ctx *ctx, void *p);
 const char *sc_device_name(const sc_ctx *ctx);
 /* Why the start failed, or "". */
 const char *sc_device_failure(const sc_ctx *ctx);
+/* How long the first GPU took to start, or -1 when it is not ready. */
+double sc_device_start_seconds(const sc_ctx *ctx);
 #else
 /* What auto says it kept to the CPU for, and cuda fails with. */
 #define SC_NO_CUDA_BUILD "this build of libsc has no CUDA support"
@@ -71,6 +73,11 @@ static inline const char *sc_device_name(const sc_ctx *ctx)
 {
     (void)ctx;
     return "none";
+}
+static inline double sc_device_start_seconds(const sc_ctx *ctx)
+{
+    (void)ctx;
+    return -1;
 }
 static inline const char *sc_device_failure(const sc_ctx *ctx)
 {

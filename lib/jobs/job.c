@@ -65,7 +65,13 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, uint64_t in, uint64_t out,
     const char *prog = j->prog ? j->prog : "sc";
     static const char *const names[SC_PH_COUNT_OF] = {
         "read", "upload", "count", "prefix", "move", "download", "write" };
-    fprintf(stderr, "%s: device: %s\n", prog, ctx->name);
+    double start = ctx->kind == SC_DEVICE_CUDA ? sc_device_start_seconds(ctx)
+                                               : -1;
+    if (start >= 0)
+        fprintf(stderr, "%s: device: %s, started in %.3f s\n", prog,
+                ctx->name, start);
+    else
+        fprintf(stderr, "%s: device: %s\n", prog, ctx->name);
     if (ctx->chunks_cpu && ctx->chunks_gpu)
         fprintf(stderr, "%s: chunks: %" PRIu64 " on the CPU (before the GPU "
                 "was ready), %" PRIu64 " on the GPU\n", prog, ctx->chunks_cpu,
