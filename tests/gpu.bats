@@ -159,13 +159,13 @@ same_on_both() {
     # A pipe's size shows only at its end.  Once what it has given would
     # pay for the GPU with half its start still ahead, the start runs while
     # the rest is read, so the sort finds the GPU (nearly) ready: the start
-    # left at the decision is under the 0.30 s of a GPU not yet started.
+    # left at the decision is under the 0.16 s of a GPU not yet started.
     sc-gen -n 384M -s 5 | env -u SC_DEVICE -u SC_TEST_COST sc-rsort -v -j 16 \
         > out.bin 2> err.txt
     grep -q 'auto chose the GPU' err.txt || { echo "# -v: $(cat err.txt)" >&2; return 1; }
     local left
     left=$(sed -n 's/.*(start \([0-9.]*\) s).*/\1/p' err.txt)
-    awk -v l="$left" 'BEGIN { exit !(l != "" && l < 0.30) }' ||
+    awk -v l="$left" 'BEGIN { exit !(l != "" && l < 0.16) }' ||
         { echo "# start left at the decision: '$left' s; -v: $(cat err.txt)" >&2; return 1; }
     [ "$(wc -c < out.bin)" -eq $((384 << 22)) ]
     sc-rsort -d cpu -C out.bin

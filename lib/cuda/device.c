@@ -1,7 +1,7 @@
 /* device.c — starting the GPU, in the background when asked.
  *
- * A process pays about a third of a second before CUDA is ready (driver
- * load, context creation).  Started on a thread of its own, that time
+ * A process pays about 0.15 s before CUDA is ready (driver load, context
+ * creation).  Started on a thread of its own, that time
  * overlaps opening and reading the input, and the CPU takes the chunks
  * that arrive first.  A run that ends before the start does not wait for
  * it: the start is abandoned and its thread cleans up alone.
@@ -209,9 +209,12 @@ sc_status sc_device_wait(sc_ctx *ctx)
     return sc_cuda_wait(ctx, c);
 }
 
-/* Measured on the H100 and H200 machines: the runtime is ready 0.21 to
- * 0.35 s after the first call; a whole empty run with -d cuda takes 0.31. */
-#define START_SECONDS 0.30
+/* Measured on the H200 machine with one hardware queue (the tools'
+ * CUDA_DEVICE_MAX_CONNECTIONS, bin/cli_run.c): the GPU is ready 0.145 to
+ * 0.16 s after the first call (0.24 s the first time after the machine
+ * was idle); a whole empty run with -d cuda takes 0.22 to 0.25 s.  With
+ * CUDA's 8 queues it was 0.21 to 0.35 s. */
+#define START_SECONDS 0.16
 
 double sc_device_eta(const sc_ctx *ctx)
 {

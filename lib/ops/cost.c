@@ -26,7 +26,7 @@ typedef struct rate {
  * phases): the CPU sorted 1 GiB in 0.33 s and 4 GiB in 1.39 s, the GPU
  * (upload, sort, download) in 0.069 and 0.24 s; the read and the write,
  * the same on both, are left out of both.  So a sort of a file goes to
- * the GPU past about 1.2 GB, where the start (0.3 s) is paid back.  The
+ * the GPU past about 0.66 GB, where the start (0.16 s) is paid back.  The
  * scan's CPU ceiling since its threads take whole chunks (session 8,
  * scripts/gpu ab): 4 GiB to /dev/null in 0.25 s; to a file 1.07 s on the
  * CPU, 1.53 s on the GPU, 1.24 s when auto handed it the tail. */
