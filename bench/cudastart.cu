@@ -1,8 +1,14 @@
 /* cudastart.cu — where a process's CUDA start goes, call by call, for
  * bench/probe.sh: run alone and many at once, it shows whether the starts
- * of a parallel test suite wait on each other.  Prints milliseconds. */
+ * of a parallel test suite wait on each other.  Prints milliseconds.
+ * How it ends, for timing the whole process from outside: "free" (the
+ * default) frees what it took and returns, "keep" returns without
+ * freeing, "_exit" leaves by _exit without freeing, and "reset" calls
+ * cudaDeviceReset first. */
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <unistd.h>
 #include <cuda_runtime.h>
 
 static double ms(void)
@@ -12,8 +18,9 @@ static double ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const char *end = argc > 1 ? argv[1] : "free";
     double t0 = ms(), t;
     int n = 0;
     cudaGetDeviceCount(&n);
@@ -31,9 +38,15 @@ int main(void)
     t = ms(); printf(" stream+malloc64M %.1f", t - t0); t0 = t;
     cudaHostAlloc(&h, 16 << 20, cudaHostAllocDefault);
     t = ms(); printf(" hostalloc16M %.1f", t - t0); t0 = t;
-    cudaFreeHost(h);
-    cudaFree(d);
-    cudaStreamDestroy(s);
-    t = ms(); printf(" free %.1f\n", t - t0);
+    if (strcmp(end, "free") == 0) {
+        cudaFreeHost(h);
+        cudaFree(d);
+        cudaStreamDestroy(s);
+        t = ms(); printf(" free %.1f", t - t0);
+    }
+    printf("\n");
+    fflush(stdout);
+    if (strcmp(end, "_exit") == 0) _exit(0);
+    if (strcmp(end, "reset") == 0) cudaDeviceReset();
     return 0;
 }

@@ -26,7 +26,8 @@ typedef struct rate {
  * phases): the CPU sorted 1 GiB in 0.33 s and 4 GiB in 1.39 s, the GPU
  * (upload, sort, download) in 0.069 and 0.24 s; the read and the write,
  * the same on both, are left out of both.  So a sort of a file goes to
- * the GPU past about 0.66 GB, where the start (0.16 s) is paid back.  The
+ * the GPU past about 0.95 GB, where the start (0.16 s) and the teardown
+ * (0.07 s) are paid back.  The
  * scan's CPU ceiling since its threads take whole chunks (session 8,
  * scripts/gpu ab): 4 GiB to /dev/null in 0.25 s; to a file 1.07 s on the
  * CPU, 1.53 s on the GPU, 1.24 s when auto handed it the tail. */
@@ -42,6 +43,15 @@ static const rate rates[SC_WORK_COUNT_OF] = {
     [SC_WORK_STAT]    = { 1.5e9, 12e9, 20e9 },
 };
 
+/* A process that started CUDA waits at its exit while the driver tears
+ * the context down: 0.06-0.07 s on the H200 machine (bench/cudastart.cu:
+ * the whole process took 0.22-0.24 s against 0.16 s of start, whether it
+ * freed what it took or not, left by _exit or reset the device).  A
+ * GPU not yet started costs that too; once started, it is paid anyway.
+ * Left out, auto sorted a pipe's 0.5 GiB on the GPU, 4-8 % slower than
+ * the CPU end to end. */
+#define TEARDOWN_SECONDS 0.07
+
 static double cpu_rate(const sc_ctx *ctx, sc_work w)
 {
     double r = rates[w].cpu_thread * ctx->threads;
@@ -52,6 +62,7 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_work w, int64_t bytes, double eta,
                      int streaming, char *why, size_t why_len)
 {
     double cpu = cpu_rate(ctx, w), gpu = rates[w].gpu;
+    double teardown = ctx->cuda ? 0 : TEARDOWN_SECONDS;
     int pays;
     double t_cpu = 0, t_gpu = 0;
     if (bytes < 0) {
@@ -63,7 +74,7 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_work w, int64_t bytes, double eta,
         t_cpu = (double)bytes / cpu;
         /* Streaming, the CPU does what arrives before the GPU is up. */
         double left = streaming ? (double)bytes - eta * cpu : (double)bytes;
-        t_gpu = left > 0 ? eta + left / gpu : t_cpu;
+        t_gpu = left > 0 ? eta + teardown + left / gpu : t_cpu;
         pays = left > 0 && t_gpu < t_cpu * 0.95;
     }
     /* SC_TEST_COST=gpu|cpu overrides the answer, so that tests can make
@@ -77,7 +88,8 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_work w, int64_t bytes, double eta,
                      "gpu %.1f GB/s", cpu / 1e9, gpu / 1e9);
         else
             snprintf(why, why_len, "%.3g MB: estimated cpu %.3f s, gpu %.3f s "
-                     "(start %.2f s)", (double)bytes / 1e6, t_cpu, t_gpu, eta);
+                     "(start %.2f s), with %.2f s of teardown at exit",
+                     (double)bytes / 1e6, t_cpu, t_gpu, eta, teardown);
     }
     return pays;
 }
