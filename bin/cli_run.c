@@ -97,9 +97,9 @@ static int asks_for_gpu(const cli *c)
 
 /* A job that cannot start (a missing input, an output that is also an
  * input) says so before a GPU is started for it: that is the message to
- * act on, and starting CUDA costs 0.15 s or more.  Checked
- * on a CPU context, which touches no device; if even that cannot be
- * made, sc_run checks again on the real one. */
+ * act on, and starting CUDA costs 0.15 s or more.  Checked on a CPU
+ * context, which touches no device; if even that cannot be made, sc_run
+ * checks again on the real one. */
 static int refuse_job(const cli *c)
 {
     if (!asks_for_gpu(c)) return 0;

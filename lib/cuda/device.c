@@ -1,9 +1,9 @@
 /* device.c — starting the GPU, in the background when asked.
  *
  * A process pays about 0.15 s before CUDA is ready (driver load, context
- * creation).  Started on a thread of its own, that time
- * overlaps opening and reading the input, and the CPU takes the chunks
- * that arrive first.  A run that ends before the start does not wait for
+ * creation).  Started on a thread of its own, that time overlaps opening
+ * and reading the input, and under "auto" the CPU takes the chunks that
+ * arrive first.  A run that ends before the start does not wait for
  * it: the start is abandoned and its thread cleans up alone.
  */
 #include <stdio.h>
