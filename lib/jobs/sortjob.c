@@ -2,10 +2,10 @@
  *
  * Sorting reads everything into one buffer and sorts it with sc_sort()
  * (on the GPU through small pinned stages, cuda_sort.c: nothing is pinned
- * in proportion to the input).  Past -S the buffer is sorted as a run whenever it
- * fills, the runs go to a temporary file (runs.c), and at the end they
- * are merged (merge.c) with the same result.  The output is opened only after all
- * input is read, so -o may name an input.  -m merges inputs sorted
+ * in proportion to the input).  Past -S the buffer is sorted as a run
+ * whenever it fills, the runs go to a temporary file (runs.c), and at the
+ * end they are merged (merge.c) with the same result.  The output is
+ * opened only after all input is read, so -o may name an input.  -m merges inputs sorted
  * already, -C only checks the order; both stream.
  */
 #include <stdio.h>
