@@ -162,6 +162,11 @@ uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,
  * Nothing pins memory in proportion to the input: the GPU's transfers go
  * through buffers pinned once (cuda/). */
 void *sc_big_alloc(size_t bytes);
+/* A mapping of its own (huge pages where allowed), never reused by malloc:
+ * what a pipe took by reference from it (sc_splice_full) stays as it was
+ * after sc_pages_free.  NULL when out of memory. */
+void *sc_pages_alloc(size_t bytes);
+void sc_pages_free(void *p, size_t bytes);
 
 /* Split into separate selected and rejected buffers (the stream layer). */
 sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -228,6 +233,9 @@ void sc_writer_share(sc_writer *w, unsigned writers, sc_pool *pool);
 
 /* Raw bytes whatever the output format: --count's one-line figures. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len);
+/* sc_writer_write of elements in sc_pages_alloc memory that is never
+ * written again: into a pipe, by reference instead of by copy. */
+sc_status sc_writer_write_pages(sc_writer *w, const void *elems, size_t n);
 
 /* Whether a status is a fault in the input data, after which what was
  * decoded is still written (fault.c). */

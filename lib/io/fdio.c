@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "fdio.h"
 
@@ -67,13 +68,36 @@ int sc_write_full(int fd, const void *buf, size_t len)
     return 0;
 }
 
-void sc_grow_pipe(int fd)
+int sc_grow_pipe(int fd)
 {
-#ifdef F_SETPIPE_SZ
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
-        (void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+    if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode)) return 0;
+#ifdef F_SETPIPE_SZ
+    (void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#endif
+    return 1;
+}
+
+int sc_splice_full(int fd, const void *buf, size_t len, size_t *done)
+{
+    *done = 0;
+#ifdef SPLICE_F_GIFT
+    const char *p = buf;
+    while (len) {
+        struct iovec v = { (void *)p, len };
+        ssize_t w = vmsplice(fd, &v, 1, 0);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        *done += (size_t)w;
+        len -= (size_t)w;
+    }
+    return 0;
 #else
-    (void)fd;
+    (void)fd; (void)buf; (void)len;
+    errno = ENOSYS;
+    return -1;
 #endif
 }

@@ -14,6 +14,12 @@ ssize_t sc_read_some(int fd, void *buf, size_t len);
 int sc_read_would_wait(int fd, int wait_ms);
 /* Writes all len bytes; 0 or -1 (errno). */
 int sc_write_full(int fd, const void *buf, size_t len);
-/* Gives a pipe a larger buffer: fewer wake-ups per megabyte. */
-void sc_grow_pipe(int fd);
+/* Gives a pipe a larger buffer: fewer wake-ups per megabyte.  Returns
+ * whether fd is a pipe (or FIFO). */
+int sc_grow_pipe(int fd);
+/* Hands len bytes to the pipe fd by reference (vmsplice), not by copy: the
+ * reader sees the memory as it is when it reads, so it must never be
+ * written again, even after it is freed (sc_pages_alloc's memory is not).
+ * 0, or -1 with errno and *done the bytes already handed over. */
+int sc_splice_full(int fd, const void *buf, size_t len, size_t *done);
 #endif

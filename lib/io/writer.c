@@ -77,7 +77,7 @@ static sc_status open_direct(sc_writer *w, const char *path)
     if (w->fd < 0)
         return sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot open",
                              path);
-    sc_grow_pipe(w->fd);
+    w->pipe = sc_grow_pipe(w->fd);
     return SC_OK;
 }
 
@@ -111,7 +111,7 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
         st = is_special(path) ? open_direct(w, path) : open_temp(w, path);
         w->name = path;
     } else {
-        sc_grow_pipe(1);
+        w->pipe = sc_grow_pipe(1);
     }
     if (st == SC_OK && w->o.fmt == SC_FMT_GZ) {
         w->stage = malloc(GZ_BLOCK * GZ_BATCH);
@@ -263,6 +263,19 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
     case SC_FMT_ZST:  return write_zst(w, elems, bytes, 0);
     default:          return put(w, elems, bytes);
     }
+}
+
+sc_status sc_writer_write_pages(sc_writer *w, const void *elems, size_t n)
+{
+    if (w->failed) return SC_ERR_IO;
+    if (!w->pipe || w->o.fmt != SC_FMT_RAW || w->o.wide)
+        return sc_writer_write(w, elems, n);
+    size_t len = n * 4, done = 0;
+    if (sc_splice_full(w->fd, elems, len, &done) == 0) return SC_OK;
+    if (errno == EPIPE) return sc_writer_error(w, errno);
+    /* A kernel or pipe that refuses vmsplice: write() does the rest. */
+    w->pipe = 0;
+    return put(w, (const char *)elems + done, len - done);
 }
 
 void sc_writer_share(sc_writer *w, unsigned writers, sc_pool *pool)

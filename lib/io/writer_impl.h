@@ -22,6 +22,7 @@ struct sc_writer {
     sc_ctx *ctx;
     int fd;
     int direct;                 /* fd opened on a device or FIFO: close it */
+    int pipe;                   /* fd is a pipe: sc_writer_write_pages splices */
     char *path, *tmp;           /* tmp: written beside path */
     const char *name;           /* for messages */
     sc_writer_opts o;

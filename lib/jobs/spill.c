@@ -10,7 +10,9 @@
 #define REPLAY_ELEMS ((size_t)1 << 22)
 /* Memory grows by blocks, never by realloc: growing one buffer copies
  * what it holds again at every doubling, and its 4 KiB pages fault one by
- * one; blocks are huge pages (sc_big_alloc) and filled once. */
+ * one; blocks are huge pages and filled once.  They are mappings of their
+ * own (sc_pages_alloc), so the replay may hand them to a pipe by reference:
+ * nothing writes them again, even once they are freed. */
 #define BLOCK_ELEMS ((size_t)16 << 20)
 
 typedef struct block {
@@ -47,7 +49,7 @@ static void free_blocks(sc_spill *sp)
 {
     for (block *b = sp->head, *next; b; b = next) {
         next = b->next;
-        free(b);
+        sc_pages_free(b, sizeof *b + b->cap * 4);
     }
     sp->head = sp->tail = NULL;
     sp->mem_len = 0;
@@ -79,7 +81,7 @@ static sc_status room(sc_spill *sp, size_t *avail)
     if (!t || t->len == t->cap) {
         size_t cap = sp->limit - sp->mem_len;
         if (cap > BLOCK_ELEMS) cap = BLOCK_ELEMS;
-        block *b = sc_big_alloc(sizeof *b + cap * 4);
+        block *b = sc_pages_alloc(sizeof *b + cap * 4);
         if (!b) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
         b->next = NULL;
         b->len = 0;
@@ -114,36 +116,37 @@ uint64_t sc_spill_count(const sc_spill *sp)
     return sp->file_elems + sp->mem_len;
 }
 
+/* What the temporary file holds, in order, through fn. */
+static sc_status walk_file(sc_spill *sp, sc_spill_fn fn, void *arg)
+{
+    if (sp->fd < 0) return SC_OK;
+    /* No more memory than -S allows the rejects in the first place. */
+    size_t step = sp->limit < REPLAY_ELEMS ? sp->limit : REPLAY_ELEMS;
+    uint32_t *buf = malloc(step * 4);
+    if (!buf) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
+    sc_status st = SC_OK;
+    if (lseek(sp->fd, 0, SEEK_SET) != 0)
+        st = sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s", sp->path);
+    for (uint64_t left = sp->file_elems; left && st == SC_OK;) {
+        size_t want = left < step ? (size_t)left : step;
+        ssize_t got = sc_read_full(sp->fd, buf, want * 4);
+        if (got != (ssize_t)(want * 4))
+            st = sc_fail(sp->ctx, SC_ERR_IO, "%s: short read of temporary "
+                         "file", sp->path);
+        else
+            st = fn(arg, buf, want);
+        left -= want;
+    }
+    free(buf);
+    return st;
+}
+
 sc_status sc_spill_walk(sc_spill *sp, sc_spill_fn fn, void *arg)
 {
-    if (sp->fd >= 0) {
-        /* No more memory than -S allows the rejects in the first place. */
-        size_t step = sp->limit < REPLAY_ELEMS ? sp->limit : REPLAY_ELEMS;
-        uint32_t *buf = malloc(step * 4);
-        if (!buf) return sc_fail(sp->ctx, SC_ERR_NOMEM, "out of memory");
-        if (lseek(sp->fd, 0, SEEK_SET) != 0) {
-            free(buf);
-            return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s", sp->path);
-        }
-        for (uint64_t left = sp->file_elems; left;) {
-            size_t want = left < step ? (size_t)left : step;
-            ssize_t got = sc_read_full(sp->fd, buf, want * 4);
-            if (got != (ssize_t)(want * 4)) {
-                free(buf);
-                return sc_fail(sp->ctx, SC_ERR_IO, "%s: short read of "
-                               "temporary file", sp->path);
-            }
-            sc_status st = fn(arg, buf, want);
-            if (st) { free(buf); return st; }
-            left -= want;
-        }
-        free(buf);
-    }
-    for (block *b = sp->head; b; b = b->next) {
-        sc_status st = fn(arg, b->elems, b->len);
-        if (st) return st;
-    }
-    return SC_OK;
+    sc_status st = walk_file(sp, fn, arg);
+    for (block *b = sp->head; b && st == SC_OK; b = b->next)
+        st = fn(arg, b->elems, b->len);
+    return st;
 }
 
 static sc_status to_writer(void *w, const uint32_t *elems, size_t n)
@@ -151,9 +154,15 @@ static sc_status to_writer(void *w, const uint32_t *elems, size_t n)
     return sc_writer_write(w, elems, n);
 }
 
+/* The blocks in memory go out by reference where the output is a pipe:
+ * the held half of a split is written after the last input, so its rate
+ * is what the reader downstream can take, not what write() can copy. */
 sc_status sc_spill_replay(sc_spill *sp, sc_writer *w)
 {
-    return sc_spill_walk(sp, to_writer, w);
+    sc_status st = walk_file(sp, to_writer, w);
+    for (block *b = sp->head; b && st == SC_OK; b = b->next)
+        st = sc_writer_write_pages(w, b->elems, b->len);
+    return st;
 }
 
 void sc_spill_close(sc_spill *sp)
