@@ -167,8 +167,9 @@ int main(void)
         SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, N, 0, 32, 0, &is_alt, d_scr, 0));
     };
     struct { int cfg, tile; float ms; } sorts[16];
-    int n_sorts = 0;
+    int n_sorts = 0, device_tag = 0;
 #ifdef SCG_TUNE
+    device_tag = scg_sort_tune(-1);     /* the one libsc calls here */
     for (int c = 0; scg_sort_tune(c); c++) {
         sorts[n_sorts].cfg = c;
         sorts[n_sorts].tile = scg_sort_tune(c);
@@ -186,7 +187,7 @@ int main(void)
         n_sorts++;
     }
 #ifdef SCG_TUNE
-    scg_sort_tune(0);
+    scg_sort_tune(-1);
 #endif
 
     /* per-pass cost: random keys sorted on [0,8) and [0,16) */
@@ -275,7 +276,7 @@ int main(void)
         int t = sorts[i].tile;
         if (t)
             snprintf(name, sizeof name, "scg_sort%s (%d x %d%s)",
-                     i == 0 ? " default" : "", t >> 16, t & 0x7fff,
+                     t == device_tag ? " default" : "", t >> 16, t & 0x7fff,
                      t & 0x8000 ? ", full tiles apart" : "");
         else
             snprintf(name, sizeof name, "scg_sort default");

@@ -256,21 +256,49 @@ constexpr int sort_min_blocks(int threads, int items)
 #define SORT_CFG(T, I, F) SORT_CFG_B(T, I, F, sort_min_blocks(T, I))
 const SortCfg sort_cfgs[] = {
     SORT_CFG_B(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true,
-               te::cfg::sort::MINB), /* default */
+               te::cfg::sort::MINB),
+    SORT_CFG_B(te::cfg::sort_fast_memory::THREADS, te::cfg::sort_fast_memory::ITEMS,
+               true, te::cfg::sort_fast_memory::MINB),
 #ifdef SCG_TUNE
     SORT_CFG_B(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, false,
                te::cfg::sort::MINB),
     SORT_CFG(384, 16, true),
     SORT_CFG(256, 24, true),
     SORT_CFG(256, 30, true),
-    SORT_CFG_B(256, 36, true, 3),
     SORT_CFG_B(288, 28, true, 3),
     SORT_CFG_B(320, 24, true, 3),
 #endif
 };
 #undef SORT_CFG
 #undef SORT_CFG_B
-int sort_cfg = 0;
+int sort_cfg = -1;      /* -1: the current device's (device_cfg) */
+
+/* The configuration for the current device: sort_fast_memory's tile where
+ * the memory's peak rate reaches its MIN_GBS, else sort's.  Asked of the
+ * driver once a device. */
+int device_cfg()
+{
+    static int chosen[64];      /* configuration + 1; 0: not yet asked */
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64)
+        return 0;
+    int c = __atomic_load_n(&chosen[dev], __ATOMIC_RELAXED);
+    if (c)
+        return c - 1;
+    int khz = 0, bits = 0;
+    double gbs = 0;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
+        gbs = 2.0 * khz * 1e3 * (bits / 8) / 1e9;     /* double data rate */
+    c = gbs >= te::cfg::sort_fast_memory::MIN_GBS ? 1 : 0;
+    __atomic_store_n(&chosen[dev], c + 1, __ATOMIC_RELAXED);
+    return c;
+}
+
+int current_cfg()
+{
+    return sort_cfg >= 0 ? sort_cfg : device_cfg();
+}
 
 /* The largest tile over the configurations sizes the scratch for any. */
 uint64_t sort_min_tile()
@@ -293,22 +321,27 @@ int num_sms()
 } /* namespace */
 
 #ifdef SCG_TUNE
-/* Bench only: pick a tile configuration; returns threads << 16 | items,
- * with bit 15 set where full tiles run apart; 0 if none. */
+static int cfg_tag(const SortCfg &c)
+{
+    return c.threads << 16 | c.split_full << 15 | c.items;
+}
+
+/* Bench only: pick a tile configuration, or with -1 go back to the
+ * device's; returns threads << 16 | items, with bit 15 set where full
+ * tiles run apart; 0 if none. */
 extern "C" int scg_sort_tune(int cfg)
 {
-    if (cfg < 0 || cfg >= (int)(sizeof sort_cfgs / sizeof sort_cfgs[0]))
+    if (cfg < -1 || cfg >= (int)(sizeof sort_cfgs / sizeof sort_cfgs[0]))
         return 0;
     sort_cfg = cfg;
-    const SortCfg &c = sort_cfgs[cfg];
-    return c.threads << 16 | c.split_full << 15 | c.items;
+    return cfg_tag(sort_cfgs[current_cfg()]);
 }
 #endif
 
 extern "C" const char *scg_sort_variant(void)
 {
     static char name[160];
-    const SortCfg &c = sort_cfgs[0];
+    const SortCfg &c = sort_cfgs[device_cfg()];
     snprintf(name, sizeof name, "LSD, %d-bit digits, one histogram pass, then a pass a "
              "digit with look-back: %d threads x %d keys a tile, ranked by shared "
              "match words", RADIX_BITS, c.threads, c.items);
@@ -362,7 +395,7 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     SCG_CHECK(cudaMemcpyAsync(h_trivial, trivial, sizeof h_trivial, cudaMemcpyDeviceToHost, s));
     SCG_CHECK(cudaStreamSynchronize(s));
 
-    const SortCfg &cfg = sort_cfgs[sort_cfg];
+    const SortCfg &cfg = sort_cfgs[current_cfg()];
     uint64_t tile = (uint64_t)cfg.threads * cfg.items;
     uint64_t tiles = (n + tile - 1) / tile;
     if (tiles > 0x7fffffffu)

@@ -317,7 +317,7 @@ int main(void)
         printf("# sort configuration %d (%d)\n", c, tag);
         test_sort();
     }
-    scg_sort_tune(0);
+    scg_sort_tune(-1);
 #else
     test_scan();
     test_sort();
