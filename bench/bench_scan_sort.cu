@@ -229,6 +229,28 @@ int main(void)
             return 1;
         }
     }
+#ifdef SCG_TUNE
+    /* the two shipped tiles by size, to place the switch between them */
+    for (int lg = 20; lg <= 28; lg++) {
+        uint64_t m = 1ull << lg;
+        float cub_ms = median_ms([&] {
+            size_t b = cub_sort_bytes;
+            SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, m));
+        });
+        printf("sizes: 2^%d cub %.4f", lg, cub_ms);
+        for (int c = 0; c < 2; c++) {
+            int t = scg_sort_tune(c);
+            float ms = median_ms([&] {
+                SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, m, 0, 32, 0, &is_alt, d_scr, 0));
+            }, [&] {
+                SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_in, m * 4, cudaMemcpyDeviceToDevice));
+            });
+            printf("  %d x %d %.4f (%.3fx)", t >> 16, t & 0x7fff, ms, cub_ms / ms);
+        }
+        printf("\n");
+    }
+    scg_sort_tune(-1);
+#endif
     /* the other scans: inclusive sum, min, xor */
     float scan_other[3];
     const int other_op[3] = { SC_OP_SUM, SC_OP_MIN, SC_OP_XOR };
