@@ -273,31 +273,33 @@ const SortCfg sort_cfgs[] = {
 #undef SORT_CFG_B
 int sort_cfg = -1;      /* -1: the current device's (device_cfg) */
 
-/* The configuration for the current device: sort_fast_memory's tile where
- * the memory's peak rate reaches its MIN_GBS, else sort's.  Asked of the
- * driver once a device. */
-int device_cfg()
+/* Whether the current device's memory reaches sort_fast_memory's peak
+ * rate (clock x bus width, asked of the driver once a device). */
+bool fast_memory()
 {
-    static int chosen[64];      /* configuration + 1; 0: not yet asked */
+    static int known[64];       /* 1 + the answer; 0: not yet asked */
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64)
-        return 0;
-    int c = __atomic_load_n(&chosen[dev], __ATOMIC_RELAXED);
-    if (c)
-        return c - 1;
+        return false;
+    int k = __atomic_load_n(&known[dev], __ATOMIC_RELAXED);
+    if (k)
+        return k == 2;
     int khz = 0, bits = 0;
     double gbs = 0;
     if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
         gbs = 2.0 * khz * 1e3 * (bits / 8) / 1e9;     /* double data rate */
-    c = gbs >= te::cfg::sort_fast_memory::MIN_GBS ? 1 : 0;
-    __atomic_store_n(&chosen[dev], c + 1, __ATOMIC_RELAXED);
-    return c;
+    bool fast = gbs >= te::cfg::sort_fast_memory::MIN_GBS;
+    __atomic_store_n(&known[dev], fast ? 2 : 1, __ATOMIC_RELAXED);
+    return fast;
 }
 
-int current_cfg()
+/* The configuration a sort of n keys runs on the current device. */
+int current_cfg(uint64_t n)
 {
-    return sort_cfg >= 0 ? sort_cfg : device_cfg();
+    if (sort_cfg >= 0)
+        return sort_cfg;
+    return n >> te::cfg::sort_fast_memory::MIN_KEYS_LG && fast_memory() ? 1 : 0;
 }
 
 /* The largest tile over the configurations sizes the scratch for any. */
@@ -327,24 +329,29 @@ static int cfg_tag(const SortCfg &c)
 }
 
 /* Bench only: pick a tile configuration, or with -1 go back to the
- * device's; returns threads << 16 | items, with bit 15 set where full
- * tiles run apart; 0 if none. */
+ * device's (for the largest sorts); returns threads << 16 | items, with
+ * bit 15 set where full tiles run apart; 0 if none. */
 extern "C" int scg_sort_tune(int cfg)
 {
     if (cfg < -1 || cfg >= (int)(sizeof sort_cfgs / sizeof sort_cfgs[0]))
         return 0;
     sort_cfg = cfg;
-    return cfg_tag(sort_cfgs[current_cfg()]);
+    return cfg_tag(sort_cfgs[current_cfg(~0ull)]);
 }
 #endif
 
 extern "C" const char *scg_sort_variant(void)
 {
-    static char name[160];
-    const SortCfg &c = sort_cfgs[device_cfg()];
+    static char name[200];
+    const SortCfg &c = sort_cfgs[0], &big = sort_cfgs[current_cfg(~0ull)];
+    char tiles[64];
+    if (&big == &c)
+        snprintf(tiles, sizeof tiles, "%d threads x %d keys a tile", c.threads, c.items);
+    else
+        snprintf(tiles, sizeof tiles, "%d threads x %d keys a tile (x %d from 2^%d keys)",
+                 c.threads, c.items, big.items, (int)te::cfg::sort_fast_memory::MIN_KEYS_LG);
     snprintf(name, sizeof name, "LSD, %d-bit digits, one histogram pass, then a pass a "
-             "digit with look-back: %d threads x %d keys a tile, ranked by shared "
-             "match words", RADIX_BITS, c.threads, c.items);
+             "digit with look-back: %s, ranked by shared match words", RADIX_BITS, tiles);
     return name;
 }
 
@@ -395,7 +402,7 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     SCG_CHECK(cudaMemcpyAsync(h_trivial, trivial, sizeof h_trivial, cudaMemcpyDeviceToHost, s));
     SCG_CHECK(cudaStreamSynchronize(s));
 
-    const SortCfg &cfg = sort_cfgs[current_cfg()];
+    const SortCfg &cfg = sort_cfgs[current_cfg(n)];
     uint64_t tile = (uint64_t)cfg.threads * cfg.items;
     uint64_t tiles = (n + tile - 1) / tile;
     if (tiles > 0x7fffffffu)

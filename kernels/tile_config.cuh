@@ -75,13 +75,17 @@ struct scan {
 struct sort {
     enum { THREADS = 256, ITEMS = 32, MINB = 3 };
 };
-/* The same with 36 keys a thread, where the memory's peak rate (clock x
- * bus width, from the driver) reaches MIN_GBS: on the H200 (HBM3e) 256 x
- * 36 sorts 2^28 keys in 5.59-5.60 ms against 256 x 32's 5.76 (2026-11-24,
- * by turns, two rounds; 5.63 against 5.78 in session 10), where the H100
- * (HBM3, 3.35 TB/s) takes 6.08-6.10 against 5.95. */
+/* The same with 36 keys a thread, for sorts of 2^MIN_KEYS_LG keys or more
+ * where the memory's peak rate (clock x bus width, from the driver)
+ * reaches MIN_GBS.  On an H200 (HBM3e; 2026-11-24, bench_scan_sort
+ * -DSCG_TUNE, two rounds, ms, CUB in brackets): 256 x 36 against 256 x 32
+ * at 2^28 keys 5.591-5.597 / 5.750-5.758 (5.42-5.43), 2^27 2.860-2.864 /
+ * 2.921-2.922 (2.74), 2^26 1.501-1.502 / 1.508-1.509 (1.42), 2^25
+ * 0.808-0.812 / 0.799-0.800 (0.75), 2^24 0.452 / 0.441 (0.42), 2^20
+ * 0.094 / 0.085 (0.085).  On an H100 (HBM3, 3.35 TB/s) 256 x 32 is the
+ * faster at 2^28 too: 5.95 against 6.08-6.10 (session 10). */
 struct sort_fast_memory {
-    enum { THREADS = 256, ITEMS = 36, MINB = 3, MIN_GBS = 3800 };
+    enum { THREADS = 256, ITEMS = 36, MINB = 3, MIN_GBS = 3800, MIN_KEYS_LG = 26 };
 };
 
 } /* namespace cfg */

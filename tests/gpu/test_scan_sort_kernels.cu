@@ -288,6 +288,11 @@ static void test_sort()
     sort_case(100003, D_NARROW, 0, 24, 1, 3);
     sort_case(3000017, D_RANDOM, 16, 32, 0, 0);
     sort_case(3000017, D_RANDOM, 0, 1, 1, 0);
+    /* from 2^26 keys a device with fast memory sorts on larger tiles
+     * (tile_config.cuh): one sort each side of the switch, with a tile's
+     * remainder */
+    sort_case((1u << 26) - 9215, D_RANDOM, 0, 32, 0, 0);
+    sort_case((1u << 26) + 9217, D_RANDOM, 0, 32, 1, 0);
 
     /* invalid bit ranges are refused */
     int is_alt = 0;
