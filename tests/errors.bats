@@ -497,6 +497,18 @@ make_data() {
     done
 }
 
+@test "errors: closed pipe while sc-split hands over its held rejects: prompt, no message" {
+    # nothing selected: the whole output is the held half, which goes into
+    # the pipe by vmsplice after the last input
+    local t0 t1
+    t0=$(date +%s%N)
+    run_to /dev/null tool.err timeout 60 bash -c "sc-gen -n 64M -d cpu 2>/dev/null | sc-split --gt 4294967295 | head -c 10 > head.out"
+    t1=$(date +%s%N)
+    [ "$(stat -c %s head.out)" -eq 10 ]
+    [ ! -s tool.err ] || { echo "# sc-split wrote: $(cat tool.err)" >&2; return 1; }
+    [ $(((t1 - t0) / 1000000)) -lt 8000 ]
+}
+
 @test "errors: closed pipe with -t and -z outputs is quiet too" {
     run_to /dev/null gen.err timeout 60 bash -c 'sc-gen -n 100M -t | head -n 2 > /dev/null'
     [ ! -s gen.err ]

@@ -53,19 +53,40 @@ int sc_read_would_wait(int fd, int wait_ms)
     return r == 0;
 }
 
-int sc_write_full(int fd, const void *buf, size_t len)
+/* write(), or vmsplice() where by_ref, until all len bytes are out;
+ * *done counts those that are. */
+static int put_all(int fd, const void *buf, size_t len, size_t *done,
+                   int by_ref)
 {
     const char *p = buf;
+    *done = 0;
     while (len) {
-        ssize_t w = write(fd, p, len);
+        ssize_t w;
+#ifdef SPLICE_F_GIFT
+        struct iovec v = { (void *)p, len };
+        w = by_ref ? vmsplice(fd, &v, 1, 0) : write(fd, p, len);
+#else
+        if (by_ref) {
+            errno = ENOSYS;
+            return -1;
+        }
+        w = write(fd, p, len);
+#endif
         if (w < 0) {
             if (errno == EINTR) continue;
             return -1;
         }
         p += w;
+        *done += (size_t)w;
         len -= (size_t)w;
     }
     return 0;
+}
+
+int sc_write_full(int fd, const void *buf, size_t len)
+{
+    size_t done;
+    return put_all(fd, buf, len, &done, 0);
 }
 
 int sc_grow_pipe(int fd)
@@ -80,24 +101,5 @@ int sc_grow_pipe(int fd)
 
 int sc_splice_full(int fd, const void *buf, size_t len, size_t *done)
 {
-    *done = 0;
-#ifdef SPLICE_F_GIFT
-    const char *p = buf;
-    while (len) {
-        struct iovec v = { (void *)p, len };
-        ssize_t w = vmsplice(fd, &v, 1, 0);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += w;
-        *done += (size_t)w;
-        len -= (size_t)w;
-    }
-    return 0;
-#else
-    (void)fd; (void)buf; (void)len;
-    errno = ENOSYS;
-    return -1;
-#endif
+    return put_all(fd, buf, len, done, 1);
 }
