@@ -151,6 +151,13 @@ EOF
     ref split < in.bin > want.out
     sc-split in.bin | { sleep 1; cat; } > got.out
     expect_same want.out got.out
+    # a FIFO named by -o is a pipe too
+    mkfifo out.fifo
+    { sleep 0.5; timeout 20 cat out.fifo > got.out; } &
+    sc-split -o out.fifo in.bin
+    wait
+    expect_same want.out got.out
+    [ -p out.fifo ]
     # spilled to a file first, the tail in memory
     mkdir spill
     cat in.bin | sc-split -S 64K -T spill | { sleep 0.5; cat; } > got.out
