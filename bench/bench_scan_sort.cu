@@ -50,6 +50,13 @@ static float median_ms(const std::function<void()> &op,
     return (t[RUNS / 2 - 1] + t[RUNS / 2]) / 2;
 }
 
+__global__ void mask_kernel(uint32_t *d, const uint32_t *s, uint64_t n, uint32_t mask)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        d[i] = s[i] & mask;
+}
+
 __global__ void fill_kernel(uint32_t *d, uint64_t n, uint64_t seed)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
@@ -260,6 +267,24 @@ int main(void)
                                                 d_out, d_carry + 1, d_scr, 0));
         });
 
+    /* keys below 2^16 on all 32 bits: two passes skipped (CUB runs four) */
+    mask_kernel<<<4096, 256>>>(d_out, d_in, N, 0xffffu);
+    SCG_CHECK_DIE(cudaGetLastError());
+    float skip_cub_ms = median_ms([&] {
+        size_t b = cub_sort_bytes;
+        SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_out, d_cub, N));
+    });
+    float skip_ms = median_ms([&] {
+        SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, N, 0, 32, 0, &is_alt, d_scr, 0));
+    }, [&] {
+        SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_out, N * 4, cudaMemcpyDeviceToDevice));
+    });
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    if (!equal_dev(is_alt ? d_alt : d_keys, d_cub, N)) {
+        fprintf(stderr, "scg_sort of keys below 2^16 differs from CUB\n");
+        return 1;
+    }
+
     double gib = N * 4.0 / (1 << 30);
     printf("2^28 uint32 (%.0f GiB), median of %d runs\n", gib, RUNS);
     printf("scan variant: %s\nsort variant: %s\n\n", scg_scan_variant(),
@@ -322,5 +347,7 @@ int main(void)
     }
     row("scg_sort default, bits 0:8 (1 pass)", bits_ms[0], 0, "count + 1 pass");
     row("scg_sort default, bits 0:16 (2 passes)", bits_ms[1], 0, "count + 2 passes");
+    row("cub SortKeys, keys below 2^16", skip_cub_ms, 0, "4 passes");
+    row("scg_sort default, keys below 2^16", skip_ms, skip_cub_ms, "count + 2 passes, 2 skipped");
     return 0;
 }

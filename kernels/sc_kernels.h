@@ -67,8 +67,8 @@ int scg_scan(const uint32_t *d_in, uint64_t n, int op, int inclusive,
 
 /* Stable LSD radix sort of d_keys on bits [lo_bit, hi_bit), ascending or
  * descending; d_alt has room for n keys.  *result_is_alt (host) is set to
- * 1 when the sorted keys ended in d_alt, else 0.  May synchronize the stream
- * (to skip passes whose digit is the same for every key). */
+ * 1 when the sorted keys ended in d_alt, else 0.  Returns when the sort is
+ * done: it synchronizes the stream to learn where the keys ended. */
 size_t scg_sort_scratch(uint64_t n);
 int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n, unsigned lo_bit,
              unsigned hi_bit, int descending, int *result_is_alt,

@@ -3,15 +3,17 @@
  * One upfront pass counts the digit histograms of every pass at once (the
  * count phase of all passes: a pass's global digit counts do not depend on
  * the order of the keys).  They are scanned into each digit's first output
- * position (the prefix over digits), and the host learns which passes have
- * one digit only: those would move nothing and are skipped.
+ * position (the prefix over digits), and each pass whose digit is the same
+ * for every key is marked: it would move nothing.
  *
- * Each remaining pass is one kernel (onesweep style): a block takes the next
- * tile, ranks its keys stably by digit, publishes its per-digit counts,
- * looks back over its predecessors' counts per digit (the prefix over tiles,
- * decoupled look-back), then moves: keys are placed in digit order in shared
- * memory and written out so that consecutive threads write consecutive
- * addresses within each digit's run.
+ * Each pass is one kernel (onesweep style): a block takes the next tile,
+ * ranks its keys stably by digit, publishes its per-digit counts, places
+ * the keys in digit order in shared memory, looks back over its
+ * predecessors' counts per digit (the prefix over tiles, decoupled
+ * look-back), then writes the keys out so that consecutive threads write
+ * consecutive addresses within each digit's run.  A marked pass's blocks
+ * leave at once, and each pass finds on the device which buffer holds the
+ * keys, so the host waits once, at the end, to learn where they ended.
  *
  * Descending order sorts on the complemented digit, which keeps it stable.
  */
@@ -102,7 +104,11 @@ bins_kernel(const u64 *hist, uint64_t n, u64 *bins, int *trivial)
 /* ---------------- one pass: rank, look back, move ---------------- */
 
 struct PassArgs {
-    const uint32_t *in;
+    uint32_t *keys, *alt;   /* the pass reads one, writes the other */
+    const int *trivial;     /* [MAX_PASSES], from bins_kernel */
+    int pass, passes;
+    int *result_is_alt;     /* written by the last pass */
+    const uint32_t *in;     /* chosen by the kernel */
     uint32_t *out;
     uint64_t n;
     Digit dig;
@@ -170,16 +176,11 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
         st.publish_agg(tile, tile_count);
     }
     uint32_t local_start = block_exclusive_radix<THREADS>(tile_count, sh.warp);
-    u64 excl = 0;
-    if (d < RADIX && tile > 0)
-        excl = look_back_digit(st, tile, tile_count);
-    if (d < RADIX) {
+    if (d < RADIX)
         sh.local_start[d] = local_start;
-        sh.global[d] = a.bins[d] + excl - local_start;
-    }
     __syncthreads();
-
-    /* move: place the keys in digit order on chip, then write them out */
+    /* place the keys in digit order on chip before looking back, so that
+     * the predecessors have the longest time to publish their prefixes */
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         if (i * 32 < rem) {
@@ -192,6 +193,10 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
     for (int i = 0; i < ITEMS; i++)
         if (i * 32 < rem)
             sh.sm.keys[rank[i]] = key[i];
+    if (d < RADIX) {
+        u64 excl = tile > 0 ? look_back_digit(st, tile, tile_count) : 0;
+        sh.global[d] = a.bins[d] + excl - local_start;
+    }
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
@@ -210,9 +215,20 @@ sort_pass_kernel(PassArgs a)
     constexpr int TILE = THREADS * ITEMS;
     static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
     __shared__ PassShared<THREADS, ITEMS> sh;
+    /* the passes before that moved keys say which buffer holds them */
+    int moved = 0;
+    for (int q = 0; q < a.pass; q++)
+        moved += !a.trivial[q];
+    int skip = a.trivial[a.pass];
+    if (a.pass == a.passes - 1 && blockIdx.x == 0 && threadIdx.x == 0)
+        *a.result_is_alt = (moved + !skip) & 1;
+    if (skip)
+        return;
+    a.in = moved & 1 ? a.alt : a.keys;
+    a.out = moved & 1 ? a.keys : a.alt;
     if (threadIdx.x == 0)
         sh.tile = atomicAdd(a.tile_counter, 1u);
-    for (int i = threadIdx.x; i < 2 * (THREADS / 32) * RADIX; i += THREADS)
+    for (int i = threadIdx.x; i < (int)(sizeof sh.sm.w / 4); i += THREADS)
         (&sh.sm.w.cnt[0][0])[i] = 0;
     __syncthreads();
     uint32_t tile = sh.tile;
@@ -228,7 +244,8 @@ size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
 /* Scratch layout (all offsets 256-aligned):
  *   hist  u64[MAX_PASSES][RADIX]
  *   bins  u64[MAX_PASSES][RADIX]
- *   misc  int trivial[MAX_PASSES], uint32 tile_counter[MAX_PASSES]
+ *   misc  int trivial[MAX_PASSES] at 0, int result_is_alt at 32,
+ *         uint32 tile_counter[MAX_PASSES] at 64
  *   status u64[tiles][RADIX] */
 constexpr size_t HIST_OFF = 0;
 constexpr size_t BINS_OFF = HIST_OFF + MAX_PASSES * RADIX * 8;
@@ -388,7 +405,13 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     uint32_t *counters = (uint32_t *)(scr + MISC_OFF + 64);
     u64 *status = (u64 *)(scr + STATUS_OFF);
 
-    SCG_CHECK(cudaMemsetAsync(scr, 0, STATUS_OFF, s));
+    const SortCfg &cfg = sort_cfgs[current_cfg(n)];
+    uint64_t tile = (uint64_t)cfg.threads * cfg.items;
+    uint64_t tiles = (n + tile - 1) / tile;
+    if (tiles > 0x7fffffffu)
+        return (int)cudaErrorInvalidValue;
+    int *d_result = (int *)(scr + MISC_OFF + 32);
+    SCG_CHECK(cudaMemsetAsync(scr, 0, STATUS_OFF + tiles * RADIX * 8, s));
     int aligned = ((uintptr_t)d_keys & 15) == 0;
     uint64_t hist_blocks = std::min<uint64_t>((n + HIST_THREADS * 16 - 1) / (HIST_THREADS * 16),
                                               (uint64_t)num_sms() * 4);
@@ -398,37 +421,25 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     SCG_CHECK_LAUNCH();
     bins_kernel<<<ps.count, RADIX, 0, s>>>(hist, n, bins, trivial);
     SCG_CHECK_LAUNCH();
-    int h_trivial[MAX_PASSES];
-    SCG_CHECK(cudaMemcpyAsync(h_trivial, trivial, sizeof h_trivial, cudaMemcpyDeviceToHost, s));
-    SCG_CHECK(cudaStreamSynchronize(s));
-
-    const SortCfg &cfg = sort_cfgs[current_cfg(n)];
-    uint64_t tile = (uint64_t)cfg.threads * cfg.items;
-    uint64_t tiles = (n + tile - 1) / tile;
-    if (tiles > 0x7fffffffu)
-        return (int)cudaErrorInvalidValue;
-
-    uint32_t *src = d_keys, *dst = d_alt;
-    int done = 0;
     for (int p = 0; p < ps.count; p++) {
-        if (h_trivial[p])
-            continue;
-        if (done == 0)
-            SCG_CHECK(cudaMemsetAsync(status, 0, tiles * RADIX * 8, s));
         PassArgs a;
-        a.in = src;
-        a.out = dst;
+        a.keys = d_keys;
+        a.alt = d_alt;
+        a.trivial = trivial;
+        a.pass = p;
+        a.passes = ps.count;
+        a.result_is_alt = d_result;
         a.n = n;
         a.dig = ps.d[p];
-        a.epoch = (uint32_t)done;
+        a.epoch = (uint32_t)p;
         a.status = status;
         a.bins = bins + p * RADIX;
         a.tile_counter = counters + p;
         cfg.kernel<<<(unsigned)tiles, cfg.threads, 0, s>>>(a);
         SCG_CHECK_LAUNCH();
-        std::swap(src, dst);
-        done++;
     }
-    *result_is_alt = done & 1;
+    SCG_CHECK(cudaMemcpyAsync(result_is_alt, d_result, sizeof *result_is_alt,
+                              cudaMemcpyDeviceToHost, s));
+    SCG_CHECK(cudaStreamSynchronize(s));
     return 0;
 }
