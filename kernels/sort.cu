@@ -359,7 +359,7 @@ extern "C" int scg_sort_tune(int cfg)
 
 extern "C" const char *scg_sort_variant(void)
 {
-    static char name[200];
+    static char name[256];
     const SortCfg &c = sort_cfgs[0], &big = sort_cfgs[current_cfg(~0ull)];
     char tiles[64];
     if (&big == &c)
@@ -368,7 +368,8 @@ extern "C" const char *scg_sort_variant(void)
         snprintf(tiles, sizeof tiles, "%d threads x %d keys a tile (x %d from 2^%d keys)",
                  c.threads, c.items, big.items, (int)te::cfg::sort_fast_memory::MIN_KEYS_LG);
     snprintf(name, sizeof name, "LSD, %d-bit digits, one histogram pass, then a pass a "
-             "digit with look-back: %s, ranked by shared match words", RADIX_BITS, tiles);
+             "digit with look-back (%d tiles a read): %s, ranked by shared match words",
+             RADIX_BITS, (int)te::cfg::sort::LOOKBACK_BATCH, tiles);
     return name;
 }
 

@@ -72,20 +72,29 @@ struct scan {
  * a warp of its own beside the ranking (lookback_warp.cuh's pattern, one
  * tile a block) 11.4-13.8 ms at every tile tried; on an H200
  * (2026-11-22) match_any 11.6-13 ms at any tile. */
+/* Each digit's look-back reads LOOKBACK_BATCH predecessors at once
+ * (tile_status.cuh).  On an H200 (2026-11-24, 2^28 keys, three rounds by
+ * turns, CUB 5.42-5.45 ms): one at a time 5.46-5.47 ms (the walk passed
+ * 14.6-14.8 aggregates a digit a tile, and found a predecessor with
+ * nothing published 0.01 times), 2 at once 5.334-5.338, 3 5.293-5.308, 4
+ * 5.285-5.301, 5 5.287-5.297, 6 5.309-5.319, 8 5.414-5.425, 16
+ * 5.770-5.776. */
 struct sort {
-    enum { THREADS = 256, ITEMS = 32, MINB = 3 };
+    enum { THREADS = 256, ITEMS = 32, MINB = 3, LOOKBACK_BATCH = 4 };
 };
 /* The same with 36 keys a thread, for sorts of 2^MIN_KEYS_LG keys or more
  * where the memory's peak rate (clock x bus width, from the driver)
  * reaches MIN_GBS.  On an H200 (HBM3e; 2026-11-24, bench_scan_sort
- * -DSCG_TUNE, two rounds, ms, CUB in brackets): 256 x 36 against 256 x 32
- * at 2^28 keys 5.591-5.597 / 5.750-5.758 (5.42-5.43), 2^27 2.860-2.864 /
- * 2.921-2.922 (2.74), 2^26 1.501-1.502 / 1.508-1.509 (1.42), 2^25
- * 0.808-0.812 / 0.799-0.800 (0.75), 2^24 0.452 / 0.441 (0.42), 2^20
- * 0.094 / 0.085 (0.085).  On an H100 (HBM3, 3.35 TB/s) 256 x 32 is the
- * faster at every size from 2^20 to 2^28: 5.93 against 6.08 at 2^28. */
+ * -DSCG_TUNE, the look-back reading 4 and 5 at once, a run each, ms, CUB in
+ * brackets): 256 x 36 against 256 x 32 at 2^28 keys 5.288-5.302 /
+ * 5.340-5.344 (5.44), 2^27 2.699-2.704 / 2.709-2.714 (2.74-2.76), 2^26
+ * 1.400-1.401 / 1.392-1.394 (1.42), 2^25 0.748-0.753 / 0.735-0.739
+ * (0.75), 2^24 0.412-0.414 / 0.405-0.407 (0.42-0.43), 2^20 0.075-0.079 /
+ * 0.071-0.077 (0.085-0.088).  On an H100 (HBM3, 3.35 TB/s) 256 x 32 was
+ * the faster at every size from 2^20 to 2^28 (session 13, one predecessor
+ * at a time in the look-back: 5.93 against 6.08 ms at 2^28). */
 struct sort_fast_memory {
-    enum { THREADS = 256, ITEMS = 36, MINB = 3, MIN_GBS = 3800, MIN_KEYS_LG = 26 };
+    enum { THREADS = 256, ITEMS = 36, MINB = 3, MIN_GBS = 3800, MIN_KEYS_LG = 27 };
 };
 
 } /* namespace cfg */

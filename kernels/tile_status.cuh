@@ -148,21 +148,45 @@ __device__ __forceinline__ typename OP::type lookback_warp(const ST &st,
 }
 
 /* One thread's look-back over its own column (a digit of the sort): the
- * sum of the predecessors' counts back to the nearest inclusive prefix. */
+ * sum of the predecessors' counts back to the nearest inclusive prefix.
+ * The walk passes some 15 aggregates a digit (H200, 2^28 keys), each a
+ * round trip to L2, so BATCH predecessors are read at once and taken
+ * nearest first, up to the first that has published nothing yet. */
+template <int BATCH>
 __device__ __forceinline__ uint64_t lookback_thread(const packed_status &st,
                                                     uint64_t tile)
 {
     uint64_t excl = 0;
-    for (int64_t q = (int64_t)tile - 1; q >= 0; q--) {
-        uint64_t v;
-        int f;
-        while ((f = st.poll((uint64_t)q, v)) == ST_NONE)
+    int64_t q = (int64_t)tile - 1;
+    for (;;) {
+        uint64_t v[BATCH];
+        int f[BATCH];
+#pragma unroll
+        for (int b = 0; b < BATCH; b++) {
+            v[b] = 0;
+            f[b] = q - b >= 0 ? st.poll((uint64_t)(q - b), v[b]) : (int)ST_PREFIX;
+        }
+        int taken = 0;
+        bool open = true, done = false;
+#pragma unroll
+        for (int b = 0; b < BATCH; b++) {
+            if (open && f[b] != ST_NONE) {
+                excl += v[b];
+                taken++;
+                if (f[b] == ST_PREFIX) {
+                    done = true;
+                    open = false;
+                }
+            } else {
+                open = false;
+            }
+        }
+        if (done)
+            return excl;
+        q -= taken;
+        if (taken == 0)
             __nanosleep(LOOKBACK_NS);
-        excl += v;
-        if (f == ST_PREFIX)
-            break;
     }
-    return excl;
 }
 
 } /* namespace te */
