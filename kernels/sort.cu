@@ -101,7 +101,7 @@ bins_kernel(const u64 *hist, uint64_t n, u64 *bins, int *trivial)
     if (d == 0) trivial[p] = one_digit;
 }
 
-/* ---------------- one pass: rank, look back, move ---------------- */
+/* ---------------- one pass: rank, place, look back, write ---------------- */
 
 struct PassArgs {
     uint32_t *keys, *alt;   /* the pass reads one, writes the other */
@@ -288,7 +288,7 @@ const SortCfg sort_cfgs[] = {
 };
 #undef SORT_CFG
 #undef SORT_CFG_B
-int sort_cfg = -1;      /* -1: the current device's (device_cfg) */
+int sort_cfg = -1;      /* -1: the current device's (current_cfg) */
 
 /* Whether the current device's memory reaches sort_fast_memory's peak
  * rate (clock x bus width, asked of the driver once a device). */
