@@ -37,7 +37,6 @@
 #include "warp_scan.cuh"
 #include "tile_io.cuh"
 #include "tile_status.cuh"
-#include "lookback_warp.cuh"
 
 namespace te {
 
@@ -60,41 +59,77 @@ struct __align__(16) select_smem {
     Op op;               /* when Op::IN_SMEM */
 };
 
-/* Count inside each 128-element chunk with ballots; lane 0 of each warp
- * puts the chunk count in shared memory.  A __syncthreads must follow. */
+/* Ranks inside each 128-element chunk (load j of a warp): each thread
+ * counts its four elements of load j into byte j of one word, and one warp
+ * scan of that word ranks all VEC chunks at once (a chunk holds at most
+ * 128, so no byte carries into the next).  Ballots and population counts
+ * per element cost more: population count issues at a quarter of the
+ * integer rate.  Lane 31 puts the chunk counts in shared memory; a
+ * __syncthreads must follow. */
 template <class Op, int BLOCK, int VEC>
 __device__ __forceinline__ void rank_local(const Op &op, tile_regs<VEC> &r,
                                            uint32_t *chunk)
 {
     typedef geom<BLOCK, VEC> G;
-    unsigned lane = lane_id(), warp = warp_id();
-    unsigned lt = lanemask_lt();
+    static_assert(VEC <= 4, "one byte a chunk in a 32-bit word");
+    uint32_t packed = 0;
 #pragma unroll
     for (int j = 0; j < VEC; j++) {
-        uint32_t f = 0, cnt = 0, pre = 0;
+        uint32_t f = 0, cnt = 0;
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             uint32_t s = (uint32_t)op.select(r.x[j][k]) & (r.ok[j] >> k);
             f |= s << k;
-            unsigned b = __ballot_sync(FULL_MASK, s);
-            cnt += __popc(b);
-            pre += __popc(b & lt);
+            cnt += s;
         }
         r.f[j] = f;
-        r.pre[j] = pre;
-        if (lane == 0)
-            chunk[j * G::WARPS + warp] = cnt;
+        packed |= cnt << (8 * j);
+    }
+    uint32_t incl = warp_inclusive<plus<uint32_t>, uint32_t>(packed);
+    uint32_t excl = incl - packed;
+#pragma unroll
+    for (int j = 0; j < VEC; j++)
+        r.pre[j] = (excl >> (8 * j)) & 0xffu;
+    if (lane_id() == 31) {
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            chunk[j * G::WARPS + warp_id()] = (incl >> (8 * j)) & 0xffu;
     }
 }
 
-/* After the barrier: every warp scans the tile's chunk counts (a few
- * shuffles, cheaper than another barrier) and turns r.pre into tile-local
- * ranks; r.total is the tile's count. */
+/* After the barrier, in every warp (a few shuffles, cheaper than another
+ * barrier): the tile's chunk counts scanned two to a word, lane l holding
+ * chunk l in the low half and chunk 32 + l in the high half (each half
+ * sums to at most 32 x 128), so one warp scan serves all 64 chunks and
+ * each of the thread's chunks is one shuffle away.  off[j]: the exclusive
+ * prefix of the thread's chunk j; returns the tile's count. */
+template <int BLOCK, int VEC>
+__device__ __forceinline__ uint32_t chunk_offsets(const uint32_t *chunk, uint32_t (&off)[VEC])
+{
+    typedef geom<BLOCK, VEC> G;
+    static_assert(G::CHUNKS <= 64, "two chunks a lane");
+    unsigned lane = lane_id(), warp = warp_id();
+    uint32_t mine = (lane < (unsigned)G::CHUNKS ? chunk[lane] : 0u) |
+                    (lane + 32 < (unsigned)G::CHUNKS ? chunk[lane + 32] << 16 : 0u);
+    uint32_t incl = warp_inclusive<plus<uint32_t>, uint32_t>(mine);
+    uint32_t excl = incl - mine;
+    uint32_t last = __shfl_sync(FULL_MASK, incl, 31);
+    uint32_t low_total = last & 0xffffu;
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        unsigned c = j * G::WARPS + warp;
+        uint32_t e = __shfl_sync(FULL_MASK, excl, c & 31u);
+        off[j] = c < 32 ? (e & 0xffffu) : low_total + (e >> 16);
+    }
+    return low_total + (last >> 16);
+}
+
+/* r.pre into tile-local ranks; r.total the tile's count. */
 template <int BLOCK, int VEC>
 __device__ __forceinline__ void rank_tile(tile_regs<VEC> &r, const uint32_t *chunk)
 {
     uint32_t off[VEC];
-    r.total = chunk_prefixes<plus<uint32_t>, BLOCK, VEC>(chunk, off);
+    r.total = chunk_offsets<BLOCK, VEC>(chunk, off);
 #pragma unroll
     for (int j = 0; j < VEC; j++)
         r.pre[j] += off[j];
@@ -291,36 +326,26 @@ __device__ __forceinline__ const Op &op_in_smem(const Op &param, Op *sop)
 /* The fused single pass, persistent: the block ranks tile k, publishes  */
 /* its count, flushes tile k-1 and stages tile k, while STAGES tiles are */
 /* in flight into a shared-memory ring (cp.async).  Tile k-1's offset    */
-/* comes from a look-back warp of its own beside the BLOCK compute       */
-/* threads (lookback_warp.cuh), or, INLINE, from warp 0 during step k,   */
-/* the block waiting: by then its predecessors have had a tile's time to */
-/* publish.                                                              */
+/* comes from warp 0 during step k, the block waiting: by then its       */
+/* predecessors have had a tile's time to publish.  EARLY: warp 0 reads  */
+/* the look-back's first round at the top of step k, before the tile's   */
+/* ranks, and uses it after them.                                        */
 
 template <class Op, int BLOCK, int VEC>
 struct __align__(16) fused_smem {
     typedef geom<BLOCK, VEC> G;
     uint32_t stage[G::SIZE + 16];
     uint32_t chunk[G::CHUNKS];
-    uint64_t offset[2];  /* by the tile's parity */
+    uint64_t offset;     /* the staged tile's, from warp 0 */
     Op op;               /* when Op::IN_SMEM */
 };
 
-template <class Op, int BLOCK, int VEC, int STAGES, bool INLINE>
+template <class Op, int BLOCK, int VEC, int STAGES>
 struct fused_layout {
     typedef geom<BLOCK, VEC> G;
-    enum { THREADS = INLINE ? BLOCK : BLOCK + 32, RING_BYTES = STAGES * G::SIZE * 4 };
+    enum { RING_BYTES = STAGES * G::SIZE * 4 };
     static size_t bytes() { return RING_BYTES + sizeof(fused_smem<Op, BLOCK, VEC>); }
 };
-
-/* A barrier of the threads that rank and move. */
-template <int BLOCK, bool INLINE>
-__device__ __forceinline__ void compute_sync()
-{
-    if (INLINE)
-        __syncthreads();
-    else
-        bar_sync(BAR_COMPUTE, BLOCK);
-}
 
 /* The pass's state between tiles: the staged tile. */
 struct fused_pass {
@@ -330,36 +355,38 @@ struct fused_pass {
     uint64_t prev;       /* the staged tile */
     uint32_t prev_count; /* its count */
     bool have_prev;
+    uint64_t early;      /* EARLY, warp 0: its first look-back round's word */
 };
 
-/* INLINE: warp 0 finds the staged tile's offset, publishes its inclusive
- * prefix (and the total, for the last tile), the block waits for it. */
-template <int BLOCK, bool INLINE>
-__device__ __forceinline__ uint64_t staged_offset(const fused_pass &fp, uint64_t (&offset)[2])
+/* Warp 0 finds the staged tile's offset, publishes its inclusive prefix
+ * (and the total, for the last tile); the block waits for it. */
+template <bool EARLY>
+__device__ __forceinline__ uint64_t staged_offset(const fused_pass &fp, uint64_t &offset)
 {
-    if (!INLINE)
-        return offset_of<BLOCK>(fp.prev, offset);
     if (threadIdx.x < 32) {
-        uint64_t excl = fp.prev ? lookback_warp<plus<uint64_t> >(fp.st, fp.prev) : 0;
+        uint64_t excl = 0;
+        if (fp.prev)
+            excl = EARLY ? lookback_warp_primed<plus<uint64_t> >(fp.st, fp.prev, fp.early)
+                         : lookback_warp<plus<uint64_t> >(fp.st, fp.prev);
         if (threadIdx.x == 0) {
             if (fp.prev)
                 fp.st.publish_prefix(fp.prev, excl + fp.prev_count);
-            offset[0] = excl;
+            offset = excl;
             if (fp.prev == fp.n_tiles - 1)
                 *fp.d_total = excl + fp.prev_count;
         }
     }
     __syncthreads();
-    return offset[0];
+    return offset;
 }
 
-/* Compute threads: the staged tile written out at its offset. */
-template <class Op, int BLOCK, int VEC, bool INLINE, class SM>
+/* The staged tile written out at its offset. */
+template <class Op, int BLOCK, int VEC, bool EARLY, class SM>
 __device__ __forceinline__ void flush_staged(const Op &op, const input &in,
                                              const fused_pass &fp, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
-    uint64_t off = staged_offset<BLOCK, INLINE>(fp, sm.offset);
+    uint64_t off = staged_offset<EARLY>(fp, sm.offset);
     uint32_t c = fp.prev_count;
     tile_span sp = span_of(in, fp.prev * G::SIZE, G::SIZE);
     flush_run<Op, BLOCK, true>(op, sm.stage, shift_of(op.sel, off), c, op.sel, off,
@@ -371,45 +398,30 @@ __device__ __forceinline__ void flush_staged(const Op &op, const input &in,
     }
 }
 
-/* Compute threads, one tile loaded into r: rank it, publish its count,
- * flush the staged tile, stage this one at its local ranks: selected
- * items at stage[rank], rejects at stage[count + rank among rejects].
- * Returns the tile's count. */
-template <class Op, int BLOCK, int VEC, bool INLINE, class SM>
+/* One tile loaded into r: rank it, publish its count, flush the staged
+ * tile, stage this one at its local ranks: selected items at
+ * stage[rank], rejects at stage[count + rank among rejects].  Returns the
+ * tile's count. */
+template <class Op, int BLOCK, int VEC, bool EARLY, class SM>
 __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
                                                tile_regs<VEC> &r, uint64_t tile,
                                                const fused_pass &fp, SM &sm)
 {
     typedef geom<BLOCK, VEC> G;
     rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
-    compute_sync<BLOCK, INLINE>();      /* chunk counts in; the last stage too */
+    __syncthreads();                    /* chunk counts in; the last stage too */
     rank_tile<BLOCK, VEC>(r, sm.chunk);
-    if (!INLINE)
-        publish_tile<plus<uint64_t>, BLOCK>(fp.st, tile, (uint64_t)r.total, 0);
-    else if (threadIdx.x == 0)
+    if (threadIdx.x == 0)
         fp.st.publish_agg(tile, (uint64_t)r.total);     /* tile 0: its prefix */
     if (fp.have_prev)
-        flush_staged<Op, BLOCK, VEC, INLINE>(op, in, fp, sm);
-    compute_sync<BLOCK, INLINE>();      /* the stage is free, chunk read */
+        flush_staged<Op, BLOCK, VEC, EARLY>(op, in, fp, sm);
+    __syncthreads();                    /* the stage is free, chunk read */
     stage_tile<Op, BLOCK, VEC>(op, r, span_of(in, tile * G::SIZE, G::SIZE).head, 0,
                                r.total, sm.stage);
     return r.total;
 }
 
-/* A partial tile (at most the first and the last of the array): loaded with
- * per-element tests and called, not inlined, so that its extra live state
- * does not cost the full-tile path registers. */
-template <class Op, int BLOCK, int VEC, bool INLINE, class SM>
-__device__ __noinline__ uint32_t fused_partial(const Op &op, const input &in,
-                                               uint64_t tile, const fused_pass &fp,
-                                               SM &sm)
-{
-    tile_regs<VEC> r;
-    load_tile<BLOCK, VEC, false>(in, tile * (uint64_t)geom<BLOCK, VEC>::SIZE, r.x, r.ok);
-    return fused_step<Op, BLOCK, VEC, INLINE>(op, in, r, tile, fp, sm);
-}
-
-template <class Op, int BLOCK, int VEC, int STAGES, bool INLINE, class SM>
+template <class Op, int BLOCK, int VEC, int STAGES, bool EARLY, class SM>
 __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
                                               fused_pass &fp, uint4 *ring, SM &sm)
 {
@@ -424,16 +436,22 @@ __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
         uint4 *buf = ring + s * (G::SIZE / 4);
         uint64_t refill = tile + STAGES * step;
         cp_async_wait<STAGES - 1>();
+        if (EARLY && threadIdx.x < 32 && fp.have_prev)
+            fp.early = fp.st.first_word(fp.prev);
+        /* A partial tile (at most the first and the last of the array) is
+         * loaded with per-element tests.  Both paths are inlined: with the
+         * partial one a call, the loop had a stack frame and spills. */
         uint32_t c;
+        tile_regs<VEC> r;
         if (tile_full(in, tile * G::SIZE, G::SIZE)) {
-            tile_regs<VEC> r;
             read_prefetched<BLOCK, VEC>(buf, r.x, r.ok);
             /* this thread's part of buf is in registers: refill it */
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            c = fused_step<Op, BLOCK, VEC, INLINE>(op, in, r, tile, fp, sm);
+            c = fused_step<Op, BLOCK, VEC, EARLY>(op, in, r, tile, fp, sm);
         } else {
             prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            c = fused_partial<Op, BLOCK, VEC, INLINE>(op, in, tile, fp, sm);
+            load_tile<BLOCK, VEC, false>(in, tile * G::SIZE, r.x, r.ok);
+            c = fused_step<Op, BLOCK, VEC, EARLY>(op, in, r, tile, fp, sm);
         }
         fp.prev = tile;
         fp.prev_count = c;
@@ -441,27 +459,26 @@ __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
     }
     cp_async_wait<0>();
     if (fp.have_prev) {
-        compute_sync<BLOCK, INLINE>();  /* the last stage in */
-        flush_staged<Op, BLOCK, VEC, INLINE>(op, in, fp, sm);
+        if (EARLY && threadIdx.x < 32)
+            fp.early = fp.st.first_word(fp.prev);
+        __syncthreads();                /* the last stage in */
+        flush_staged<Op, BLOCK, VEC, EARLY>(op, in, fp, sm);
     }
 }
 
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool INLINE>
-__global__ void __launch_bounds__(INLINE ? BLOCK : BLOCK + 32, MINB)
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool EARLY>
+__global__ void __launch_bounds__(BLOCK, MINB)
 fused_select_kernel(Op op_param, input in, uint64_t n_tiles, packed_status st,
                     uint64_t *d_total)
 {
-    typedef fused_layout<Op, BLOCK, VEC, STAGES, INLINE> L;
+    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
     typedef fused_smem<Op, BLOCK, VEC> SM;
     extern __shared__ uint4 dyn[];
     SM &sm = *(SM *)((char *)dyn + L::RING_BYTES);
     const Op &op = op_in_smem(op_param, &sm.op);
     __syncthreads();     /* the Op copy */
-    fused_pass fp = { st, n_tiles, d_total, 0, 0, false };
-    if (INLINE || threadIdx.x < BLOCK)
-        fused_compute<Op, BLOCK, VEC, STAGES, INLINE>(op, in, fp, dyn, sm);
-    else
-        lookback_loop<plus<uint64_t>, BLOCK>(n_tiles, st, 0, d_total, sm.offset);
+    fused_pass fp = { st, n_tiles, d_total, 0, 0, false, 0 };
+    fused_compute<Op, BLOCK, VEC, STAGES, EARLY>(op, in, fp, dyn, sm);
 }
 
 } /* namespace te */

@@ -1,6 +1,6 @@
 /* lookback_warp.cuh — the tile engine's persistent passes with the
  * decoupled look-back on a warp of its own, beside the block's compute
- * threads (split in agent_select.cuh, the scan in scan.cu; compaction
+ * threads (the 32-bit scan in agent_scan.cuh; compaction and split
  * measured faster with warp 0 looking back inline, tile_config.cuh).
  *
  * Block b of G takes tiles b, b + G, b + 2G, ... (all G resident: the

@@ -18,12 +18,15 @@
 
 namespace te {
 
+/* lo <= x <= lo + span, xor invert.  A predicate that admits nothing is
+ * the full range inverted once more (make_range), so the test is one
+ * subtraction, one comparison and one xor. */
 struct pred_range {
-    uint32_t lo, span, live, invert;
+    uint32_t lo, span, invert;
     static const bool INDEXED = false;
     __device__ __forceinline__ bool operator()(uint32_t x) const
     {
-        return (((uint32_t)(x - lo <= span)) & live) ^ invert;
+        return (uint32_t)(x - lo <= span) ^ invert;
     }
 };
 
@@ -41,10 +44,9 @@ static inline bool is_range(const sc_pred &p) { return p.n_ne == 0 && p.n_mask =
 static inline pred_range make_range(const sc_pred &p)
 {
     pred_range r;
-    r.lo = p.lo;
-    r.span = p.hi - p.lo;
-    r.live = p.empty ? 0u : 1u;
-    r.invert = p.invert ? 1u : 0u;
+    r.lo = p.empty ? 0u : p.lo;
+    r.span = p.empty ? 0xffffffffu : p.hi - p.lo;
+    r.invert = (p.invert ? 1u : 0u) ^ (p.empty ? 1u : 0u);
     return r;
 }
 
@@ -81,16 +83,17 @@ enum { V_DEFAULT = 0, V_THREE_PHASE = 1 };
 static inline const char *variant_name(int v)
 {
     static const char *const names[] = {
-        "fused persistent cooperative, 2 tiles in flight, each flushed a tile later: "
-        "compaction 512 threads x 4 uint4, warp 0 looking back; split 480 x 4 "
-        "and a look-back warp",
+        "fused persistent cooperative, 2 tiles in flight, each flushed a tile later, "
+        "warp 0 looking back: compaction 384 threads x 4 uint4, 3 blocks an SM; "
+        "split 512 x 4, 2 blocks an SM, the look-back's first round read early",
         "three phases (count, prefix, move), 256 threads x 4 uint4 tiles",
     };
     return v >= 0 && v < 2 ? names[v] : 0;
 }
 
-/* Measured on an H200 (2026-11-24, 2^28 uint32, x CUB, two rounds by
- * turns): compaction with warp 0 looking back one tile late while the
+/* tile_config.cuh has the shapes' measurements (2026-11-25).  Before, on
+ * the ranks by ballots and the partial tile called (not inlined): on an
+ * H200 (2026-11-24, 2^28 uint32, x CUB, two rounds by turns): compaction with warp 0 looking back one tile late while the
  * block waits (cfg::compact) 0.98 / 1.07 / 1.18-1.19, against 0.93-0.94 /
  * 1.00 / 1.10-1.11 with the look-back warp beside it; split the other way
  * round, 1.05 / 1.02 / 1.00-1.01 inline against 1.07 / 1.04-1.07 / 1.04-
@@ -119,8 +122,8 @@ static int run_variant(int v, const Op &op, const input &in, void *scr,
     typedef cfg::three_phase T;
     if (v == V_THREE_PHASE)
         return run_three_phase<Op, T::BLOCK, T::VEC, T::MINB>(op, in, scr, d_total, s);
-    return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB, S::INLINE != 0>(op, in, scr,
-                                                                               d_total, s);
+    return run_fused<Op, S::BLOCK, S::VEC, S::STAGES, S::MINB, S::EARLY != 0>(op, in, scr,
+                                                                              d_total, s);
 }
 
 /* The smallest tile of any variant sizes the scratch. */

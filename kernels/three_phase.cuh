@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 #include "cuda_check.cuh"
 #include "agent_select.cuh"
+#include "lookback_warp.cuh"   /* persistent_grid */
 
 namespace te {
 
@@ -168,17 +169,17 @@ static inline cudaError_t sm_count(int *sms)
 
 /* The fused pass, persistent: one wave of as many blocks as fit, launched
  * cooperatively (see agent_select.cuh: all blocks resident at once), each
- * of BLOCK compute threads and, unless INLINE, the look-back warp. */
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool INLINE>
+ * of BLOCK threads. */
+template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool EARLY>
 static int run_fused(const Op &op, const input &in, void *scratch,
                         uint64_t *d_total, cudaStream_t s)
 {
     typedef geom<BLOCK, VEC> G;
-    typedef fused_layout<Op, BLOCK, VEC, STAGES, INLINE> L;
+    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
     uint64_t tiles = n_tiles(in, G::SIZE);
     unsigned blocks = 0;
-    SCG_CHECK(persistent_grid(fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, INLINE>,
-                              L::THREADS, L::bytes(), tiles, &blocks));
+    SCG_CHECK(persistent_grid(fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, EARLY>,
+                              BLOCK, L::bytes(), tiles, &blocks));
     scratch_map m = map_scratch(scratch, tiles);
     packed_status st = { m.status, 1, 1 };
     SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
@@ -186,8 +187,8 @@ static int run_fused(const Op &op, const input &in, void *scratch,
     input in_arg = in;
     void *args[] = { &op_arg, &in_arg, &tiles, &st, &d_total };
     SCG_CHECK(cudaLaunchCooperativeKernel(
-        (const void *)fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, INLINE>, dim3(blocks),
-        dim3(L::THREADS), args, L::bytes(), s));
+        (const void *)fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, EARLY>, dim3(blocks),
+        dim3(BLOCK), args, L::bytes(), s));
     return 0;
 }
 

@@ -10,26 +10,31 @@
 namespace te {
 namespace cfg {
 
-/* Compaction and split, the fused single pass (select_ops.cuh has the
- * figures): persistent blocks of BLOCK threads, tiles of BLOCK x VEC
- * uint4, STAGES tiles in flight per block, MINB blocks per SM asked of
- * the register allocator; each tile written out one tile later, at the
- * offset the look-back found for it meanwhile.  INLINE: warp 0 looks back
- * while the block waits; else a look-back warp of its own runs beside the
- * BLOCK threads (lookback_warp.cuh).  Measured on an H200 (2026-11-24,
- * 2^28, bench_compact, two rounds by turns; CUB 0.48 / 0.60 / 0.75 ms at
- * 10 / 50 / 90 % kept, CUB partition 0.81-0.83): compaction inline on 512
- * threads 0.493 / 0.560 / 0.633 ms, inline on 480 0.510 / 0.576 / 0.647,
- * the look-back warp beside 480 0.517 / 0.599 / 0.681; split the other way
- * round, the look-back warp 0.767 / 0.777 / 0.780, inline on 512 0.786 /
- * 0.808 / 0.803 (moving every element, its flush is the longer wait).
- * Two blocks an SM fit 64 registers a thread and the shared memory (two
- * 32 KiB ring slots and a 32 KiB stage each). */
+/* Compaction and split, the fused single pass (agent_select.cuh):
+ * persistent blocks of BLOCK threads, tiles of BLOCK x VEC uint4, STAGES
+ * tiles in flight per block, MINB blocks per SM asked of the register
+ * allocator; each tile written out one tile later, at the offset warp 0
+ * found for it meanwhile, the block waiting.  EARLY: warp 0 reads its
+ * look-back's first round before the tile's ranks.  Measured on an H200
+ * (2026-11-25, 2^28, bench_compact, two or three rounds by turns, ms at
+ * 10 / 50 / 90 % kept; CUB select 0.49 / 0.60 / 0.75, partition 0.82-0.83),
+ * with the ranks by one warp scan and the partial tile inlined:
+ * compaction on 384 x 3 blocks an SM 0.396-0.404 / 0.466-0.472 /
+ * 0.563-0.576, on 512 x 2 0.408-0.413 / 0.481-0.487 / 0.581-0.585, 320 x 3
+ * 0.446-0.450 / 0.512-0.517 / 0.594-0.600, 256 x 4 0.431-0.432 / 0.493-0.494
+ * / 0.580-0.581, 480 x 2 with a look-back warp beside 0.420-0.424 /
+ * 0.520-0.526 / 0.622-0.627; EARLY 0.397-0.416 / 0.466-0.486 / 0.561-0.573
+ * (no gain).  Split on 512 x 2 with EARLY 0.616-0.620 / 0.623-0.625 /
+ * 0.615-0.624, without 0.632-0.641 / 0.632-0.645 / 0.631-0.641, 384 x 3
+ * 0.625-0.632 / 0.621-0.635 / 0.617-0.630, 480 x 2 with a look-back warp
+ * (as before) 0.697-0.705 / 0.696-0.711 / 0.693-0.706.  Registers: 384 x 3
+ * allows 56 a thread, 512 x 2 64; the shared memory is two ring slots and
+ * a stage of one tile each. */
 struct compact {
-    enum { BLOCK = 512, VEC = 4, STAGES = 2, MINB = 2, INLINE = 1 };
+    enum { BLOCK = 384, VEC = 4, STAGES = 2, MINB = 3, EARLY = 0 };
 };
 struct split {
-    enum { BLOCK = 480, VEC = 4, STAGES = 2, MINB = 2, INLINE = 0 };
+    enum { BLOCK = 512, VEC = 4, STAGES = 2, MINB = 2, EARLY = 1 };
 };
 
 /* The plain three phases (count, prefix, move). */

@@ -80,12 +80,23 @@ struct packed_status {
         st_relaxed(at(tile), (uint64_t)v << 8 | (code_agg + 1));
     }
     template <typename T>
-    __device__ __forceinline__ int poll(uint64_t tile, T &v) const
+    __device__ __forceinline__ int decode(uint64_t w, T &v) const
     {
-        uint64_t w = ld_relaxed(at(tile));
         uint32_t c = (uint32_t)w & 0xffu;
         v = (T)(w >> 8);
         return c < code_agg ? ST_NONE : c == code_agg ? ST_AGG : ST_PREFIX;
+    }
+    template <typename T>
+    __device__ __forceinline__ int poll(uint64_t tile, T &v) const
+    {
+        return decode(ld_relaxed(at(tile)), v);
+    }
+    /* The word a lane's first look-back round reads for tile: issued
+     * early, used later (lookback_warp_primed). */
+    __device__ __forceinline__ uint64_t first_word(uint64_t tile) const
+    {
+        int64_t q = (int64_t)tile - 1 - (int64_t)lane_id();
+        return q >= 0 ? ld_relaxed(at((uint64_t)q)) : 0;
     }
 };
 
@@ -121,18 +132,24 @@ struct wide_status {
  * first, down to the nearest inclusive prefix, and returns the exclusive
  * prefix in every lane.  The operators are commutative, so the order of
  * combination does not matter. */
-template <class OP, class ST>
-__device__ __forceinline__ typename OP::type lookback_warp(const ST &st,
-                                                           uint64_t tile)
+template <class OP, class ST, bool PRIMED>
+__device__ __forceinline__ typename OP::type lookback_rounds(const ST &st, uint64_t tile,
+                                                             uint64_t w0)
 {
     typedef typename OP::type T;
     unsigned lane = lane_id();
     T excl = OP::identity();
     int64_t p = (int64_t)tile - 1;
-    for (;;) {
+    for (bool first = true;; first = false) {
         int64_t q = p - (int64_t)lane;
         T v = OP::identity();
-        int f = q >= 0 ? st.poll((uint64_t)q, v) : (int)ST_PREFIX;
+        int f = (int)ST_PREFIX;
+        if constexpr (PRIMED) {
+            if (q >= 0)
+                f = first ? st.decode(w0, v) : st.poll((uint64_t)q, v);
+        } else if (q >= 0) {
+            f = st.poll((uint64_t)q, v);
+        }
         while (__any_sync(FULL_MASK, f == ST_NONE)) {
             __nanosleep(LOOKBACK_NS);
             if (f == ST_NONE)
@@ -145,6 +162,23 @@ __device__ __forceinline__ typename OP::type lookback_warp(const ST &st,
             return excl;
         p -= 32;
     }
+}
+
+template <class OP, class ST>
+__device__ __forceinline__ typename OP::type lookback_warp(const ST &st, uint64_t tile)
+{
+    return lookback_rounds<OP, ST, false>(st, tile, 0);
+}
+
+/* The same, its first round's words read ahead by first_word(tile): what
+ * they say is still true (a status only moves on), and one round trip to
+ * L2 is off the critical path.  Words that said "not yet" are polled
+ * again. */
+template <class OP>
+__device__ __forceinline__ typename OP::type lookback_warp_primed(const packed_status &st,
+                                                                  uint64_t tile, uint64_t w0)
+{
+    return lookback_rounds<OP, packed_status, true>(st, tile, w0);
 }
 
 /* One thread's look-back over its own column (a digit of the sort): the
