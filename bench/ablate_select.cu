@@ -315,7 +315,9 @@ int main(int argc, char **argv)
     sc_pred pred = {};
     pred.lo = 1;
     pred.hi = 0xffffffffu;
-    op_t op = { make_range(pred), d_out, 0, 0 };
+    pred_range range;
+    range_of(pred, range);
+    op_t op = { range, d_out, 0, 0 };
     const int keeps[] = { 10, 50, 90 };
     for (int keep : keeps) {
         uint64_t kb = (uint64_t)((double)keep / 100.0 * 18446744073709551615.0);

@@ -44,7 +44,9 @@ template <int VEC>
 struct tile_regs {
     uint32_t x[VEC][4];
     uint32_t ok[VEC];    /* bit k: x[j][k] is an element */
-    uint32_t f[VEC];     /* bit k: x[j][k] is selected */
+    uint32_t f[VEC];     /* bit k: x[j][k] is selected (packed in one
+                            register, compaction of values ran 2 % slower,
+                            of 32-bit indices 3-4 % faster) */
     uint32_t pre[VEC];   /* selected in the tile before x[j][0] */
     uint32_t total;      /* selected in the tile */
 };
@@ -175,11 +177,12 @@ __device__ __forceinline__ void stage_tile(const Op &op, const tile_regs<VEC> &r
         for (int k = 0; k < 4; k++) {
             uint32_t e = (uint32_t)(j * BLOCK + threadIdx.x) * 4 + k;
             uint32_t local = e - head;
-            if ((r.f[j] >> k) & 1)
+            uint32_t sel = (r.f[j] >> k) & 1;
+            if (sel)
                 stage[as + below] = op.stage(r.x[j][k], local);
             else if (Op::MOVE_REJECTS && ((r.ok[j] >> k) & 1))
                 stage[rb_ar + local - below] = op.stage(r.x[j][k], local);
-            below += (r.f[j] >> k) & 1;
+            below += sel;
         }
     }
 }

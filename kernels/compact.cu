@@ -57,9 +57,15 @@ extern "C" int scg_compact(const uint32_t *d_in, uint64_t n, const sc_pred *pred
         return 0;
     }
     te::input in = te::make_input(d_in, n);
-    if (te::is_range(*pred))
-        return compact_with(te::make_range(*pred), in, out_kind, first_index, d_out,
-                            d_count, d_scratch, algo, s);
+    te::pred_range r;
+    if (te::is_range(*pred)) {
+        if (!te::range_of(*pred, r)) {  /* nothing kept */
+            SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
+            return 0;
+        }
+        return compact_with(r, in, out_kind, first_index, d_out, d_count, d_scratch,
+                            algo, s);
+    }
     te::pred_general g;
     g.p = *pred;
     return compact_with(g, in, out_kind, first_index, d_out, d_count, d_scratch,

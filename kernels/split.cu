@@ -26,9 +26,15 @@ extern "C" int scg_split_algo(const uint32_t *d_in, uint64_t n, const sc_pred *p
         return 0;
     }
     te::input in = te::make_input(d_in, n);
+    te::pred_range r;
     if (te::is_range(*pred)) {
-        te::sel_op<te::pred_range, uint32_t, false, true> op = {
-            te::make_range(*pred), d_sel, d_rej, 0 };
+        if (!te::range_of(*pred, r)) {  /* every element rejected, in order */
+            SCG_CHECK(cudaMemsetAsync(d_selected, 0, sizeof(uint64_t), s));
+            SCG_CHECK(cudaMemcpyAsync(d_rej, d_in, n * sizeof(uint32_t),
+                                      cudaMemcpyDeviceToDevice, s));
+            return 0;
+        }
+        te::sel_op<te::pred_range, uint32_t, false, true> op = { r, d_sel, d_rej, 0 };
         return te::run_variant(algo, op, in, d_scratch, d_selected, s);
     }
     te::sel_op<te::pred_general, uint32_t, false, true> op;
