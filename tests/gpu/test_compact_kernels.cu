@@ -421,9 +421,11 @@ int main(void)
     const char *only = getenv("SC_VARIANT");
     g_only = only ? atoi(only) : -1;
     const uint64_t quick1[] = {0, 1, 33, 2049, 4097, 6145, 65537};
-    /* racecheck's: 4M + 11 gives each block of the fused pass two tiles or
-     * more, so a stage reused before its flush would show */
-    const uint64_t quick2[] = {1, 33, 4097, 4194304 + 11};
+    /* racecheck's: 8M + 11 gives each block of the fused pass three tiles
+     * or more (an H200 runs 396 compaction blocks of 6144 elements, 264
+     * split blocks of 8192), so a stage, or one end of compaction's stage,
+     * reused before its flush would show */
+    const uint64_t quick2[] = {1, 33, 4097, 8388608 + 11};
     const uint64_t *sz = g_quick == 1 ? quick1 : g_quick >= 2 ? quick2 : sizes;
     int ns = g_quick == 1 ? 7 : g_quick >= 2 ? 4 : (int)(sizeof sizes / sizeof sizes[0]);
     const int quick_mask = (1 << K_DEFAULT) | (1 << K_RANGE) | (1 << K_COMBO) |
