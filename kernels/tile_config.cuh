@@ -27,7 +27,10 @@ namespace cfg {
  * (no gain).  Split on 512 x 2 with EARLY 0.616-0.620 / 0.623-0.625 /
  * 0.615-0.624, without 0.632-0.641 / 0.632-0.645 / 0.631-0.641, 384 x 3
  * 0.625-0.632 / 0.621-0.635 / 0.617-0.630, 480 x 2 with a look-back warp
- * (as before) 0.697-0.705 / 0.696-0.711 / 0.693-0.706.  Registers: 384 x 3
+ * (as before) 0.697-0.705 / 0.696-0.711 / 0.693-0.706.  On an H100 the
+ * shapes tie (compaction 512 x 2 0.439 / 0.578-0.589 / 0.734-0.739 ms
+ * against 384 x 3's 0.430-0.436 / 0.571-0.574 / 0.723-0.730; bench/
+ * RESULTS.md, session 15).  Registers: 384 x 3
  * allows 56 a thread, 512 x 2 64; the shared memory is two ring slots and
  * a stage of one tile each. */
 struct compact {
