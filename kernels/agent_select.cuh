@@ -429,7 +429,7 @@ __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
          * other: where both fit, this one is staged before the wait for
          * the look-back, and the barrier before staging is saved (the
          * tile that was at this end was flushed before this step's first
-         * barrier).  Measured on an H200 (2026-11-25, 2^28, ms at 10 / 50
+         * barrier).  Measured on an H200 (2026-11-24, 2^28, ms at 10 / 50
          * / 90 % kept): 0.392-0.393 / 0.463-0.467 / 0.570-0.573 against
          * 0.402-0.403 / 0.472-0.475 / 0.569-0.572 with one end; 32-bit
          * indices at 10 % 0.397-0.399 against 0.420-0.422. */

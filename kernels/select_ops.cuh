@@ -23,7 +23,7 @@ namespace te {
  * interval is the rest of the circle, also an interval.  With the
  * inversion an xor in the kernel the test took five instructions, and the
  * pass evaluated it twice (again to stage, the flags not kept): on an
- * H200 (2026-11-25, 2^28, ms at 10 / 50 / 90 % kept) compaction 0.389-0.396
+ * H200 (2026-11-24, 2^28, ms at 10 / 50 / 90 % kept) compaction 0.389-0.396
  * / 0.463-0.465 / 0.566-0.575 against 0.366-0.374 / 0.446-0.451 /
  * 0.563-0.565 now, split 0.619-0.630 / 0.624-0.633 / 0.618-0.627 against
  * 0.607-0.608 / 0.604-0.613 / 0.605-0.612. */
@@ -111,7 +111,7 @@ static inline const char *variant_name(int v)
     return v >= 0 && v < 2 ? names[v] : 0;
 }
 
-/* tile_config.cuh has the shapes' measurements (2026-11-25).  Before, on
+/* tile_config.cuh has the shapes' measurements (2026-11-24).  Before, on
  * the ranks by ballots and the partial tile called (not inlined): on an
  * H200 (2026-11-24, 2^28 uint32, x CUB, two rounds by turns): compaction with warp 0 looking back one tile late while the
  * block waits (cfg::compact) 0.98 / 1.07 / 1.18-1.19, against 0.93-0.94 /

@@ -16,7 +16,7 @@ namespace cfg {
  * allocator; each tile written out one tile later, at the offset warp 0
  * found for it meanwhile, the block waiting.  EARLY: warp 0 reads its
  * look-back's first round before the tile's ranks.  Measured on an H200
- * (2026-11-25, 2^28, bench_compact, two or three rounds by turns, ms at
+ * (2026-11-24, 2^28, bench_compact, two or three rounds by turns, ms at
  * 10 / 50 / 90 % kept; CUB select 0.49 / 0.60 / 0.75, partition 0.82-0.83),
  * with the ranks by one warp scan and the partial tile inlined:
  * compaction on 384 x 3 blocks an SM 0.396-0.404 / 0.466-0.472 /
