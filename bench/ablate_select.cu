@@ -1,6 +1,7 @@
 /* ablate_select.cu — where the fused select pass spends its time: the same
- * persistent loop (tile_config's select shape, the cp.async ring) with its
- * steps added one at a time, on 2^28 uint32 held on the device, x != 0 kept
+ * persistent loop (the cp.async ring, one stage, its own shape: 512 x 4
+ * uint4 tiles, two blocks an SM, ABL_BLOCK threads; the shipped shapes are
+ * tile_config.cuh's) with its steps added one at a time, on 2^28 uint32 held on the device, x != 0 kept
  * at 10 / 50 / 90 %.  A research probe for bench/RESULTS.md, not a
  * benchmark of what libsc ships (bench_compact.cu is that).
  *
