@@ -324,7 +324,7 @@ int main(int argc, char **argv)
         uint64_t kb = (uint64_t)((double)keep / 100.0 * 18446744073709551615.0);
         fill_kernel<<<4096, 256>>>(d_in, n, kb);
         SCG_CHECK_DIE(cudaGetLastError());
-        SCG_CHECK_DIE((cudaError_t)scg_compact(d_in, n, &pred, SCG_OUT_VALUES, 0, d_out,
+        SCG_CHECK_DIE((cudaError_t)scg_compact(d_in, n, &pred, SC_EMIT_VALUES, 0, d_out,
                                                d_cnt, scr, SCG_ALGO_FUSED, 0));
         uint64_t want = 0;
         SCG_CHECK_DIE(cudaMemcpy(&want, d_cnt, 8, cudaMemcpyDeviceToHost));
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
             std::vector<float> t(R);
             for (int i = 0; i < R + 3; i++) {
                 SCG_CHECK_DIE(cudaEventRecord(a));
-                SCG_CHECK_DIE((cudaError_t)scg_compact(d_in, n, &pred, SCG_OUT_VALUES, 0,
+                SCG_CHECK_DIE((cudaError_t)scg_compact(d_in, n, &pred, SC_EMIT_VALUES, 0,
                                                        d_out, d_cnt, scr,
                                                        SCG_ALGO_THREE_PHASE, 0));
                 SCG_CHECK_DIE(cudaEventRecord(b));

@@ -178,7 +178,7 @@ int main(int argc, char **argv)
 
         for (int v = 0; scg_select_variant(v); v++) {
             double ms = time_ms([&] {
-                return scg_compact(d_in, n, &pred, SCG_OUT_VALUES, 0, d_out, d_cnt,
+                return scg_compact(d_in, n, &pred, SC_EMIT_VALUES, 0, d_out, d_cnt,
                                    d_scr, v, 0);
             });
             SCG_CHECK_DIE(cudaDeviceSynchronize());
@@ -196,7 +196,7 @@ int main(int argc, char **argv)
             row(name, keep, ms, cub_sel, bytes_c, rate);
         }
         double idx_ms = time_ms([&] {
-            return scg_compact(d_in, n, &pred, SCG_OUT_IDX32, 0, d_out, d_cnt, d_scr,
+            return scg_compact(d_in, n, &pred, SC_EMIT_IDX32, 0, d_out, d_cnt, d_scr,
                                SCG_ALGO_FUSED, 0);
         });
         SCG_CHECK_DIE(cudaDeviceSynchronize());

@@ -6,7 +6,7 @@
 #define SC_BENCH_SELECT_DATA_CUH
 
 #include <stdint.h>
-#include "sc_hd.h"
+#include "core/sc_hd.h"
 
 static __global__ void fill_kernel(uint32_t *d, uint64_t n, uint64_t keep_below)
 {

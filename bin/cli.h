@@ -8,7 +8,7 @@
 
 #include <getopt.h>
 #include <stdint.h>
-#include "sc.h"
+#include "core/sc.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 

@@ -14,15 +14,15 @@ int compact_with(const PRED &pred, const input &in, int out_kind,
                  void *scr, int algo, cudaStream_t s)
 {
     switch (out_kind) {
-    case SCG_OUT_VALUES: {
+    case SC_EMIT_VALUES: {
         sel_op<PRED, uint32_t, false, false> op = { pred, (uint32_t *)d_out, 0, 0 };
         return run_variant(algo, op, in, scr, d_count, s);
     }
-    case SCG_OUT_IDX32: {
+    case SC_EMIT_IDX32: {
         sel_op<PRED, uint32_t, true, false> op = { pred, (uint32_t *)d_out, 0, first_index };
         return run_variant(algo, op, in, scr, d_count, s);
     }
-    case SCG_OUT_IDX64: {
+    case SC_EMIT_IDX64: {
         sel_op<PRED, uint64_t, true, false> op = { pred, (uint64_t *)d_out, 0, first_index };
         return run_variant(algo, op, in, scr, d_count, s);
     }
@@ -50,7 +50,7 @@ extern "C" int scg_compact(const uint32_t *d_in, uint64_t n, const sc_pred *pred
     cudaStream_t s = (cudaStream_t)stream;
     if (!pred || !d_count || (n && (!d_in || !d_out || !d_scratch)))
         return (int)cudaErrorInvalidValue;
-    if (!te::variant_name(algo) || out_kind < SCG_OUT_VALUES || out_kind > SCG_OUT_IDX64)
+    if (!te::variant_name(algo) || out_kind < SC_EMIT_VALUES || out_kind > SC_EMIT_IDX64)
         return (int)cudaErrorInvalidValue;
     if (n == 0) {
         SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));

@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "sc.h"
-#include "sc_hd.h"
+#include "core/sc.h"
+#include "core/sc_hd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,8 +23,8 @@ extern "C" {
 
 typedef struct CUstream_st *scg_stream;   /* == cudaStream_t */
 
-/* Compaction.  out_kind selects what is written for each kept element. */
-enum { SCG_OUT_VALUES = 0, SCG_OUT_IDX32 = 1, SCG_OUT_IDX64 = 2 };
+/* Compaction.  out_kind (sc_emit, sc_hd.h) selects what is written for
+ * each kept element. */
 /* algo: SCG_ALGO_FUSED is the default, the fastest variant measured (a
  * fused single pass: per-tile count, decoupled look-back, move while on
  * chip); SCG_ALGO_THREE_PHASE the plain three phases (count, prefix, move),

@@ -1,11 +1,13 @@
-/* ctx.c — contexts: device selection and host threads. */
+/* ctx.c — a context's parts that need no device: -d's spec parsed into
+ * a policy, the host threads, the names -v shows.  Starting the GPU the
+ * policy asks for is the ops layer's (ops/context.c). */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <unistd.h>
-#include "device.h"
+#include "core/core.h"
 
 /* Parses "auto", "cpu", "cuda", "cuda:N", "cuda:all"; *index is -1 for
  * "cuda", and 0 with *all set for "cuda:all". */
@@ -37,7 +39,7 @@ static unsigned online_cpus(void)
     return n > 0 ? (unsigned)n : 1u;
 }
 
-static void name_cpu(sc_ctx *ctx)
+void sc_ctx_name_cpu(sc_ctx *ctx)
 {
     ctx->kind = SC_DEVICE_CPU;
     snprintf(ctx->cpu_name, sizeof ctx->cpu_name, "cpu (%u thread%s)",
@@ -45,17 +47,16 @@ static void name_cpu(sc_ctx *ctx)
     snprintf(ctx->name, sizeof ctx->name, "%s", ctx->cpu_name);
 }
 
-/* "cpu" never touches CUDA; "auto" starts it only when a job or a call
- * would pay for it (ops/cost.c); "cuda" starts it here, so that a missing
- * GPU is an error before any work, or, in the background, on a thread of
- * its own while the caller reads its input (sc_ctx_settle checks it). */
-static sc_status ctx_open(sc_ctx **out, const char *spec, unsigned threads,
-                          int background)
+void sc_ctx_name(sc_ctx *ctx, const char *name)
 {
-    if (!out) return SC_ERR_USAGE;
-    *out = NULL;
-    sc_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) return SC_ERR_NOMEM;
+    pthread_mutex_lock(&ctx->lock);
+    snprintf(ctx->name, sizeof ctx->name, "%s", name);
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+sc_status sc_ctx_init(sc_ctx *ctx, const char *spec, unsigned threads,
+                      int *all_gpus)
+{
     pthread_mutex_init(&ctx->lock, NULL);
     /* An empty SC_DEVICE is as good as unset; an empty -d is a mistake. */
     if (!spec) spec = getenv("SC_DEVICE");
@@ -63,11 +64,9 @@ static sc_status ctx_open(sc_ctx **out, const char *spec, unsigned threads,
     if (!spec) spec = "auto";
     ctx->threads = threads ? threads : online_cpus();
     ctx->cuda_index = -1;
-    *out = ctx;
-    name_cpu(ctx);
-
-    int want_cuda, is_auto, index, all;
-    if (parse_device(spec, &want_cuda, &is_auto, &index, &all) != 0)
+    sc_ctx_name_cpu(ctx);
+    int want_cuda, is_auto, index;
+    if (parse_device(spec, &want_cuda, &is_auto, &index, all_gpus) != 0)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid device '%s' (auto, cpu, "
                        "cuda, cuda:N, cuda:all)", spec);
     sc_status st = sc_pool_new(&ctx->pool, ctx->threads);
@@ -75,49 +74,8 @@ static sc_status ctx_open(sc_ctx **out, const char *spec, unsigned threads,
     ctx->policy = want_cuda ? SC_POLICY_CUDA
                 : is_auto ? SC_POLICY_AUTO : SC_POLICY_CPU;
     ctx->cuda_index = index < 0 ? 0 : index;
-    ctx->all_gpus = all;
-    if (!want_cuda) return SC_OK;
-    /* The others once the first is up: only then does CUDA say how many
-     * there are. */
-    background = background && !all;
-    if ((st = sc_device_start(ctx, background)) != SC_OK) return st;
-    if (all && (st = sc_device_start_others(ctx)) != SC_OK) return st;
-    ctx->kind = SC_DEVICE_CUDA;
-    if (background)
-        snprintf(ctx->name, sizeof ctx->name, "cuda:%d", ctx->cuda_index);
-    else
-        snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
+    ctx->all_gpus = *all_gpus;
     return SC_OK;
-}
-
-sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads)
-{
-    return ctx_open(out, spec, threads, 0);
-}
-
-sc_status sc_ctx_new_background(sc_ctx **out, const char *spec,
-                                unsigned threads)
-{
-    return ctx_open(out, spec, threads, 1);
-}
-
-sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st)
-{
-    if (st != SC_OK || ctx->policy != SC_POLICY_CUDA) return st;
-    if ((st = sc_device_wait(ctx)) != SC_OK) return st;
-    pthread_mutex_lock(&ctx->lock);
-    snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
-    pthread_mutex_unlock(&ctx->lock);
-    return SC_OK;
-}
-
-void sc_ctx_free(sc_ctx *ctx)
-{
-    if (!ctx) return;
-    sc_device_close(ctx);
-    sc_pool_free(ctx->pool);
-    pthread_mutex_destroy(&ctx->lock);
-    free(ctx);
 }
 
 sc_device_kind sc_ctx_device(const sc_ctx *ctx) { return ctx->kind; }

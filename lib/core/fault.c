@@ -1,6 +1,10 @@
-/* fault.c — a fault held back until the job reports it (fault.h). */
+/* fault.c — where a fault goes: the context's message, or, on a thread
+ * that holds its faults back, that thread's holder until the job reports
+ * it (fault.h). */
 #include <stdio.h>
-#include "fault.h"
+#include <errno.h>
+#include <string.h>
+#include "core/core.h"
 
 enum { EMPTY, WRITING, HELD };
 
@@ -64,3 +68,36 @@ sc_status sc_fault_raise(const sc_fault *f, sc_ctx *ctx)
 void sc_fault_catch(sc_fault *f) { caught = f; }
 
 sc_fault *sc_fault_caught(void) { return caught; }
+
+sc_status sc_fail(sc_ctx *ctx, sc_status status, const char *fmt, ...)
+{
+    if (!ctx) return status;
+    va_list ap;
+    va_start(ap, fmt);
+    sc_fault *held = sc_fault_caught();
+    if (held) {
+        sc_fault_vset(held, status, fmt, ap);
+    } else {
+        pthread_mutex_lock(&ctx->lock);
+        vsnprintf(ctx->message, sizeof ctx->message, fmt, ap);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    va_end(ap);
+    return status;
+}
+
+sc_status sc_fail_errno(sc_ctx *ctx, sc_status status, int err,
+                        const char *fmt, ...)
+{
+    if (err == EPIPE)
+        status = SC_ERR_PIPE;
+    if (ctx) {
+        char head[768];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(head, sizeof head, fmt, ap);
+        va_end(ap);
+        sc_fail(ctx, status, "%s: %s", head, strerror(err));
+    }
+    return status;
+}

@@ -18,7 +18,7 @@
 #define SC_FAULT_H
 
 #include <stdatomic.h>
-#include "internal.h"
+#include "core/core.h"
 
 typedef struct sc_fault {
     atomic_int state;           /* empty, being written, held */

@@ -1,6 +1,6 @@
 /* gen.c — the generator's plan and its CPU instance. */
 #include <math.h>
-#include "internal.h"
+#include "core/core.h"
 
 void sc_gen_params_default(sc_gen_params *g)
 {
@@ -36,3 +36,14 @@ uint32_t sc_gen_element(const sc_gen_params *g, uint64_t i)
     return sc_gen_plan_element(&plan, i);
 }
 
+sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g)
+{
+    if (!g || (unsigned)g->dist > SC_DIST_CONSTANT)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid generator distribution");
+    if (g->dist == SC_DIST_UNIFORM && g->min > g->max)
+        return sc_fail(ctx, SC_ERR_USAGE, "generator min %u is above max %u",
+                       g->min, g->max);
+    if (!(g->density >= 0.0 && g->density <= 1.0))
+        return sc_fail(ctx, SC_ERR_USAGE, "generator density must be 0 to 1");
+    return SC_OK;
+}

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include "internal.h"
+#include "core/core.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
 

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include "internal.h"
+#include "core/core.h"
 
 struct sc_pool {
     /* One loop at a time: threads that share a pool (one per GPU under

@@ -4,7 +4,7 @@
  * same however many are given; != and mask terms are kept as lists.
  */
 #include <string.h>
-#include "internal.h"
+#include "core/core.h"
 
 void sc_pred_all(sc_pred *p)
 {

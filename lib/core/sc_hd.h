@@ -8,13 +8,18 @@
 #define SC_HD_H
 
 #include <stdint.h>
-#include "sc.h"
+#include "core/sc.h"
 
 #ifdef __CUDACC__
 #define SC_HD __host__ __device__ __forceinline__
 #else
 #define SC_HD static inline
 #endif
+
+/* What compaction writes for each kept element: its value, or its
+ * position in 32 or 64 bits; the host's and the kernels' one list. */
+typedef enum sc_emit { SC_EMIT_VALUES = 0, SC_EMIT_IDX32 = 1,
+                       SC_EMIT_IDX64 = 2 } sc_emit;
 
 /* No data-dependent branch: every term is evaluated and and-ed. */
 SC_HD int sc_pred_eval(const sc_pred *p, uint32_t x)

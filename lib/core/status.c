@@ -1,10 +1,10 @@
-/* status.c — version, status strings and the context's error message
- * (or, on a thread that holds its faults back, that thread's holder). */
+/* status.c — version, status strings, the context's message, and the
+ * clock of -v's phases. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "fault.h"
+#include "core/core.h"
 
 const char *sc_version(void) { return SC_VERSION_STRING; }
 int sc_version_number(void) { return SC_VERSION_NUMBER; }
@@ -34,39 +34,6 @@ const char *sc_strerror(sc_status status)
     if ((unsigned)status >= SC_STATUS_COUNT)
         return "unknown status";
     return status_text[status];
-}
-
-sc_status sc_fail(sc_ctx *ctx, sc_status status, const char *fmt, ...)
-{
-    if (!ctx) return status;
-    va_list ap;
-    va_start(ap, fmt);
-    sc_fault *held = sc_fault_caught();
-    if (held) {
-        sc_fault_vset(held, status, fmt, ap);
-    } else {
-        pthread_mutex_lock(&ctx->lock);
-        vsnprintf(ctx->message, sizeof ctx->message, fmt, ap);
-        pthread_mutex_unlock(&ctx->lock);
-    }
-    va_end(ap);
-    return status;
-}
-
-sc_status sc_fail_errno(sc_ctx *ctx, sc_status status, int err,
-                        const char *fmt, ...)
-{
-    if (err == EPIPE)
-        status = SC_ERR_PIPE;
-    if (ctx) {
-        char head[768];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(head, sizeof head, fmt, ap);
-        va_end(ap);
-        sc_fail(ctx, status, "%s: %s", head, strerror(err));
-    }
-    return status;
 }
 
 const char *sc_ctx_message(const sc_ctx *ctx)

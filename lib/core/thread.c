@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "internal.h"
+#include "core/core.h"
 
 static int injected_failure(void)
 {

@@ -1,9 +1,10 @@
 /* cpu_backend.c — the CPU's table: the three-phase instances on the
  * context's thread pool, working on host memory. */
-#include "backend.h"
+#include "cpu/cpu.h"
 
 const sc_backend sc_cpu_backend = {
     .name = "cpu",
+    .emits_idx32 = 1,
     .compact = sc_cpu_compact,
     .split = sc_cpu_split,
     .scan = sc_cpu_scan,

@@ -1,6 +1,6 @@
 /* cpu_compact.c — compaction and split as instances of the three phases. */
 #include <string.h>
-#include "phases.h"
+#include "cpu/phases.h"
 
 /* The default predicate (x != 0) gets its own loop so the compiler can
  * vectorise it; every other predicate goes through sc_pred_eval. Both
@@ -36,7 +36,7 @@ typedef struct compact_op {
     const uint32_t *in;
     const sc_pred *pred;
     int fast;
-    int kind;               /* SC_KIND_* */
+    int kind;               /* sc_emit */
     uint64_t first_index;
     void *out;
     uint32_t *rej;          /* split only */
@@ -112,12 +112,12 @@ static void compact_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
 {
     compact_op *op = arg;
     uint64_t m;
-    if (op->kind == SC_KIND_VALUES) {
+    if (op->kind == SC_EMIT_VALUES) {
         uint32_t *out = (uint32_t *)op->out + off[0];
         m = op->fast ? move_values(pred_nonzero, op->pred, op->in, b, e, out)
                      : move_values(pred_general, op->pred, op->in, b, e, out);
     } else {
-        int wide = op->kind == SC_KIND_IDX64;
+        int wide = op->kind == SC_EMIT_IDX64;
         uint64_t *o64 = wide ? (uint64_t *)op->out + off[0] : NULL;
         uint32_t *o32 = wide ? NULL : (uint32_t *)op->out + off[0];
         m = op->fast ? move_indices(pred_nonzero, op->pred, op->in, b, e,
@@ -143,7 +143,7 @@ static sc_status run(sc_ctx *ctx, compact_op *op, uint64_t n,
     return st;
 }
 
-/* Positions come 64 bits wide (SC_KIND_IDX64), or 32 (SC_KIND_IDX32)
+/* Positions come 64 bits wide (SC_EMIT_IDX64), or 32 (SC_EMIT_IDX32)
  * for a caller that knows first_index + n fits: ops.c asks for 64 and
  * narrows after checking the range. */
 sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -198,7 +198,7 @@ sc_status sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                        uint64_t *selected)
 {
     uint64_t moved[SC_MAX_SEQS];
-    compact_op op = { in, pred, is_default_pred(pred), SC_KIND_VALUES, 0,
+    compact_op op = { in, pred, is_default_pred(pred), SC_EMIT_VALUES, 0,
                       sel, rej, moved };
     return run(ctx, &op, n, split_move, selected);
 }

@@ -1,6 +1,6 @@
 /* cpu_gen.c — sc-gen's elements on the thread pool: each element is a pure
  * function of its position, so the parts are independent. */
-#include "internal.h"
+#include "cpu/cpu.h"
 
 typedef struct gen_task {
     const sc_gen_plan *plan;

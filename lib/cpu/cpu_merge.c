@@ -10,7 +10,7 @@
  * next to the merge itself.
  */
 #include <string.h>
-#include "cpu_merge.h"
+#include "cpu/cpu.h"
 
 /* Shares smaller than this are not worth a thread. */
 #define MIN_SHARE ((uint64_t)1 << 16)

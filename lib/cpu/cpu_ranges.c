@@ -4,8 +4,8 @@
  * one after another, sequences in input order within a part); the move
  * writes each element there.  So every part keeps input order. */
 #include <string.h>
-#include "parts.h"
-#include "phases.h"
+#include "cpu/cpu.h"
+#include "cpu/phases.h"
 
 typedef struct ranges_op {
     const uint32_t *in;

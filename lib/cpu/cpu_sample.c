@@ -11,10 +11,10 @@
  * the stream was cut into chunks or sequences. */
 #include <stdlib.h>
 #include <string.h>
-#include "parts.h"
-#include "phases.h"
+#include "cpu/cpu.h"
+#include "cpu/phases.h"
 
-sc_status sc_sample_init(sc_ctx *ctx, sc_sample *s, size_t keep,
+sc_status sc_cpu_sample_init(sc_ctx *ctx, sc_sample *s, size_t keep,
                          uint64_t seed)
 {
     memset(s, 0, sizeof *s);
@@ -29,7 +29,7 @@ sc_status sc_sample_init(sc_ctx *ctx, sc_sample *s, size_t keep,
                                       "the sample");
 }
 
-void sc_sample_free(sc_sample *s)
+void sc_cpu_sample_free(sc_sample *s)
 {
     free(s->items);
     s->items = NULL;
@@ -121,7 +121,7 @@ static void take_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     op->ends[seq] = (uint64_t)(to - items);
 }
 
-sc_status sc_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
+sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
                         uint64_t n, uint64_t first)
 {
     /* Pieces of half the room beyond keep: a piece always fits after a
@@ -146,7 +146,7 @@ sc_status sc_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
     return SC_OK;
 }
 
-sc_status sc_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
+sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
                            uint32_t *bounds, unsigned *nb)
 {
     *nb = 0;

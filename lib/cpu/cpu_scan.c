@@ -1,23 +1,7 @@
 /* cpu_scan.c — prefix scan as an instance of the three phases:
  * count = each sequence's reduction, prefix = scan of the reductions from
  * the carry-in, move = local scan plus the sequence's offset. */
-#include "phases.h"
-
-uint64_t sc_scan_identity(sc_scan_op op, int wide)
-{
-    (void)wide;
-    return op == SC_OP_MIN ? UINT32_MAX : 0;
-}
-
-uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b)
-{
-    switch (op) {
-    case SC_OP_SUM: return wide ? a + b : (uint32_t)(a + b);
-    case SC_OP_MAX: return a > b ? a : b;
-    case SC_OP_MIN: return a < b ? a : b;
-    default:        return a ^ b;
-    }
-}
+#include "cpu/phases.h"
 
 typedef struct scan_op {
     const uint32_t *in;
@@ -28,31 +12,10 @@ typedef struct scan_op {
     unsigned seqs;
 } scan_op;
 
-/* One loop body per operator so each inner loop is a plain recurrence. */
-#define REDUCE(EXPR)                                                   \
-    for (uint64_t i = b; i < e; i++) { uint64_t x = in[i]; acc = EXPR; }
-
 static void scan_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
 {
     scan_op *s = arg;
-    const uint32_t *in = s->in;
-    uint64_t acc = sc_scan_identity(s->op, s->wide);
-    switch (s->op) {
-    case SC_OP_SUM: REDUCE(acc + x); break;
-    case SC_OP_MAX: REDUCE(x > acc ? x : acc); break;
-    case SC_OP_MIN: REDUCE(x < acc ? x : acc); break;
-    default:        REDUCE(acc ^ x); break;
-    }
-    res[0] = s->wide ? acc : (uint32_t)acc;
-}
-
-uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,
-                        int wide)
-{
-    scan_op s = { in, op, 0, wide, NULL, 0, 1 };
-    uint64_t r;
-    scan_count(&s, 0, n, &r);
-    return r;
+    res[0] = sc_scan_reduce(s->in + b, e - b, s->op, s->wide);
 }
 
 static int scan_prefix(void *arg, uint64_t *res, unsigned seqs)

@@ -12,8 +12,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "radix.h"
-#include "phases.h"
+#include "cpu/radix.h"
+#include "cpu/phases.h"
 
 /* Below this many keys the whole-array passes are as fast, and there is
  * little writing to overlap. */

@@ -3,7 +3,7 @@
  * sketch); the prefix step merges the sequences' results and ends the
  * run, as nothing is moved. */
 #include <string.h>
-#include "phases.h"
+#include "cpu/phases.h"
 
 /* Inner sums stay below 2^64 over this many elements, whatever they are. */
 #define SUM_BLOCK ((uint64_t)1 << 31)
@@ -11,29 +11,6 @@
  * the sketch's registers as bytes. */
 #define RES_FIXED 4
 #define RES_WIDTH (RES_FIXED + SC_HLL_REGS / 8)
-
-void sc_stat_acc_init(sc_stat_acc *a)
-{
-    memset(a, 0, sizeof *a);
-    a->min = UINT32_MAX;
-}
-
-static void add128(uint64_t *lo, uint64_t *hi, uint64_t v, uint64_t v_hi)
-{
-    *lo += v;
-    *hi += v_hi + (*lo < v);
-}
-
-void sc_stat_acc_merge(sc_stat_acc *a, const sc_stat_acc *b)
-{
-    a->count += b->count;
-    a->zeros += b->zeros;
-    add128(&a->sum, &a->sum_hi, b->sum, b->sum_hi);
-    if (b->min < a->min) a->min = b->min;
-    if (b->max > a->max) a->max = b->max;
-    for (unsigned k = 0; k < SC_HLL_REGS; k++)
-        if (b->reg[k] > a->reg[k]) a->reg[k] = b->reg[k];
-}
 
 /* The sketch's rule is sc_hd.h's, which the GPU's kernel shares. */
 static void sketch(const uint32_t *in, uint64_t b, uint64_t e, uint8_t *reg)
@@ -65,7 +42,7 @@ static void stat_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
             mn = x < mn ? x : mn;
             mx = x > mx ? x : mx;
         }
-        add128(&lo, &hi, s, 0);
+        sc_add128(&lo, &hi, s, 0);
     }
     res[0] = lo;
     res[1] = hi;

@@ -1,6 +1,6 @@
 /* phases.c — runs count / prefix / move over the thread pool. */
 #include <stdlib.h>
-#include "phases.h"
+#include "cpu/phases.h"
 
 /* Below this many elements per thread, waking threads costs more than the
  * work; one sequence then reads the input once. */

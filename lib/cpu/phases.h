@@ -13,7 +13,7 @@
 #ifndef SC_PHASES_H
 #define SC_PHASES_H
 
-#include "internal.h"
+#include "cpu/cpu.h"
 
 typedef struct sc_phases {
     uint64_t n;

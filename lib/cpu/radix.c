@@ -6,8 +6,8 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#include "phases.h"
-#include "radix.h"
+#include "cpu/phases.h"
+#include "cpu/radix.h"
 
 sort_pass sc_radix_pass(const uint32_t *src, uint32_t *dst, uint64_t n,
                         unsigned lo, unsigned bits, int descending)

@@ -3,7 +3,7 @@
 #ifndef SC_RADIX_H
 #define SC_RADIX_H
 
-#include "internal.h"
+#include "cpu/cpu.h"
 
 /* Measured on 256M keys, 2 threads: 11-bit digits (3 passes) 2.3 s,
  * 8-bit digits (4 passes) 2.7 s; the line buffers keep 2048 streams fast. */

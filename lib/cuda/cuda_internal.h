@@ -4,8 +4,8 @@
 #define SC_CUDA_INTERNAL_H
 
 #include <cuda_runtime_api.h>
-#include "device.h"
-#include "fault.h"
+#include "cuda/cuda.h"
+#include "core/core.h"
 #include "sc_kernels.h"
 
 enum { DEV_STARTING, DEV_READY, DEV_FAILED };

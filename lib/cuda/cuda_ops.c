@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "backend.h"
-#include "cuda_internal.h"
+#include "cpu/cpu.h"
+#include "cuda/cuda_internal.h"
 
 #define MIN_PIECE ((uint64_t)1 << 20)
 
@@ -100,7 +100,7 @@ static sc_status compact_cb(sc_ctx *ctx, void *arg, uint64_t off,
 {
     compact_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
-    size_t esz = a->kind == SC_KIND_IDX64 ? 8 : 4;
+    size_t esz = a->kind == SC_EMIT_IDX64 ? 8 : 4;
     size_t scratch = a->rej ? scg_split_scratch(len) : scg_compact_scratch(len);
     sc_status st;
     if ((st = ensure(ctx, BUF_IN, len * 4 + 16)) ||
@@ -144,7 +144,7 @@ static sc_status cuda_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                             const sc_pred *pred, uint32_t *sel, uint32_t *rej,
                             uint64_t *selected)
 {
-    compact_args a = { in, pred, SC_KIND_VALUES, 0, sel, rej, 0 };
+    compact_args a = { in, pred, SC_EMIT_VALUES, 0, sel, rej, 0 };
     sc_status st = in_pieces(ctx, n, compact_cb, &a);
     *selected = a.kept;
     return st;
@@ -288,7 +288,7 @@ static sc_status cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in,
         (st = ensure(ctx, BUF_SCRATCH, scg_compact_scratch(n) + 256)))
         return st;
     double t0 = sc_now();
-    int err = scg_compact(d_in, n, pred, SCG_OUT_VALUES, 0, d_out, c->d_small,
+    int err = scg_compact(d_in, n, pred, SC_EMIT_VALUES, 0, d_out, c->d_small,
                           c->buf[BUF_SCRATCH], SCG_ALGO_FUSED, c->stream);
     if ((st = kernels_done(ctx, err, t0, "compact"))) return st;
     return small_get(ctx, 0, kept);
@@ -343,4 +343,10 @@ const sc_backend sc_cuda_backend = {
     .dev_compact = cuda_dev_compact,
     .dev_scan = cuda_dev_scan,
     .dev_sort = cuda_dev_sort,
+    .lanes_open = sc_lanes_open,
+    .lanes_submit = sc_lanes_submit,
+    .lanes_finish = sc_lanes_finish,
+    .lanes_close = sc_lanes_close,
+    .pin = sc_device_pin,
+    .unpin = sc_device_unpin,
 };

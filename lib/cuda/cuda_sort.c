@@ -16,8 +16,8 @@
  * 2 threads, and it scales with the host's threads.
  */
 #include <stdlib.h>
-#include "cpu_merge.h"
-#include "cuda_internal.h"
+#include "cpu/cpu.h"
+#include "cuda/cuda_internal.h"
 
 sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
                           uint32_t *dst, uint64_t n, unsigned lo_bit,

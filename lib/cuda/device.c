@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "cuda_internal.h"
+#include "cuda/cuda_internal.h"
 
 sc_status sc_cuda_fail(sc_ctx *ctx, cudaError_t err, const char *what)
 {

@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "cuda_internal.h"
+#include "cuda/cuda_internal.h"
 
 /* The model in a GPU's name, "cuda:1 (NVIDIA H200)": its length and
  * where it starts. */

@@ -11,8 +11,8 @@
  * Under -d cuda:all lane i is on GPU i % n: chunks take the GPUs in turn,
  * and a carry from another GPU is copied across (carry_in()). */
 #include <stdlib.h>
-#include "cuda_internal.h"
-#include "lane.h"
+#include "cuda/cuda_internal.h"
+#include "cuda/cuda.h"
 
 enum { SMALL_COUNT = 0, SMALL_CARRY_OUT = 1, SMALL_CARRY_IN = 2, SMALLS = 4 };
 
@@ -39,19 +39,19 @@ struct sc_lanes {
 
 static size_t out_esz(const sc_chunk_work *w)
 {
-    if (w->work == SC_WORK_COMPACT) return w->out_kind == SC_KIND_VALUES ? 4 : 8;
-    if (w->work == SC_WORK_SCAN) return w->wide ? 8 : 4;
-    if (w->work == SC_WORK_STAT) return 0;
+    if (w->work == SC_JOB_COMPACT) return w->out_kind == SC_EMIT_VALUES ? 4 : 8;
+    if (w->work == SC_JOB_SCAN) return w->wide ? 8 : 4;
+    if (w->work == SC_JOB_STAT) return 0;
     return 4;
 }
 
 static size_t scratch_bytes(const sc_chunk_work *w, size_t n)
 {
     switch (w->work) {
-    case SC_WORK_COMPACT: return scg_compact_scratch(n);
-    case SC_WORK_SPLIT: return scg_split_scratch(n);
-    case SC_WORK_SCAN: return scg_scan_scratch(n);
-    case SC_WORK_STAT: return sizeof(scg_stat_acc);
+    case SC_JOB_COMPACT: return scg_compact_scratch(n);
+    case SC_JOB_SPLIT: return scg_split_scratch(n);
+    case SC_JOB_SCAN: return scg_scan_scratch(n);
+    case SC_JOB_STAT: return sizeof(scg_stat_acc);
     default: return 0;
     }
 }
@@ -60,7 +60,7 @@ static size_t scratch_bytes(const sc_chunk_work *w, size_t n)
 static sc_status stat_open(sc_lanes *l, lane *ln)
 {
     sc_ctx *ctx = l->ctx;
-    if (l->w.work != SC_WORK_STAT) return SC_OK;
+    if (l->w.work != SC_JOB_STAT) return SC_OK;
     CK(cudaHostAlloc((void **)&ln->h_stat, sizeof *ln->h_stat,
                      cudaHostAllocDefault), "allocating pinned memory");
     ln->stat = malloc(sizeof *ln->stat);
@@ -107,9 +107,9 @@ sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
     l->elems = elems;
     l->count = count;
     l->last = count;
-    l->bytes_in = w->work == SC_WORK_GEN ? 0 : elems * 4 + 16;
+    l->bytes_in = w->work == SC_JOB_GEN ? 0 : elems * 4 + 16;
     l->bytes_out = elems * out_esz(w) + 16;
-    l->bytes_aux = w->work == SC_WORK_SPLIT ? elems * 4 + 16 : 0;
+    l->bytes_aux = w->work == SC_JOB_SPLIT ? elems * 4 + 16 : 0;
     l->bytes_scratch = scratch_bytes(w, elems) + 256;
     for (unsigned i = 0; i < count; i++)
         l->lanes[i].gpu = sc_gpu(ctx, i % sc_gpu_count(ctx));
@@ -186,29 +186,29 @@ static sc_status queue_kernels(sc_lanes *l, lane *ln, sc_chunk *c, int chain)
     sc_status st = SC_OK;
     int err = 0;
     switch (w->work) {
-    case SC_WORK_GEN:
+    case SC_JOB_GEN:
         err = scg_gen(w->plan, c->first, ln->d_out, c->n, ln->stream);
         break;
-    case SC_WORK_COMPACT:
+    case SC_JOB_COMPACT:
         ln->out_kind = w->out_kind;
-        if (w->out_kind == SC_KIND_IDX32 && c->first + c->n - 1 > UINT32_MAX)
-            ln->out_kind = SC_KIND_IDX64;
+        if (w->out_kind == SC_EMIT_IDX32 && c->first + c->n - 1 > UINT32_MAX)
+            ln->out_kind = SC_EMIT_IDX64;
         c->out_wide = ln->out_kind != w->out_kind;
         err = scg_compact(ln->d_in, c->n, w->pred, ln->out_kind, c->first,
                           ln->d_out, ln->d_small + SMALL_COUNT, ln->d_scratch,
                           SCG_ALGO_FUSED, ln->stream);
         break;
-    case SC_WORK_SPLIT:
+    case SC_JOB_SPLIT:
         err = scg_split(ln->d_in, c->n, w->pred, ln->d_out, ln->d_aux,
                         ln->d_small + SMALL_COUNT, ln->d_scratch, ln->stream);
         break;
-    case SC_WORK_SCAN:
+    case SC_JOB_SCAN:
         if ((st = carry_in(l, ln, c, chain, &d_carry))) return st;
         err = scg_scan(ln->d_in, c->n, (int)w->op, w->inclusive, w->wide,
                        d_carry, ln->d_out, ln->d_small + SMALL_CARRY_OUT,
                        ln->d_scratch, ln->stream);
         break;
-    case SC_WORK_STAT:
+    case SC_JOB_STAT:
         err = scg_stat_reset(ln->d_scratch, ln->stream);
         if (!err) err = scg_stat(ln->d_in, c->n, ln->d_scratch, ln->stream);
         break;
@@ -230,19 +230,19 @@ sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain)
     ln->gpu->chunks++;          /* only the worker thread submits */
     ln->gpu->elems += c->n;
     ln->n = c->n;
-    ln->out_kind = SC_KIND_VALUES;
+    ln->out_kind = SC_EMIT_VALUES;
     c->out_wide = 0;
-    if (w->work != SC_WORK_GEN)
+    if (w->work != SC_JOB_GEN)
         CK(cudaMemcpyAsync(ln->d_in, c->in, c->n * 4, cudaMemcpyHostToDevice,
                            ln->stream), "upload");
     if ((st = queue_kernels(l, ln, c, chain))) return st;
     CK(cudaEventRecord(ln->kernels_done, ln->stream), "recording an event");
     l->last = i;
-    int known_size = w->work == SC_WORK_GEN || w->work == SC_WORK_SCAN;
+    int known_size = w->work == SC_JOB_GEN || w->work == SC_JOB_SCAN;
     if (known_size && !w->figures_only)
         CK(cudaMemcpyAsync(c->out, ln->d_out, c->n * out_esz(w),
                            cudaMemcpyDeviceToHost, ln->stream), "download");
-    if (w->work == SC_WORK_STAT)
+    if (w->work == SC_JOB_STAT)
         CK(cudaMemcpyAsync(ln->h_stat, ln->d_scratch, sizeof *ln->h_stat,
                            cudaMemcpyDeviceToHost, ln->stream), "download");
     CK(cudaMemcpyAsync(ln->h_small, ln->d_small, 2 * sizeof(uint64_t),
@@ -262,18 +262,18 @@ sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
     if (st) return st;
     CK(cudaEventSynchronize(ln->all_done), "running kernels");
     c->carry_out = ln->h_small[SMALL_CARRY_OUT];
-    c->n_sel = w->work == SC_WORK_COMPACT || w->work == SC_WORK_SPLIT
+    c->n_sel = w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT
              ? ln->h_small[SMALL_COUNT] : 0;
-    if (w->work == SC_WORK_STAT) {
+    if (w->work == SC_JOB_STAT) {
         sc_cuda_stat_figures(ln->stat, ln->h_stat, c->n);
         c->stat = ln->stat;
     }
-    if ((w->work == SC_WORK_COMPACT || w->work == SC_WORK_SPLIT) &&
+    if ((w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) &&
         !w->figures_only) {
-        size_t esz = ln->out_kind == SC_KIND_IDX64 ? 8 : 4;
+        size_t esz = ln->out_kind == SC_EMIT_IDX64 ? 8 : 4;
         CK(cudaMemcpyAsync(c->out, ln->d_out, c->n_sel * esz,
                            cudaMemcpyDeviceToHost, ln->stream), "download");
-        if (w->work == SC_WORK_SPLIT)
+        if (w->work == SC_JOB_SPLIT)
             CK(cudaMemcpyAsync(c->aux, ln->d_aux, (c->n - c->n_sel) * 4,
                                cudaMemcpyDeviceToHost, ln->stream),
                "download");

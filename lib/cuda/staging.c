@@ -7,7 +7,7 @@
  * has stages of its own; with -d cuda:all one thread per GPU copies, and
  * the pool takes their copies one at a time (pool.c). */
 #include <string.h>
-#include "cuda_internal.h"
+#include "cuda/cuda_internal.h"
 
 #define STAGE_BYTES ((size_t)16 << 20)
 #define SMALL_COPY ((size_t)1 << 20)

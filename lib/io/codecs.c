@@ -2,7 +2,7 @@
  * after another, decoded into the caller's buffer.  As gzip -d does,
  * members follow one another and zeros up to the end are padding; a
  * fault is held back (defer) until what was decoded before it is out. */
-#include "reader_impl.h"
+#include "io/reader_impl.h"
 
 int sc_gz_start(sc_reader *r)
 {

@@ -11,7 +11,7 @@
  * rare; --in raw reads them. */
 #include <stdio.h>
 #include <string.h>
-#include "detect.h"
+#include "io/detect.h"
 
 static int is_space(unsigned char c)
 {

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
-#include "fdio.h"
+#include "io/fdio.h"
 
 ssize_t sc_read_full(int fd, void *buf, size_t len)
 {

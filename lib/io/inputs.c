@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "detect.h"
-#include "inputs.h"
-#include "zstdio.h"
+#include "io/detect.h"
+#include "io/io.h"
+#include "io/zstdio.h"
 
 const char *sc_input_name(const char *path)
 {

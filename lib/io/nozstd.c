@@ -1,5 +1,5 @@
 /* nozstd.c — a libsc built without libzstd: zstd is refused by name. */
-#include "zstdio.h"
+#include "io/zstdio.h"
 
 int sc_zstd_built(void) { return 0; }
 sc_zin *sc_zin_new(void) { return NULL; }

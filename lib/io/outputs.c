@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "internal.h"
+#include "io/io.h"
 
 static int same_file(const struct stat *a, const struct stat *b)
 {

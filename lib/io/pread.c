@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "fdio.h"
-#include "pread.h"
+#include "io/fdio.h"
+#include "io/pread.h"
 
 #define PIECE ((size_t)1 << 20)
 

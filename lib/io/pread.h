@@ -5,7 +5,7 @@
 #define SC_PREAD_H
 
 #include <sys/types.h>
-#include "internal.h"
+#include "io/io.h"
 
 typedef struct sc_preader sc_preader;
 

@@ -33,9 +33,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "detect.h"
-#include "inputs.h"
-#include "reader_impl.h"
+#include "io/detect.h"
+#include "io/io.h"
+#include "io/reader_impl.h"
 
 static const char *const stdin_only[] = { "-" };
 

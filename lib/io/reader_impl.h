@@ -8,10 +8,10 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 #include <zlib.h>
-#include "fault.h"
-#include "fdio.h"
-#include "pread.h"
-#include "zstdio.h"
+#include "io/io.h"
+#include "io/fdio.h"
+#include "io/pread.h"
+#include "io/zstdio.h"
 
 #define ZBUF_BYTES ((size_t)1 << 20)
 #define TBUF_BYTES ((size_t)1 << 20)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "replace.h"
+#include "io/replace.h"
 
 /* Links a kernel follows before it gives up with ELOOP. */
 #define MAX_HOPS 40

@@ -4,7 +4,7 @@
  * or more files replaced together or not at all (sc-split -r, --ranges). */
 #ifndef SC_REPLACE_H
 #define SC_REPLACE_H
-#include "internal.h"
+#include "io/io.h"
 
 /* The file -o names, through symbolic links: the link stays a link, and
  * a dangling one gets its target created, as cp and sort -o do. NULL when

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
+#include "io/io.h"
 
 /* sc-split --ranges holds up to 256 part files and a backup of each
  * while it replaces them, beside what other jobs hold. */

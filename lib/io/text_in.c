@@ -3,7 +3,7 @@
  * file's start. */
 #include <stdio.h>
 #include <string.h>
-#include "reader_impl.h"
+#include "io/reader_impl.h"
 
 static int is_space(char c)
 {

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "fdio.h"
-#include "replace.h"
-#include "writer_impl.h"
+#include "io/fdio.h"
+#include "io/replace.h"
+#include "io/writer_impl.h"
 
 sc_status sc_writer_error(sc_writer *w, int err)
 {
@@ -81,8 +81,11 @@ static sc_status open_direct(sc_writer *w, const char *path)
     return SC_OK;
 }
 
-sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
-                         const sc_writer_opts *opts)
+/* A writer compressing on `threads` threads, or, for gzip, on `pool`
+ * when not NULL. */
+static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
+                             const sc_writer_opts *opts, unsigned threads,
+                             sc_pool *pool)
 {
     if (!out || !ctx) return SC_ERR_USAGE;
     *out = NULL;
@@ -115,7 +118,10 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     }
     if (st == SC_OK && w->o.fmt == SC_FMT_GZ) {
         w->stage = malloc(GZ_BLOCK * GZ_BATCH);
-        st = w->stage ? sc_pool_new(&w->pool, ctx->threads) : SC_ERR_NOMEM;
+        w->pool = pool;
+        w->pool_shared = pool != NULL;
+        st = !w->stage ? SC_ERR_NOMEM
+           : pool ? SC_OK : sc_pool_new(&w->pool, threads);
         if (st && w->stage)
             no_threads = sc_fail_errno(ctx, st, errno, "cannot start "
                                        "compression threads");
@@ -126,7 +132,7 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     }
     const char *err = NULL;
     if (st == SC_OK && w->o.fmt == SC_FMT_ZST &&
-        !(w->zout = sc_zout_new(w->o.level, ctx->threads, &err)))
+        !(w->zout = sc_zout_new(w->o.level, threads, &err)))
         st = sc_fail(ctx, SC_ERR_NOMEM, "zstd: %s", err);
     if (st != SC_OK) {
         if (st == SC_ERR_NOMEM && !no_threads) sc_fail(ctx, st, "out of memory");
@@ -135,6 +141,26 @@ sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     }
     *out = w;
     return SC_OK;
+}
+
+sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
+                         const sc_writer_opts *opts)
+{
+    return writer_open(out, ctx, path, opts, ctx ? ctx->threads : 1, NULL);
+}
+
+sc_status sc_writer_open_shared(sc_writer **out, sc_ctx *ctx,
+                                const char *path, const sc_writer_opts *opts,
+                                unsigned writers, sc_pool *pool)
+{
+    unsigned threads = ctx && writers ? ctx->threads / writers : 1;
+    sc_status st = writer_open(out, ctx, path, opts, threads ? threads : 1,
+                               pool);
+    sc_writer *w = st == SC_OK ? *out : NULL;
+    if (!w || writers < 2) return st;
+    w->batch = writers < GZ_BATCH ? GZ_BATCH / writers : 1;
+    if (w->zout) sc_zout_small_jobs(w->zout);
+    return st;
 }
 
 static void compress_block(void *arg, unsigned i)
@@ -276,18 +302,6 @@ sc_status sc_writer_write_pages(sc_writer *w, const void *elems, size_t n)
     /* A kernel or pipe that refuses vmsplice: write() does the rest. */
     w->pipe = 0;
     return put(w, (const char *)elems + done, len - done);
-}
-
-void sc_writer_share(sc_writer *w, unsigned writers, sc_pool *pool)
-{
-    if (writers < 2) return;
-    w->batch = writers < GZ_BATCH ? GZ_BATCH / writers : 1;
-    if (w->zout) sc_zout_small_jobs(w->zout);
-    if (w->pool && pool) {
-        sc_pool_free(w->pool);
-        w->pool = pool;
-        w->pool_shared = 1;
-    }
 }
 
 /* Raw bytes whatever the format: the one-line figures of --count. */

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "replace.h"
-#include "writer_impl.h"
+#include "io/replace.h"
+#include "io/writer_impl.h"
 
 /* Everything out and the file closed; a temporary is not renamed yet. */
 static sc_status seal(sc_writer *w)

@@ -3,8 +3,8 @@
 #ifndef SC_WRITER_IMPL_H
 #define SC_WRITER_IMPL_H
 
-#include "internal.h"
-#include "zstdio.h"
+#include "io/io.h"
+#include "io/zstdio.h"
 
 #define GZ_BLOCK ((size_t)1 << 20)
 #define GZ_BATCH 64                     /* blocks compressed at once */

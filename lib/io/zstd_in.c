@@ -1,7 +1,7 @@
 /* zstd_in.c — zstd frames decoded through libzstd's streaming API. */
 #include <stdlib.h>
 #include <zstd.h>
-#include "zstdio.h"
+#include "io/zstdio.h"
 
 struct sc_zin { ZSTD_DCtx *d; };
 

@@ -7,7 +7,7 @@
  * that build. */
 #include <stdlib.h>
 #include <zstd.h>
-#include "zstdio.h"
+#include "io/zstdio.h"
 
 #define OUT_BYTES ((size_t)1 << 17)
 

@@ -1,7 +1,7 @@
 /* compact_job.c — sc-compact: kept values, their positions, or a count. */
 #include <inttypes.h>
 #include <stdio.h>
-#include "stream_job.h"
+#include "jobs/stream_job.h"
 
 static int indices(const sc_job *j)
 {
@@ -18,27 +18,28 @@ static int wide(const sc_job *j) { return j->compact_out == SC_OUT_INDICES64; }
 static void describe(const job_state *js, sc_chunk_work *w)
 {
     const sc_job *j = js->job;
-    w->work = SC_WORK_COMPACT;
+    w->work = SC_JOB_COMPACT;
     w->pred = &j->pred;
-    w->out_kind = j->compact_out == SC_OUT_INDICES32 ? SC_KIND_IDX32
-                : j->compact_out == SC_OUT_INDICES64 ? SC_KIND_IDX64
-                : SC_KIND_VALUES;
+    w->out_kind = j->compact_out == SC_OUT_INDICES32 ? SC_EMIT_IDX32
+                : j->compact_out == SC_OUT_INDICES64 ? SC_EMIT_IDX64
+                : SC_EMIT_VALUES;
     w->figures_only = j->compact_out == SC_OUT_COUNT;
 }
 
-static sc_status process(job_state *js, sc_slot *s, const sc_backend *b)
+static sc_status process(void *op, sc_slot *s, const sc_backend *b)
 {
+    job_state *js = op;
     const sc_job *j = js->job;
     sc_ctx *ctx = js->ctx;
     sc_chunk *c = &s->c;
     sc_status st;
-    /* The CPU makes 32-bit positions itself where the chunk's all fit,
+    /* A device that makes 32-bit positions itself (the CPU) does so where the chunk's all fit,
      * so that the writer thread has none to narrow. */
-    int narrow = b == &sc_cpu_backend && j->compact_out == SC_OUT_INDICES32 &&
+    int narrow = b->emits_idx32 && j->compact_out == SC_OUT_INDICES32 &&
                  c->first + c->n <= (uint64_t)UINT32_MAX + 1;
     SC_ON(b, compact(ctx, c->in, c->n, &j->pred,
-                     !indices(j) ? SC_KIND_VALUES
-                     : narrow ? SC_KIND_IDX32 : SC_KIND_IDX64,
+                     !indices(j) ? SC_EMIT_VALUES
+                     : narrow ? SC_EMIT_IDX32 : SC_EMIT_IDX64,
                      c->first, c->out, &c->n_sel));
     c->out_wide = j->compact_out == SC_OUT_INDICES32 && !narrow;
     return st;
@@ -64,8 +65,9 @@ static sc_status narrow_indices(job_state *js, sc_slot *s)
                    "element exceeds 4294967295; use --wide", wide_pos[ok]);
 }
 
-static sc_status emit(job_state *js, sc_slot *s)
+static sc_status emit(void *op, sc_slot *s)
 {
+    job_state *js = op;
     sc_chunk *c = &s->c;
     js->kept += c->n_sel;
     if (js->job->compact_out == SC_OUT_COUNT) return SC_OK;
@@ -82,6 +84,7 @@ static int figures(const job_state *js, char *line, size_t len)
 }
 
 const sc_job_type sc_compact_job = {
-    SC_WORK_COMPACT, 0, out_bytes, wide, NULL, describe, process, emit,
-    figures, NULL, NULL, NULL
+    .work = SC_JOB_COMPACT, .out_bytes = out_bytes, .wide = wide,
+    .describe = describe, .process = process, .emit = emit,
+    .figures = figures,
 };

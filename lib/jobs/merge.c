@@ -4,8 +4,8 @@
  * keeps the merge stable), and -C's reading of the inputs. */
 #include <sys/resource.h>
 #include <stdlib.h>
-#include "merge.h"
-#include "progress.h"
+#include "jobs/merge.h"
+#include "stream/stream.h"
 
 #define MIN_SOURCE_ELEMS ((size_t)1024)
 #define MAX_SOURCE_ELEMS ((size_t)1 << 22)

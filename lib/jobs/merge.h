@@ -4,9 +4,9 @@
 #ifndef SC_MERGE_H
 #define SC_MERGE_H
 
-#include "fault.h"
-#include "order.h"
-#include "runs.h"
+#include "jobs/jobs.h"
+#include "jobs/order.h"
+#include "jobs/runs.h"
 
 /* Where sorted output goes: -u's filter, then the writer (or, between
  * merge passes, the last run of a runs file). */

@@ -1,7 +1,7 @@
 /* order.c — the key order: checks that a stream keeps it, and -u's
  * filter of equal keys. */
 #include <inttypes.h>
-#include "order.h"
+#include "jobs/order.h"
 
 void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
 {

@@ -3,7 +3,7 @@
 #ifndef SC_ORDER_H
 #define SC_ORDER_H
 
-#include "internal.h"
+#include "jobs/jobs.h"
 
 /* The sort order as one unsigned comparison: rank(v) = bits [lo, hi) of
  * v, inverted for descending order (so descending is ascending rank and

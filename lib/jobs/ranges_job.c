@@ -12,8 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parts.h"
-#include "pipeline.h"
+#include "jobs/stream_job.h"
 
 /* -o's pattern: prefix, the part number (zero-padded to width), suffix. */
 typedef struct pattern {
@@ -142,30 +141,28 @@ static sc_status open_parts(ranges_state *rs)
         sc_pool_new(&rs->gz_pool, ctx->threads) != SC_OK)
         return sc_fail_errno(ctx, SC_ERR_NOMEM, errno, "cannot start "
                              "compression threads");
-    unsigned threads = ctx->threads;
-    ctx->threads = threads / rs->parts ? threads / rs->parts : 1;
     sc_writer_opts o = rs->job->out;
     o.wide = 0;
     sc_status st = SC_OK;
-    for (unsigned p = 0; p < rs->parts && st == SC_OK; p++) {
-        st = sc_writer_open(&rs->out[p], ctx, rs->names[p], &o);
-        if (st == SC_OK) sc_writer_share(rs->out[p], rs->parts, rs->gz_pool);
-    }
-    ctx->threads = threads;
+    for (unsigned p = 0; p < rs->parts && st == SC_OK; p++)
+        st = sc_writer_open_shared(&rs->out[p], ctx, rs->names[p], &o,
+                                   rs->parts, rs->gz_pool);
     return st;
 }
 
-static sc_status process(void *arg, sc_slot *s, const sc_backend *b)
+static sc_status process(void *op, sc_slot *s, const sc_backend *b)
 {
-    ranges_state *rs = arg;
+    const job_state *js = op;
+    ranges_state *rs = js->own;
     (void)b;    /* CPU-only: there is no GPU kernel for this split */
-    return sc_cpu_ranges(rs->ctx, s->c.in, s->c.n, rs->job->bounds,
+    return sc_split_ranges(rs->ctx, s->c.in, s->c.n, rs->job->bounds,
                          rs->parts - 1, s->c.out, (uint64_t *)s->c.aux);
 }
 
-static sc_status emit(void *arg, sc_slot *s)
+static sc_status emit(void *op, sc_slot *s)
 {
-    ranges_state *rs = arg;
+    const job_state *js = op;
+    ranges_state *rs = js->own;
     const uint64_t *counts = (const uint64_t *)s->c.aux;
     const uint32_t *at = s->c.out;
     sc_status st = SC_OK;
@@ -193,8 +190,10 @@ static sc_status print_sizes(ranges_state *rs)
 
 /* The parts are files: all replaced on success, none after a fault.
  * --count's line still goes out after a fault in the data, as split's. */
-static sc_status finish(ranges_state *rs, sc_status st)
+static sc_status finish(job_state *js, sc_status st)
 {
+    ranges_state *rs = js->own;
+    if (!rs) return st;
     st = sc_ctx_settle(rs->ctx, st);
     if (rs->figures) {
         if (st == SC_OK || sc_is_data_fault(st)) {
@@ -211,25 +210,6 @@ static sc_status finish(ranges_state *rs, sc_status st)
     return st;
 }
 
-static sc_status stream(ranges_state *rs, sc_reader *r, uint64_t *in)
-{
-    sc_ctx *ctx = rs->ctx;
-    const sc_job *j = rs->job;
-    size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, sc_reader_size_hint(r),
-                                  SC_WORK_SPLIT);
-    sc_pipeline_cfg cfg = { ctx, sc_reader_source(r), chunk / 4,
-                            j->chunk_bytes != 0, j->prog ? j->prog : "sc",
-                            j->progress, 0 };
-    sc_stage_ops ops = { process, emit, rs, 4, 1, { 0 }, 1, 0, NULL, NULL };
-    ops.work.work = SC_WORK_SPLIT;
-    sc_pipeline_stats ps = { 0, 0 };
-    ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
-    sc_status st = sc_pipeline_run(&cfg, &ops, &ps);
-    ctx->phase_threads = 0;
-    *in = ps.in;
-    return st;
-}
-
 /* What the job's options and outputs allow, before anything is opened:
  * the bounds, and the part files' names (count_only: -o's). */
 static sc_status check_outputs(ranges_state *rs)
@@ -243,21 +223,6 @@ static sc_status check_outputs(ranges_state *rs)
                        "files: it needs an output name with a %%d for the "
                        "part number");
     return name_parts(rs);
-}
-
-static sc_status open_all(ranges_state *rs, sc_reader **r)
-{
-    const sc_job *j = rs->job;
-    sc_status st = check_outputs(rs);
-    if (st != SC_OK) return st;
-    if (j->count_only) {
-        sc_writer_opts text = { SC_FMT_TEXT, 6, 0 };
-        st = sc_writer_open(&rs->figures, rs->ctx, j->output, &text);
-    } else {
-        st = open_parts(rs);
-    }
-    return st ? st : sc_reader_open(r, rs->ctx, j->inputs, j->n_inputs,
-                                    j->in_fmt);
 }
 
 static ranges_state *state_new(sc_ctx *ctx, const sc_job *j)
@@ -281,7 +246,7 @@ static void state_free(ranges_state *rs)
     free(rs);
 }
 
-sc_status sc_ranges_check(sc_ctx *ctx, const sc_job *j)
+static sc_status check(sc_ctx *ctx, const sc_job *j)
 {
     ranges_state *rs = state_new(ctx, j);
     if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
@@ -290,18 +255,30 @@ sc_status sc_ranges_check(sc_ctx *ctx, const sc_job *j)
     return st;
 }
 
-sc_status sc_run_ranges(sc_ctx *ctx, const sc_job *j)
+/* The part files (count_only: -o's line of sizes). */
+static sc_status open(job_state *js)
 {
-    double t0 = sc_now();
-    ranges_state *rs = state_new(ctx, j);
-    if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    sc_reader *r = NULL;
-    uint64_t in = 0;
-    sc_status st = open_all(rs, &r);
-    if (st == SC_OK) st = stream(rs, r, &in);
-    sc_reader_close(r);
-    st = finish(rs, st);
-    if (j->verbose) sc_job_report(ctx, j, in, in, sc_now() - t0);
-    state_free(rs);
-    return st;
+    ranges_state *rs = state_new(js->ctx, js->job);
+    if (!rs) return sc_fail(js->ctx, SC_ERR_NOMEM, "out of memory");
+    js->own = rs;
+    sc_status st = check_outputs(rs);
+    if (st != SC_OK) return st;
+    if (!js->job->count_only) return open_parts(rs);
+    sc_writer_opts text = { SC_FMT_TEXT, 6, 0 };
+    return sc_writer_open(&rs->figures, rs->ctx, js->job->output, &text);
 }
+
+static int cpu_only(const job_state *js) { (void)js; return 1; }
+
+static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
+
+static void release(job_state *js)
+{
+    if (js->own) state_free(js->own);
+}
+
+const sc_job_type sc_ranges_job = {
+    .work = SC_JOB_SPLIT, .need_aux = 1, .out_bytes = out_bytes,
+    .process = process, .emit = emit, .check = check, .open = open,
+    .cpu_only = cpu_only, .in_order = 1, .finish = finish, .free = release,
+};

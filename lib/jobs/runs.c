@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "fdio.h"
-#include "runs.h"
+#include "io/io.h"
+#include "jobs/runs.h"
 
 
 struct sc_runs {

@@ -4,7 +4,7 @@
 #ifndef SC_RUNS_H
 #define SC_RUNS_H
 
-#include "internal.h"
+#include "jobs/jobs.h"
 
 typedef struct sc_runs sc_runs;
 

@@ -12,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cost.h"
-#include "device.h"
-#include "merge.h"
-#include "progress.h"
+#include "jobs/merge.h"
+#include "stream/stream.h"
 
 #define MIN_SORT_ELEMS ((size_t)1024)
 
@@ -48,17 +46,9 @@ typedef struct sort_state {
  * A start costs no wait, only a core's time.  -m and -C only stream. */
 static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
 {
-    sc_ctx *ctx = ss->ctx;
     const sc_job *j = ss->job;
-    if (ss->gpu_asked || ctx->policy != SC_POLICY_AUTO || j->merge || j->check)
-        return;
-    if (bytes < 0 || !sc_cost_gpu_pays(ctx, SC_WORK_SORT, bytes,
-                                       share * sc_device_eta(ctx), 0, NULL, 0))
-        return;
-    ss->gpu_asked = 1;
-    /* Only a build without CUDA fails here; the sort then says why the
-     * CPU ran it, so no error is kept. */
-    if (sc_device_start(ctx, 1) != SC_OK) ctx->message[0] = '\0';
+    if (ss->gpu_asked || j->merge || j->check) return;
+    ss->gpu_asked = sc_policy_sort_early(ss->ctx, bytes, share);
 }
 
 static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
@@ -70,7 +60,7 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes()) / 4;
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
     int64_t known = sc_inputs_size(j->inputs, j->n_inputs, j->in_fmt);
-    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_WORK_SORT) / 4;
+    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_JOB_SORT) / 4;
     /* Nothing overlaps the read of a sort's buffer, so a regular file is
      * read in large pieces that the reader's threads share (a 4 MiB read
      * kept four of them busy: 0.18 s a GiB on the 16-core GPU machine). */
@@ -323,6 +313,9 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
         sc_progress_end(&ss.progress, 4.0 * (double)ss.in, ss.total_bytes);
     else if (job->progress)
         sc_progress_finish(&ss.progress);
-    if (job->verbose) sc_job_report(ctx, job, ss.in, sink.out, sc_now() - t0);
+    if (job->verbose) {
+        sc_pipeline_stats ps = { .in = ss.in, .out = sink.out };
+        sc_job_report(ctx, job, &ps, sc_now() - t0);
+    }
     return st;
 }

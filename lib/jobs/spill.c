@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "fdio.h"
-#include "spill.h"
+#include "io/io.h"
+#include "jobs/spill.h"
 
 #define REPLAY_ELEMS ((size_t)1 << 22)
 /* Memory grows by blocks, never by realloc: growing one buffer copies

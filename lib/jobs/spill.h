@@ -2,7 +2,7 @@
  * up to a limit, then in a temporary file; replayed in order at the end. */
 #ifndef SC_SPILL_H
 #define SC_SPILL_H
-#include "internal.h"
+#include "jobs/jobs.h"
 
 typedef struct sc_spill sc_spill;
 

@@ -2,7 +2,7 @@
  * -r's file or held (spilling past -S) until the end; or the two counts. */
 #include <inttypes.h>
 #include <stdio.h>
-#include "stream_job.h"
+#include "jobs/stream_job.h"
 
 static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
 static int wide(const sc_job *j) { (void)j; return 0; }
@@ -23,13 +23,14 @@ static sc_status open_more(job_state *js)
 
 static void describe(const job_state *js, sc_chunk_work *w)
 {
-    w->work = SC_WORK_SPLIT;
+    w->work = SC_JOB_SPLIT;
     w->pred = &js->job->pred;
     w->figures_only = js->job->count_only;
 }
 
-static sc_status process(job_state *js, sc_slot *s, const sc_backend *b)
+static sc_status process(void *op, sc_slot *s, const sc_backend *b)
 {
+    job_state *js = op;
     sc_ctx *ctx = js->ctx;
     sc_chunk *c = &s->c;
     sc_status st;
@@ -38,8 +39,9 @@ static sc_status process(job_state *js, sc_slot *s, const sc_backend *b)
     return st;
 }
 
-static sc_status emit(job_state *js, sc_slot *s)
+static sc_status emit(void *op, sc_slot *s)
 {
+    job_state *js = op;
     sc_chunk *c = &s->c;
     size_t r = c->n - (size_t)c->n_sel;
     js->kept += c->n_sel;
@@ -61,6 +63,7 @@ static int figures(const job_state *js, char *line, size_t len)
 }
 
 const sc_job_type sc_split_job = {
-    SC_WORK_SPLIT, 1, out_bytes, wide, open_more, describe, process, emit,
-    figures, NULL, NULL, NULL
+    .work = SC_JOB_SPLIT, .need_aux = 1, .out_bytes = out_bytes,
+    .wide = wide, .open_more = open_more, .describe = describe,
+    .process = process, .emit = emit, .figures = figures,
 };

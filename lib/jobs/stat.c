@@ -11,11 +11,10 @@
  * whatever it is: a pipe, gzip or text. */
 #include <inttypes.h>
 #include <stdlib.h>
-#include "parts.h"
-#include "pipeline.h"
-#include "spill.h"
-#include "stat.h"
-#include "stream_job.h"
+#include "stream/stream.h"
+#include "jobs/spill.h"
+#include "jobs/stat.h"
+#include "jobs/stream_job.h"
 
 typedef struct stat_state {
     sc_ctx *ctx;
@@ -44,9 +43,10 @@ static sc_status reduce(stat_state *ss, const uint32_t *x, size_t n)
     return st;
 }
 
-static sc_status process(void *arg, sc_slot *s, const sc_backend *b)
+static sc_status process(void *op, sc_slot *s, const sc_backend *b)
 {
-    stat_state *ss = arg;
+    job_state *js = op;
+    stat_state *ss = js->own;
     if (ss->cpu_only) {         /* the pipeline gives every chunk to the CPU */
         s->c.n_sel = sc_blocks_keep(&ss->blocks, s->c.in, s->c.n, s->c.first);
         return reduce(ss, s->c.in, (size_t)s->c.n_sel);
@@ -59,9 +59,10 @@ static sc_status process(void *arg, sc_slot *s, const sc_backend *b)
     return st;
 }
 
-static sc_status emit(void *arg, sc_slot *s)
+static sc_status emit(void *op, sc_slot *s)
 {
-    stat_state *ss = arg;
+    job_state *js = op;
+    stat_state *ss = js->own;
     uint64_t n = ss->cpu_only ? s->c.n_sel : s->c.n;
     if (s->on_gpu) {
         pthread_mutex_lock(&ss->lock);
@@ -77,28 +78,6 @@ static sc_status look(void *arg, uint32_t *x, size_t n)
     stat_state *ss = arg;
     sc_status st = reduce(ss, x, n);
     return st == SC_OK && ss->keep ? sc_spill_add(ss->keep, x, n) : st;
-}
-
-static sc_status stream(stat_state *ss, const sc_job *j, sc_reader *r,
-                        uint64_t *in)
-{
-    sc_ctx *ctx = ss->ctx;
-    if (sc_blocks_direct(&ss->blocks, j, r))
-        return sc_blocks_read(ctx, j, &ss->blocks, look, ss, in);
-    size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, sc_reader_size_hint(r),
-                                  SC_WORK_STAT);
-    sc_pipeline_cfg cfg = { ctx, sc_reader_source(r), chunk / 4,
-                            j->chunk_bytes != 0, j->prog ? j->prog : "sc",
-                            j->progress, 0 };
-    sc_stage_ops ops = { process, emit, ss, 0, 0, { 0 }, ss->cpu_only, 0, NULL,
-                         NULL };
-    ops.work.work = SC_WORK_STAT;
-    sc_pipeline_stats ps = { 0, 0 };
-    ctx->phase_threads = ctx->threads > 1 ? ctx->threads - 1 : 1;
-    sc_status st = sc_pipeline_run(&cfg, &ops, &ps);
-    ctx->phase_threads = 0;
-    *in = ps.in;
-    return st;
 }
 
 /* The report of what was read, even after a data fault. */
@@ -123,41 +102,7 @@ static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
     return st;
 }
 
-static sc_status run(stat_state *ss, const sc_job *j, sc_reader *r,
-                     sc_writer *w, uint64_t *in, uint64_t *out)
-{
-    /* A GPU asked for must be there before anything is written: --head
-     * and --tail stream on the CPU, the figures go out at the end. */
-    if (j->head || j->tail) {
-        sc_status st = sc_ctx_settle(ss->ctx, SC_OK);
-        return st == SC_OK ? sc_stat_ends(ss->ctx, j, r, w, in, out) : st;
-    }
-    sc_status st = SC_OK;
-    if (j->hist_buckets)
-        st = sc_spill_open(&ss->keep, ss->ctx, j->tmpdir,
-                           j->buffer_bytes ? j->buffer_bytes
-                                           : sc_default_buffer_bytes());
-    sc_blocks_init(&ss->blocks, j->sample, j->sample_seed);
-    if (st == SC_OK && j->quantiles) {
-        if (!(ss->quant = malloc(sizeof *ss->quant)))
-            st = sc_fail(ss->ctx, SC_ERR_NOMEM, "out of memory");
-        else if ((st = sc_sample_init(ss->ctx, ss->quant, SC_SAMPLE_KEEP,
-                                      j->sample_seed)) != SC_OK) {
-            free(ss->quant);
-            ss->quant = NULL;
-        }
-    }
-    ss->cpu_only = ss->quant || !ss->blocks.all;
-    if (st == SC_OK) st = stream(ss, j, r, in);
-    st = sc_ctx_settle(ss->ctx, st);
-    if (st == SC_OK || sc_is_data_fault(st)) {
-        sc_status s2 = report(ss, j, w);
-        if (s2 != SC_OK) st = s2;
-    }
-    return st;
-}
-
-static sc_status check_stat(sc_ctx *ctx, const sc_job *j)
+static sc_status check(sc_ctx *ctx, const sc_job *j)
 {
     if (j->head && j->tail)
         return sc_fail(ctx, SC_ERR_USAGE, "head and tail exclude each other");
@@ -167,35 +112,96 @@ static sc_status check_stat(sc_ctx *ctx, const sc_job *j)
     if (!(j->sample >= 0 && j->sample <= 1))
         return sc_fail(ctx, SC_ERR_USAGE, "a sample must be a fraction from "
                        "0 to 1");
-    return SC_OK;
+    return sc_check_outputs(ctx, j);
 }
 
-sc_status sc_run_stat(sc_ctx *ctx, const sc_job *j)
+/* The report's writer (text), and what --hist, --quantiles and --sample
+ * keep while the stream goes by. */
+static sc_status open(job_state *js)
 {
-    sc_status bad = check_stat(ctx, j);
-    if (bad) return bad;
-    double t0 = sc_now();
-    stat_state ss = { ctx, malloc(sizeof(sc_stat_acc)),
-                      PTHREAD_MUTEX_INITIALIZER, NULL, NULL, { 1, 0, 0 }, 0,
-                      0 };
-    if (!ss.acc) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    sc_stat_acc_init(ss.acc);
+    sc_ctx *ctx = js->ctx;
+    const sc_job *j = js->job;
+    stat_state *ss = calloc(1, sizeof *ss);
+    if (!ss || !(ss->acc = malloc(sizeof *ss->acc))) {
+        free(ss);
+        return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    }
+    js->own = ss;
+    ss->ctx = ctx;
+    pthread_mutex_init(&ss->lock, NULL);
+    sc_stat_acc_init(ss->acc);
+    sc_blocks_init(&ss->blocks, j->sample, j->sample_seed);
     sc_writer_opts o = { SC_FMT_TEXT, 6, 0 };   /* a report is text */
-    sc_writer *w = NULL;
-    sc_reader *r = NULL;
-    uint64_t in = 0, out = 0;
-    sc_status st = sc_check_outputs(ctx, j);
-    if (st == SC_OK) st = sc_writer_open(&w, ctx, j->output, &o);
-    if (st == SC_OK)
-        st = sc_reader_open(&r, ctx, j->inputs, j->n_inputs, j->in_fmt);
-    if (st == SC_OK) st = run(&ss, j, r, w, &in, &out);
-    sc_reader_close(r);
-    if (w) st = sc_job_close_output(w, j->output, st);
-    sc_spill_close(ss.keep);
-    if (ss.quant) sc_sample_free(ss.quant);
-    free(ss.quant);
-    free(ss.acc);
-    pthread_mutex_destroy(&ss.lock);
-    if (j->verbose) sc_job_report(ctx, j, in, out, sc_now() - t0);
+    sc_status st = sc_writer_open(&js->out, ctx, j->output, &o);
+    if (st != SC_OK || j->head || j->tail) return st;
+    if (j->hist_buckets)
+        st = sc_spill_open(&ss->keep, ctx, j->tmpdir,
+                           j->buffer_bytes ? j->buffer_bytes
+                                           : sc_default_buffer_bytes());
+    if (st == SC_OK && j->quantiles)
+        st = sc_sample_new(ctx, &ss->quant, j->sample_seed);
+    ss->cpu_only = ss->quant || !ss->blocks.all;
     return st;
 }
+
+static int cpu_only(const job_state *js)
+{
+    const stat_state *ss = js->own;
+    return ss->cpu_only;
+}
+
+/* --head and --tail stream on the CPU, and --sample of a file reads only
+ * its blocks: neither through the pipeline. */
+static int alone(job_state *js, sc_status *st)
+{
+    stat_state *ss = js->own;
+    const sc_job *j = js->job;
+    js->counted_alone = 1;
+    if (j->head || j->tail) {
+        /* A GPU asked for must be there before anything is written: the
+         * ends go out as they are read. */
+        *st = sc_ctx_settle(js->ctx, SC_OK);
+        if (*st == SC_OK)
+            *st = sc_stat_ends(js->ctx, j, js->reader, js->out,
+                               &js->in_alone, &js->out_alone);
+        return 1;
+    }
+    if (sc_blocks_direct(&ss->blocks, j, js->reader)) {
+        *st = sc_blocks_read(js->ctx, j, &ss->blocks, look, ss,
+                             &js->in_alone);
+        return 1;
+    }
+    js->counted_alone = 0;
+    return 0;
+}
+
+/* The report of what was read, even after a data fault (not after
+ * --head or --tail, whose output is the elements). */
+static sc_status finish(job_state *js, sc_status st)
+{
+    const sc_job *j = js->job;
+    st = sc_ctx_settle(js->ctx, st);
+    if (js->source_open && !j->head && !j->tail &&
+        (st == SC_OK || sc_is_data_fault(st))) {
+        sc_status s2 = report(js->own, j, js->out);
+        if (s2 != SC_OK) st = s2;
+    }
+    return js->out ? sc_job_close_output(js->out, j->output, st) : st;
+}
+
+static void release(job_state *js)
+{
+    stat_state *ss = js->own;
+    if (!ss) return;
+    sc_spill_close(ss->keep);
+    sc_sample_free(ss->quant);
+    free(ss->acc);
+    pthread_mutex_destroy(&ss->lock);
+    free(ss);
+}
+
+const sc_job_type sc_stat_job = {
+    .work = SC_JOB_STAT, .process = process, .emit = emit, .check = check,
+    .open = open, .cpu_only = cpu_only, .in_order = 1, .alone = alone, .finish = finish,
+    .free = release,
+};

@@ -1,7 +1,7 @@
 /* stat.h — what sc-stat's job files share. */
 #ifndef SC_STAT_H
 #define SC_STAT_H
-#include "internal.h"
+#include "jobs/jobs.h"
 
 /* The report, after the chunks (stat_report.c). */
 sc_status sc_stat_print(sc_writer *w, const sc_stats *s);

@@ -6,7 +6,7 @@
  * costs no memory. */
 #include <stdlib.h>
 #include <string.h>
-#include "stat.h"
+#include "jobs/stat.h"
 
 #define STEP ((size_t)1 << 16)
 

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "stat.h"
+#include "jobs/stat.h"
 
 typedef unsigned __int128 u128;
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "stat.h"
+#include "jobs/stat.h"
 
 #define BLOCK_ELEMS ((uint64_t)1 << 14)     /* 64 KiB */
 #define BATCH_BLOCKS 64                     /* read per call to look() */

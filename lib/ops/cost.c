@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cost.h"
+#include "ops/ops.h"
 
 typedef struct rate {
     double cpu_thread;          /* bytes/s per thread */
@@ -31,16 +31,16 @@ typedef struct rate {
  * scan's CPU ceiling since its threads take whole chunks (session 8,
  * scripts/gpu ab): 4 GiB to /dev/null in 0.25 s; to a file 1.07 s on the
  * CPU, 1.53 s on the GPU, 1.24 s when auto handed it the tail. */
-static const rate rates[SC_WORK_COUNT_OF] = {
-    [SC_WORK_GEN]     = { 1.0e9, 11e9, 30e9 },
-    [SC_WORK_COMPACT] = { 1.8e9, 26e9, 18e9 },
-    [SC_WORK_SPLIT]   = { 1.3e9, 19e9, 16e9 },
-    [SC_WORK_SCAN]    = { 1.5e9, 17e9, 18e9 },
-    [SC_WORK_SORT]    = { 0.2e9, 3.1e9, 16e9 },
+static const rate rates[SC_N_JOB_KINDS] = {
+    [SC_JOB_GEN]     = { 1.0e9, 11e9, 30e9 },
+    [SC_JOB_COMPACT] = { 1.8e9, 26e9, 18e9 },
+    [SC_JOB_SPLIT]   = { 1.3e9, 19e9, 16e9 },
+    [SC_JOB_SCAN]    = { 1.5e9, 17e9, 18e9 },
+    [SC_JOB_SORT]    = { 0.2e9, 3.1e9, 16e9 },
     /* An estimate, not yet measured: sc-stat's chunks only go up (no
      * output comes back), so its GPU rate is put a little above
      * sc-compact's measured 18 GB/s; its CPU rates are sc-compact's. */
-    [SC_WORK_STAT]    = { 1.5e9, 12e9, 20e9 },
+    [SC_JOB_STAT]    = { 1.5e9, 12e9, 20e9 },
 };
 
 /* A process that started CUDA waits at its exit while the driver tears
@@ -52,13 +52,13 @@ static const rate rates[SC_WORK_COUNT_OF] = {
  * the CPU end to end. */
 #define TEARDOWN_SECONDS 0.07
 
-static double cpu_rate(const sc_ctx *ctx, sc_work w)
+static double cpu_rate(const sc_ctx *ctx, sc_job_kind w)
 {
     double r = rates[w].cpu_thread * ctx->threads;
     return r < rates[w].cpu_ceiling ? r : rates[w].cpu_ceiling;
 }
 
-int sc_cost_gpu_pays(const sc_ctx *ctx, sc_work w, int64_t bytes, double eta,
+int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta,
                      int streaming, char *why, size_t why_len)
 {
     double cpu = cpu_rate(ctx, w), gpu = rates[w].gpu;

@@ -1,5 +1,5 @@
-/* ops.c — the array layer: each operation on the device the context
- * picks for it (backend.h).
+/* ops.c — the array layer: each operation on the device the policy picks
+ * for it (policy.c).
  *
  * When the GPU finds itself out of memory the work runs on the CPU
  * instead (SC_ERR_NOMEM from the CUDA table means exactly that), so a
@@ -8,9 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "backend.h"
-#include "cost.h"
-#include "device.h"
+#include "ops/ops.h"
 
 /* A call with a missing pointer (or a value out of its range) is the
  * caller's mistake: say so rather than crash. Buffers may be NULL when n
@@ -19,86 +17,6 @@
     (!(ctx) ? SC_ERR_USAGE                                                    \
      : (cond) ? sc_fail((ctx), SC_ERR_USAGE, "%s: invalid argument", __func__)\
      : SC_OK)
-
-sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g)
-{
-    if (!g || (unsigned)g->dist > SC_DIST_CONSTANT)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid generator distribution");
-    if (g->dist == SC_DIST_UNIFORM && g->min > g->max)
-        return sc_fail(ctx, SC_ERR_USAGE, "generator min %u is above max %u",
-                       g->min, g->max);
-    if (!(g->density >= 0.0 && g->density <= 1.0))
-        return sc_fail(ctx, SC_ERR_USAGE, "generator density must be 0 to 1");
-    return SC_OK;
-}
-
-void sc_backend_used(sc_ctx *ctx, const sc_backend *b)
-{
-    pthread_mutex_lock(&ctx->lock);
-    if (b == &sc_cpu_backend) {
-        if (ctx->kind != SC_DEVICE_CUDA)
-            snprintf(ctx->name, sizeof ctx->name, "%s", ctx->cpu_name);
-    } else {
-        ctx->kind = SC_DEVICE_CUDA;
-        snprintf(ctx->name, sizeof ctx->name, "%s", sc_device_name(ctx));
-    }
-    pthread_mutex_unlock(&ctx->lock);
-}
-
-#ifdef SC_HAVE_CUDA
-static const sc_backend *pick_auto(sc_ctx *ctx, sc_work w, uint64_t bytes)
-{
-    int ready = sc_device_ready(ctx);
-    if (ready < 0 && ctx->cuda) {
-        /* A start in the background failed: -v says why, as when it
-         * fails here. */
-        snprintf(ctx->fallback, sizeof ctx->fallback,
-                 "device auto: using the CPU (%.900s)", sc_device_failure(ctx));
-        return &sc_cpu_backend;
-    }
-    double eta = ready == 1 ? 0 : sc_device_eta(ctx);
-    char why[200];
-    if (!sc_cost_gpu_pays(ctx, w, (int64_t)bytes, eta, 0, why, sizeof why)) {
-        snprintf(ctx->choice, sizeof ctx->choice, "auto chose the CPU: %s",
-                 why);
-        return &sc_cpu_backend;
-    }
-    snprintf(ctx->choice, sizeof ctx->choice, "auto chose the GPU: %s", why);
-    if (sc_device_start(ctx, 0) == SC_OK) return &sc_cuda_backend;
-    snprintf(ctx->fallback, sizeof ctx->fallback,
-             "device auto: using the CPU (%.900s)", ctx->message);
-    ctx->message[0] = '\0';
-    return &sc_cpu_backend;
-}
-#endif
-
-const sc_backend *sc_backend_pick(sc_ctx *ctx, sc_work w, uint64_t bytes)
-{
-#ifdef SC_HAVE_CUDA
-    if (ctx->policy == SC_POLICY_CUDA)
-        return sc_device_wait(ctx) == SC_OK ? &sc_cuda_backend : NULL;
-    if (ctx->policy == SC_POLICY_AUTO) return pick_auto(ctx, w, bytes);
-#else
-    (void)w; (void)bytes;
-    if (ctx->policy == SC_POLICY_CUDA) {
-        sc_device_wait(ctx);
-        return NULL;
-    }
-    if (ctx->policy == SC_POLICY_AUTO)
-        snprintf(ctx->choice, sizeof ctx->choice, "auto chose the CPU: %s",
-                 SC_NO_CUDA_BUILD);
-#endif
-    return &sc_cpu_backend;
-}
-
-int sc_backend_retry(sc_ctx *ctx, const sc_backend **b, sc_status st)
-{
-    if (*b == &sc_cpu_backend || st != SC_ERR_NOMEM) return 0;
-    snprintf(ctx->fallback, sizeof ctx->fallback,
-             "device memory exhausted; continued on the CPU");
-    *b = &sc_cpu_backend;
-    return 1;
-}
 
 /* Runs CALL on the table picked for it. */
 #define ON_DEVICE(ctx, w, bytes, CALL)                                      \
@@ -116,8 +34,8 @@ sc_status sc_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
     if (bad) return bad;
-    ON_DEVICE(ctx, SC_WORK_COMPACT, n * 4,
-              compact(ctx, in, n, pred, SC_KIND_VALUES, 0, out, kept));
+    ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
+              compact(ctx, in, n, pred, SC_EMIT_VALUES, 0, out, kept));
 }
 
 sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -126,8 +44,8 @@ sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
     if (bad) return bad;
-    ON_DEVICE(ctx, SC_WORK_COMPACT, n * 4,
-              compact(ctx, in, n, pred, SC_KIND_IDX64, first_index, out, kept));
+    ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
+              compact(ctx, in, n, pred, SC_EMIT_IDX64, first_index, out, kept));
 }
 
 sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -137,7 +55,7 @@ sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     sc_status bad = BAD_ARGS(ctx, !pred || !selected ||
                                   (n && (!in || !sel || !rej)));
     if (bad) return bad;
-    ON_DEVICE(ctx, SC_WORK_SPLIT, n * 4,
+    ON_DEVICE(ctx, SC_JOB_SPLIT, n * 4,
               split(ctx, in, n, pred, sel, rej, selected));
 }
 
@@ -162,7 +80,7 @@ sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
     if (bad) return bad;
     if ((unsigned)op > SC_OP_XOR)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid scan operator");
-    ON_DEVICE(ctx, SC_WORK_SCAN, n * 4,
+    ON_DEVICE(ctx, SC_JOB_SCAN, n * 4,
               scan(ctx, in, n, op, inclusive, wide, out, carry));
 }
 
@@ -182,7 +100,7 @@ sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
     if (lo_bit >= hi_bit || hi_bit > 32)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
-    const sc_backend *b = sc_backend_pick(ctx, SC_WORK_SORT, n * 4);
+    const sc_backend *b = sc_backend_pick(ctx, SC_JOB_SORT, n * 4);
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;
     /* A retry moves a GPU's whole sort to the CPU: nothing was handed on
@@ -205,28 +123,14 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
     if ((bad = sc_gen_params_check(ctx, g))) return bad;
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);
-    ON_DEVICE(ctx, SC_WORK_GEN, n * 4, gen(ctx, &plan, first_index, out, n));
+    ON_DEVICE(ctx, SC_JOB_GEN, n * 4, gen(ctx, &plan, first_index, out, n));
 }
 
 /* sc_stat()'s reduction (ops_stat.c makes the figures of it). */
 sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                       sc_stat_acc *acc)
 {
-    ON_DEVICE(ctx, SC_WORK_STAT, n * 4, stat(ctx, in, n, acc));
-}
-
-/* Device arrays need the GPU whatever the policy but "cpu". */
-static const sc_backend *gpu_for_device_arrays(sc_ctx *ctx)
-{
-    if (ctx->policy != SC_POLICY_CPU && sc_device_start(ctx, 0) == SC_OK) {
-#ifdef SC_HAVE_CUDA
-        sc_backend_used(ctx, &sc_cuda_backend);
-        return &sc_cuda_backend;
-#endif
-    }
-    sc_fail(ctx, SC_ERR_NODEVICE,
-            "device pointers need a CUDA context (device is %s)", ctx->name);
-    return NULL;
+    ON_DEVICE(ctx, SC_JOB_STAT, n * 4, stat(ctx, in, n, acc));
 }
 
 sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
@@ -234,7 +138,7 @@ sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!d_in || !d_out)));
     if (bad) return bad;
-    const sc_backend *b = gpu_for_device_arrays(ctx);
+    const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_compact(ctx, d_in, n, pred, d_out, kept)
              : SC_ERR_NODEVICE;
 }
@@ -245,7 +149,7 @@ sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
 {
     sc_status bad = BAD_ARGS(ctx, !carry || (n && (!d_in || !d_out)));
     if (bad) return bad;
-    const sc_backend *b = gpu_for_device_arrays(ctx);
+    const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_scan(ctx, d_in, n, op, inclusive, wide, d_out, carry)
              : SC_ERR_NODEVICE;
 }
@@ -258,7 +162,7 @@ sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
     if (lo_bit >= hi_bit || hi_bit > 32)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
-    const sc_backend *b = gpu_for_device_arrays(ctx);
+    const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_sort(ctx, d_keys, n, lo_bit, hi_bit, descending)
              : SC_ERR_NODEVICE;
 }

@@ -3,12 +3,8 @@
  * queued on the GPU's lanes.  Under "auto" the GPU starts in the
  * background when the cost model says it pays, and the CPU takes the
  * chunks that come before it is ready. */
-#include <stdio.h>
-#include <stdlib.h>
-#include "cost.h"
-#include "device.h"
-#include "pipeline_impl.h"
-#include "slots.h"
+#include "stream/pipeline_impl.h"
+#include "stream/slots.h"
 
 void *sc_ordered_reader(void *arg)
 {
@@ -38,7 +34,7 @@ void *sc_ordered_reader(void *arg)
 
 void sc_ordered_close(pipeline *p)
 {
-    sc_lanes_close(p->lanes);
+    if (p->lanes) p->gpu->lanes_close(p->lanes);
     p->lanes = NULL;
 }
 
@@ -48,87 +44,47 @@ void sc_ordered_close(pipeline *p)
 static sc_status attach(pipeline *p)
 {
     sc_ctx *ctx = p->cfg->ctx;
-    sc_status st = sc_device_wait(ctx);
-    if (st == SC_OK &&
-        sc_slots_pin(ctx, p->slots, p->n_slots, p->chunk_elems, p->ops) != 0)
+    sc_status st = SC_OK;
+    p->gpu = sc_ops_gpu();
+    if (sc_slots_pin(ctx, p->gpu, p->slots, p->n_slots, p->chunk_elems,
+                     p->ops) != 0)
         st = sc_fail(ctx, SC_ERR_NOMEM, "cannot pin host memory");
     if (st == SC_OK)
-        st = sc_lanes_open(ctx, &p->lanes, p->n_slots, p->chunk_elems,
-                           &p->ops->work);
+        st = p->gpu->lanes_open(ctx, &p->lanes, p->n_slots, p->chunk_elems,
+                                &p->ops->work);
     if (st == SC_OK) return SC_OK;
-    sc_slots_unpin(ctx, p->slots, p->n_slots);
-#ifdef SC_HAVE_CUDA
+    sc_slots_unpin(ctx, p->gpu, p->slots, p->n_slots);
     if (st == SC_ERR_NOMEM) {
-        p->sync_gpu = &sc_cuda_backend;
+        p->sync_gpu = p->gpu;
         return SC_OK;
     }
-#endif
     return st;
 }
 
 void sc_ordered_choose_device(pipeline *p)
 {
-    sc_ctx *ctx = p->cfg->ctx;
-    const sc_pipeline_cfg *c = p->cfg;
+    const sc_source *src = &p->cfg->source;
     if (p->ops->cpu_only) return;
-    if (ctx->policy == SC_POLICY_CUDA) { p->want_gpu = 1; return; }
-    if (ctx->policy != SC_POLICY_AUTO) return;
-#ifdef SC_HAVE_CUDA
-    int64_t known = c->source.size_hint(c->source.self);
-    char why[200];
-    int ready = sc_device_ready(ctx);
-    double eta = ready == 1 ? 0 : sc_device_eta(ctx);
-    p->want_gpu = (ready >= 0 || !ctx->cuda) &&
-                  sc_cost_gpu_pays(ctx, p->ops->work.work, known, eta, 1, why,
-                                   sizeof why);
-    snprintf(ctx->choice, sizeof ctx->choice, "auto %s: %s",
-             p->want_gpu ? "started the GPU" : "kept to the CPU", why);
-    if (p->want_gpu && sc_device_start(ctx, 1) != SC_OK) p->want_gpu = 0;
-#else
-    (void)c;
-    snprintf(ctx->choice, sizeof ctx->choice, "auto kept to the CPU: %s",
-             SC_NO_CUDA_BUILD);
-#endif
-}
-/* SC_TEST_CPU_CHUNKS=N: under auto the first N chunks go to the CPU as
- * if the GPU were still starting, and then the worker waits for it, so
- * that tests hand a stream from one device to the other at a known
- * place on any machine; -1 when unset. */
-static int test_cpu_chunks(void)
-{
-    const char *v = getenv("SC_TEST_CPU_CHUNKS");
-    return v && *v ? atoi(v) : -1;
+    p->want_gpu = sc_policy_stream_gpu(p->cfg->ctx, p->ops->work.work,
+                                       src->size_hint(src->self));
 }
 
 /* The table for the next chunk; NULL: queue it on the lanes. */
 static sc_status route(pipeline *p, const sc_backend **b)
 {
     sc_ctx *ctx = p->cfg->ctx;
-    *b = p->lanes ? NULL : p->sync_gpu ? p->sync_gpu : &sc_cpu_backend;
+    *b = p->lanes ? NULL : p->sync_gpu ? p->sync_gpu : sc_ops_cpu();
     if (p->lanes || p->sync_gpu || !p->want_gpu) return SC_OK;
-    int ready = sc_device_ready(ctx);
-    int forced = ctx->policy == SC_POLICY_AUTO ? test_cpu_chunks() : -1;
-    if (forced >= 0) {
-        if (ctx->chunks_cpu < (uint64_t)forced) return SC_OK;
-        if (ready == 0 && sc_device_wait(ctx) == SC_OK) ready = 1;
+    sc_status st;
+    switch (sc_policy_gpu_turn(ctx, p->run.chunks_cpu, &st)) {
+    case SC_GPU_NOT_YET: return SC_OK;
+    case SC_GPU_NEVER: p->want_gpu = 0; return st;
+    case SC_GPU_TAKE: break;
     }
-    if (ready == 0 && ctx->policy == SC_POLICY_AUTO) return SC_OK;
-    if (ready < 0 && ctx->policy == SC_POLICY_AUTO) {
-        /* Said in -v's note, not in the context's message: that is for
-         * the fault the job reports, and this is none. */
-        snprintf(ctx->fallback, sizeof ctx->fallback,
-                 "device auto: using the CPU (%.900s)", sc_device_failure(ctx));
+    if ((st = attach(p)) != SC_OK) {
         p->want_gpu = 0;
-        return SC_OK;
+        return sc_policy_gpu_lost(ctx, st);
     }
-    sc_status st = ready < 0 ? sc_device_wait(ctx) : attach(p);
-    if (st != SC_OK && ctx->policy == SC_POLICY_AUTO) {
-        snprintf(ctx->fallback, sizeof ctx->fallback,
-                 "device auto: using the CPU (%.900s)", ctx->message);
-        p->want_gpu = 0;
-        return SC_OK;
-    }
-    if (st != SC_OK) return st;
     *b = p->lanes ? NULL : p->sync_gpu;
     return SC_OK;
 }
@@ -149,12 +105,12 @@ static sc_status run_chunk(pipeline *p, sc_slot *s)
         p->last_carry = s->c.carry_out;
         sc_backend_used(ctx, b);
     } else {
-        st = sc_lanes_submit(p->lanes, (unsigned)(s - p->slots), &s->c,
+        st = p->gpu->lanes_submit(p->lanes, (unsigned)(s - p->slots), &s->c,
                              p->prev_on_gpu);
-        if (!ctx->chunks_gpu) sc_backend_used(ctx, NULL);
+        if (!p->run.chunks_gpu) sc_backend_used(ctx, NULL);
     }
-    if (b == &sc_cpu_backend) ctx->chunks_cpu++;
-    else ctx->chunks_gpu++;
+    if (b == sc_ops_cpu()) p->run.chunks_cpu++;
+    else p->run.chunks_gpu++;
     p->prev_on_gpu = s->on_gpu;
     return st;
 }

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pipeline_impl.h"
-#include "slots.h"
+#include "stream/pipeline_impl.h"
+#include "stream/slots.h"
 
 void sc_pl_push(pipeline *p, queue *q, sc_slot *s)
 {
@@ -80,17 +80,17 @@ static sc_slot *next_in_order(pipeline *p)
 static void emit(pipeline *p, sc_slot *s)
 {
     sc_ctx *ctx = p->cfg->ctx;
-    p->elems_in += s->c.n;
-    if (p->n_workers && ctx->chunks_cpu++ == 0)
-        sc_backend_used(ctx, &sc_cpu_backend);
+    p->run.in += s->c.n;
+    if (p->n_workers && p->run.chunks_cpu++ == 0)
+        sc_backend_used(ctx, sc_ops_cpu());
     if (p->write_status != SC_OK) return;
     double t0 = sc_now();
     sc_status st = s->on_gpu
-        ? sc_lanes_finish(p->lanes, (unsigned)(s - p->slots), &s->c)
+        ? p->gpu->lanes_finish(p->lanes, (unsigned)(s - p->slots), &s->c)
         : SC_OK;
     if (st == SC_OK) st = p->ops->emit(p->ops->op, s);
     sc_phase_add(ctx, SC_PH_WRITE, sc_now() - t0);
-    p->elems_out += s->n_out;
+    p->run.out += s->n_out;
     p->write_status = st;
     if (st != SC_OK) sc_pl_stop(p);
 }
@@ -183,7 +183,7 @@ static unsigned ordered_slot_count(const sc_ctx *ctx)
 static void free_slots(pipeline *p)
 {
     sc_ordered_close(p);
-    sc_slots_free(p->cfg->ctx, p->slots, p->n_slots);
+    sc_slots_free(p->cfg->ctx, p->gpu, p->slots, p->n_slots);
 }
 
 /* The end: the first failure in this order speaks (a worker's, the
@@ -223,14 +223,12 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     pthread_cond_init(&p.carry_passed, NULL);
     p.carry = cfg->carry_in;
     p.carry_stop_at = UINT64_MAX;
-    stats->in = stats->out = 0;
     sc_ordered_choose_device(&p);
     p.n_workers = sc_workers_count(&p);
-    cfg->ctx->chunk_workers = 0;
     if (p.n_workers) {
         p.chunk_elems = sc_workers_chunk(&p);
-        cfg->ctx->chunk_workers = p.n_workers;
-        cfg->ctx->worker_chunk_bytes = p.chunk_elems * 4;
+        p.run.chunk_workers = p.n_workers;
+        p.run.worker_chunk_bytes = p.chunk_elems * 4;
     }
     p.n_slots = p.n_workers ? p.n_workers + 4 : ordered_slot_count(cfg->ctx);
     sc_status st;
@@ -250,7 +248,6 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     for (int i = 0; i < 3; i++) pthread_cond_destroy(&qs[i]->nonempty);
     pthread_cond_destroy(&p.claims_done);
     pthread_cond_destroy(&p.carry_passed);
-    stats->in = p.elems_in;
-    stats->out = p.elems_out;
+    *stats = p.run;
     return st;
 }

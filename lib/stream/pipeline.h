@@ -22,9 +22,8 @@
 #ifndef SC_PIPELINE_H
 #define SC_PIPELINE_H
 
-#include "backend.h"
-#include "chunk.h"
-#include "source.h"
+#include "io/io.h"
+#include "stream/source.h"
 
 /* What a slot brings the writer: a chunk, or the end of the stream (the
  * input's end, or a failure to read or process the chunk it stands in
@@ -76,8 +75,15 @@ typedef struct sc_pipeline_cfg {
     uint64_t carry_in;      /* the first chunk's carry (scan) */
 } sc_pipeline_cfg;
 
-/* Elements in and out, for -v. */
-typedef struct sc_pipeline_stats { uint64_t in, out; } sc_pipeline_stats;
+/* What a run did, for -v: elements in and out; chunks on each device;
+ * where threads took whole chunks (workers.c), how many threads and the
+ * chunk's bytes (0 when one chunk at a time). */
+typedef struct sc_pipeline_stats {
+    uint64_t in, out;
+    uint64_t chunks_cpu, chunks_gpu;
+    unsigned chunk_workers;
+    size_t worker_chunk_bytes;
+} sc_pipeline_stats;
 
 sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
                           sc_pipeline_stats *stats);

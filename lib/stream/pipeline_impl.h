@@ -11,10 +11,9 @@
 #define SC_PIPELINE_IMPL_H
 
 #include <pthread.h>
-#include "fault.h"
-#include "lane.h"
-#include "pipeline.h"
-#include "progress.h"
+#include "ops/ops.h"
+#include "stream/pipeline.h"
+#include "stream/progress.h"
 
 /* Ordered: four slots, one being read, two on the GPU (one uploading or
  * computing while the other downloads), one being written; under -d
@@ -44,7 +43,7 @@ typedef struct pipeline {
     int stop;
     sc_status read_status, work_status, write_status;
     sc_fault write_fault;       /* the writer thread's message, held */
-    uint64_t elems_in, elems_out;
+    sc_pipeline_stats run;      /* what the run did, for -v */
     sc_progress progress;
     /* The writer: the next chunk in input order, and those that came
      * before it from faster workers. */
@@ -53,6 +52,7 @@ typedef struct pipeline {
     unsigned n_held;
     /* Ordered: the worker's device state. */
     int want_gpu;               /* the GPU takes chunks once it is ready */
+    const sc_backend *gpu;      /* the GPU's table once the GPU takes chunks */
     sc_lanes *lanes;
     const sc_backend *sync_gpu; /* the GPU without lanes (memory too tight) */
     int prev_on_gpu;

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "internal.h"
-#include "progress.h"
+#include "core/core.h"
+#include "stream/progress.h"
 
 #define TTY_INTERVAL 0.5
 #define LOG_INTERVAL 2.0

@@ -1,5 +1,5 @@
 /* source.c — an sc_reader as a pipeline's source. */
-#include "source.h"
+#include "stream/source.h"
 
 static sc_status reader_fill(void *self, uint32_t *buf, size_t max,
                              size_t *got)

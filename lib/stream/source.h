@@ -5,7 +5,7 @@
 #ifndef SC_SOURCE_H
 #define SC_SOURCE_H
 
-#include "internal.h"
+#include "io/io.h"
 
 typedef struct sc_source {
     /* The pipeline's reader thread: the next chunk, up to max elements,

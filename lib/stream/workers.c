@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "pipeline_impl.h"
+#include "stream/pipeline_impl.h"
 
 /* A chunk a core's cache holds with its output beside it. */
 #define WORKER_CHUNK_BYTES ((size_t)1 << 20)
@@ -184,7 +184,7 @@ static void process(pipeline *p, sc_slot *s)
         s->status = SC_ERR_IO;
         return;
     }
-    sc_status st = p->ops->process(p->ops->op, s, &sc_cpu_backend);
+    sc_status st = p->ops->process(p->ops->op, s, sc_ops_cpu());
     if (st != SC_OK) {
         s->kind = SC_SLOT_WORK_FAILED;
         s->status = st;

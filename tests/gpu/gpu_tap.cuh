@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <algorithm>
 #include <cuda_runtime.h>
-#include "sc_hd.h"
+#include "core/sc_hd.h"
 #include "cuda_check.cuh"
 
 static int n_tests, n_failed;

@@ -230,8 +230,8 @@ static void run_case(const std::vector<uint32_t> &h, double density,
             for (int ok_ = 0; ok_ < 3; ok_++) {
                 poison(dout);
                 poison(dcnt);
-                char *o = ok_ == SCG_OUT_IDX64 ? o8 : o4;
-                int rc = scg_compact(d_in, n, &pred, ok_, ok_ == SCG_OUT_IDX32 ? f32 : f64,
+                char *o = ok_ == SC_EMIT_IDX64 ? o8 : o4;
+                int rc = scg_compact(d_in, n, &pred, ok_, ok_ == SC_EMIT_IDX32 ? f32 : f64,
                                      o, d_cnt, dscr.base, algo, 0);
                 cudaError_t e = cudaDeviceSynchronize();
                 why[0] = 0;
@@ -241,9 +241,9 @@ static void run_case(const std::vector<uint32_t> &h, double density,
                 if (good)
                     good = check_count(d_cnt, sel.size(), why, sizeof why);
                 if (good) {
-                    if (ok_ == SCG_OUT_VALUES)
+                    if (ok_ == SC_EMIT_VALUES)
                         good = check_out(o, out_elems, sel, why, sizeof why);
-                    else if (ok_ == SCG_OUT_IDX32)
+                    else if (ok_ == SC_EMIT_IDX32)
                         good = check_out(o, out_elems, i32, why, sizeof why);
                     else
                         good = check_out(o, out_elems, i64, why, sizeof why);
@@ -367,7 +367,7 @@ static void test_big(void)
     tap(gen_ok, "big gen n=%llu (sampled)", (unsigned long long)n);
     sc_pred pred = make_pred(K_DEFAULT);
     for (int algo = 0; algo < 2; algo++) {
-        int kind = algo == SCG_ALGO_FUSED ? SCG_OUT_VALUES : SCG_OUT_IDX64;
+        int kind = algo == SCG_ALGO_FUSED ? SC_EMIT_VALUES : SC_EMIT_IDX64;
         SCG_CHECK_DIE(cudaMemset(d_out, 0xAB, n * 8));
         rc = scg_compact(in, n, &pred, kind, 0, d_out, d_cnt, d_scr, algo, 0);
         cudaError_t e = cudaDeviceSynchronize();
@@ -379,7 +379,7 @@ static void test_big(void)
             want_k += h[i] != 0;
         good = good && k == want_k;
         if (good) {
-            size_t es = kind == SCG_OUT_VALUES ? 4 : 8;
+            size_t es = kind == SC_EMIT_VALUES ? 4 : 8;
             std::vector<char> got(k * es);
             SCG_CHECK_DIE(cudaMemcpy(got.data(), d_out, k * es, cudaMemcpyDeviceToHost));
             const uint32_t *g32 = (const uint32_t *)got.data();
@@ -388,7 +388,7 @@ static void test_big(void)
             for (uint64_t i = 0; i < n && good; i++) {
                 if (!h[i])
                     continue;
-                good = kind == SCG_OUT_VALUES ? g32[j] == h[i] : g64[j] == i;
+                good = kind == SC_EMIT_VALUES ? g32[j] == h[i] : g64[j] == i;
                 j++;
             }
         }

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cpu_merge.h"
+#include "cpu/cpu.h"
 
 static int n_tests, n_failed;
 

@@ -1,12 +1,20 @@
+/* cuda.h — the CUDA backend as the ops layer sees it: the GPU's life in
+ * a context, the table of its operations (sc_cuda_backend), and its side
+ * of the chunk pipeline (lanes).  In a build without CUDA every call says
+ * "no GPU".  Under it core, io and the kernels (kernels/sc_kernels.h). */
+#ifndef SC_CUDA_H
+#define SC_CUDA_H
+
+#include "core/core.h"
+
+#ifdef SC_HAVE_CUDA
+extern const sc_backend sc_cuda_backend;
+#endif
+
 /* device.h — the GPU's life in a context, as the rest of libsc sees it:
  * started on demand (in the background for "auto", so the CPU works
  * meanwhile), polled without blocking, waited for, and buffers pinned
  * for fast transfers.  In a build without CUDA every call says "no GPU". */
-#ifndef SC_DEVICE_H
-#define SC_DEVICE_H
-
-#include "internal.h"
-
 #ifdef SC_HAVE_CUDA
 /* Starts the GPU ctx->cuda_index: in the background, or here and now. A
  * second call does nothing.  SC_OK, or why no GPU can be started. */
@@ -84,6 +92,48 @@ static inline const char *sc_device_failure(const sc_ctx *ctx)
     (void)ctx;
     return "this build of libsc has no CUDA support";
 }
+#endif
+
+/* lane.h — the GPU's side of the chunk pipeline: one lane per pipeline
+ * slot, each a CUDA stream with its own device buffers, so that one
+ * chunk's upload, another's kernels and a third's download overlap.
+ * submit() only queues; finish() waits and fetches what depends on the
+ * kernels' counts.  The host buffers must stay pinned while lanes use
+ * them.  In a build without CUDA lanes never open. */
+
+
+#ifdef SC_HAVE_CUDA
+/* count lanes for chunks of up to `elems` elements; NOMEM when the device
+ * lacks the memory. */
+sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
+                        size_t elems, const sc_chunk_work *w);
+/* Queues chunk c on lane i.  chain: the chunk before was queued on the
+ * lanes too, and a scan takes its carry from there (else c->carry_in). */
+sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain);
+/* Waits for lane i and completes c: its outputs, n_sel, carry_out. */
+sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c);
+void sc_lanes_close(sc_lanes *l);
+#else
+static inline sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out,
+                                      unsigned count, size_t elems,
+                                      const sc_chunk_work *w)
+{
+    (void)count; (void)elems; (void)w;
+    *out = NULL;
+    return sc_fail(ctx, SC_ERR_NODEVICE, "no CUDA support");
+}
+static inline sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c,
+                                        int chain)
+{
+    (void)l; (void)i; (void)c; (void)chain;
+    return SC_ERR_NODEVICE;
+}
+static inline sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
+{
+    (void)l; (void)i; (void)c;
+    return SC_ERR_NODEVICE;
+}
+static inline void sc_lanes_close(sc_lanes *l) { (void)l; }
 #endif
 
 #endif

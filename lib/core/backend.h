@@ -1,18 +1,21 @@
 /* backend.h — what a device provides: the operations on host arrays and,
- * where the device has memory of its own, on device arrays.
- *
- * The array layer (ops.c) picks a table per call: the CPU's is always
- * linked, the CUDA one only in CUDA builds.  Entries return SC_ERR_NOMEM
- * when the device lacks memory for the call, which sends ops.c to the CPU
- * table: that is the one place where "try the GPU, else the CPU" is
- * written. */
+ * where the device has memory of its own, on device arrays.  Part of
+ * core.h: the CPU (cpu/) and the GPU (cuda/) each fill one table, and
+ * the device policy (ops/policy.c) picks one per call.  Entries return
+ * SC_ERR_NOMEM when the device lacks memory for the call, which sends
+ * the call to the CPU's table. */
 #ifndef SC_BACKEND_H
 #define SC_BACKEND_H
 
-#include "internal.h"
+#include "core/core.h"
+
+typedef struct sc_lanes sc_lanes;
 
 typedef struct sc_backend {
     const char *name;
+    /* compact() writes 32-bit positions itself (SC_EMIT_IDX32); else a
+     * caller asks for 64-bit ones and narrows them. */
+    int emits_idx32;
     sc_status (*compact)(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                          const sc_pred *pred, int out_kind,
                          uint64_t first_index, void *out, uint64_t *kept);
@@ -44,23 +47,18 @@ typedef struct sc_backend {
                           void *d_out, uint64_t *carry);
     sc_status (*dev_sort)(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
                           unsigned lo_bit, unsigned hi_bit, int descending);
+    /* The device's side of the chunk pipeline: lanes that queue chunks
+     * and finish them later (the GPU's, cuda.h); NULL for the CPU, whose
+     * side is the pipeline's own threads.  Host buffers the lanes use are
+     * pinned first. */
+    sc_status (*lanes_open)(sc_ctx *ctx, sc_lanes **out, unsigned count,
+                            size_t elems, const sc_chunk_work *w);
+    sc_status (*lanes_submit)(sc_lanes *l, unsigned i, sc_chunk *c,
+                              int chain);
+    sc_status (*lanes_finish)(sc_lanes *l, unsigned i, sc_chunk *c);
+    void (*lanes_close)(sc_lanes *l);
+    int (*pin)(sc_ctx *ctx, void *p, size_t bytes);
+    void (*unpin)(sc_ctx *ctx, void *p);
 } sc_backend;
-
-extern const sc_backend sc_cpu_backend;
-#ifdef SC_HAVE_CUDA
-extern const sc_backend sc_cuda_backend;
-#endif
-
-/* The table for `bytes` of work w on this context: the CPU's for "cpu";
- * the GPU's for "cuda" (NULL, with the message set, when it cannot
- * start); for "auto", the GPU's when the cost model says it pays, waiting
- * for a start under way only when that pays too. */
-const sc_backend *sc_backend_pick(sc_ctx *ctx, sc_work w, uint64_t bytes);
-/* Notes that b ran work (NULL: the GPU's lanes): the device -v names. */
-void sc_backend_used(sc_ctx *ctx, const sc_backend *b);
-/* After *b returned st: 1 when the GPU ran out of memory, with *b now the
- * CPU's table to run the same call again (the one place where the GPU
- * hands work to the CPU); else 0. */
-int sc_backend_retry(sc_ctx *ctx, const sc_backend **b, sc_status st);
 
 #endif

@@ -1,14 +1,15 @@
 /* chunk.h — one chunk of a stream and the work a streaming job does on
- * it: what the pipeline hands to a device, CPU or GPU alike. */
+ * it: what the pipeline hands to a device, CPU or GPU alike.  Part of
+ * core.h. */
 #ifndef SC_CHUNK_H
 #define SC_CHUNK_H
 
-#include "internal.h"
+#include "core/core.h"
 
 typedef struct sc_chunk_work {
-    sc_work work;               /* GEN, COMPACT, SPLIT, SCAN or STAT */
+    sc_job_kind work;               /* GEN, COMPACT, SPLIT, SCAN or STAT */
     const sc_pred *pred;        /* COMPACT, SPLIT */
-    int out_kind;               /* COMPACT: SC_KIND_* wanted */
+    int out_kind;               /* COMPACT: sc_emit wanted */
     sc_scan_op op;              /* SCAN */
     int inclusive, wide;
     const sc_gen_plan *plan;    /* GEN */

@@ -1,0 +1,78 @@
+/* cpu.h — the CPU backend: every operation as an instance of the three
+ * phases on the context's thread pool (phases.c), the table of them
+ * (sc_cpu_backend), and the CPU-only operations (split by ranges, the
+ * quantiles' sample).  Under it only core and io. */
+#ifndef SC_CPU_H
+#define SC_CPU_H
+
+#include "core/core.h"
+
+extern const sc_backend sc_cpu_backend;
+
+/* CPU backend (cpu/): the entries of sc_cpu_backend (ops/backend.h). */
+sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                         const sc_pred *pred, int out_kind,
+                         uint64_t first_index, void *out, uint64_t *kept);
+sc_status sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                       const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                       uint64_t *selected);
+sc_status sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_scan_op op, int inclusive, int wide, void *out,
+                      uint64_t *carry);
+sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                      unsigned lo_bit, unsigned hi_bit, int descending);
+sc_status sc_cpu_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                            unsigned lo_bit, unsigned hi_bit, int descending,
+                            sc_ready_fn ready, void *arg);
+sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
+                     uint64_t first_index, uint32_t *out, uint64_t n);
+/* Adds in[0..n) to acc on the thread pool. */
+sc_status sc_cpu_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_stat_acc *acc);
+
+/* Stable split of in[0..n) into nb + 1 parts: part p holds the x with
+ * exactly p bounds at or below it (bounds increase strictly).  out gets
+ * the parts one after another, each in input order; counts[p] their
+ * sizes. */
+sc_status sc_cpu_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                        const uint32_t *bounds, unsigned nb, uint32_t *out,
+                        uint64_t *counts);
+
+/* A uniform sample without replacement of a stream's elements, of fixed
+ * size: the `keep` elements whose positions hash lowest (a bottom-k
+ * sample).  The positions alone decide, so the sample is the same
+ * whatever the chunks, threads or order of the calls; memory stays
+ * about 1.5 * keep * 16 bytes whatever the stream's length. */
+typedef struct sc_sample_item { uint64_t h; uint32_t v; } sc_sample_item;
+typedef struct sc_sample {
+    sc_sample_item *items;
+    size_t len, cap, keep;
+    uint64_t limit;         /* a hash above it can no longer be kept */
+    uint64_t salt;
+} sc_sample;
+
+#define SC_SAMPLE_KEEP ((size_t)1 << 20)
+
+sc_status sc_cpu_sample_init(sc_ctx *ctx, sc_sample *s, size_t keep,
+                         uint64_t seed);
+void sc_cpu_sample_free(sc_sample *s);
+/* Adds in[0..n), the elements at stream positions first, first + 1, ... */
+sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
+                        uint64_t n, uint64_t first);
+/* Bounds cutting the sampled values into `parts` parts of about equal
+ * count: strictly increasing and above the smallest value, so at most
+ * parts - 1 of them (fewer where values repeat); their number goes to
+ * *nb. */
+sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
+                           uint32_t *bounds, unsigned *nb);
+
+/* Merges the k (1 ≤ k ≤ SC_MAX_GPUS) parts src[bounds[i] .. bounds[i+1]),
+ * each sorted stably by bits [lo_bit, hi_bit) (descending: in reverse),
+ * into dst[0 .. bounds[k]) in the same order; ties keep part order, so
+ * parts cut from one array in order merge into that array's stable sort.
+ * src and dst must not overlap. */
+void sc_cpu_merge_parts(sc_ctx *ctx, const uint32_t *src,
+                        const uint64_t *bounds, unsigned k, unsigned lo_bit,
+                        unsigned hi_bit, int descending, uint32_t *dst);
+
+#endif

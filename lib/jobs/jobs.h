@@ -1,0 +1,23 @@
+/* jobs.h — what the jobs' files share: the -v report, ending an output,
+ * and sc-rsort's job, the one kind that does not stream (job.c runs
+ * every kind).  The top of libsc: under it stream, ops, io
+ * and core. */
+#ifndef SC_JOBS_H
+#define SC_JOBS_H
+
+#include "ops/ops.h"
+#include "io/io.h"
+#include "stream/stream.h"
+
+/* What every job ends with (report.c): -v's report on stderr of a run's
+ * figures; an output ended (a file is replaced only on success, standard
+ * output keeps what came before a data fault). */
+void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
+                   double seconds);
+sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
+
+/* sc-rsort's job: reads everything, sorts (in runs past -S), writes
+ * (sortjob.c). */
+sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job);
+
+#endif

@@ -1,0 +1,43 @@
+/* report.c — what every kind of job ends with: -v's report on stderr,
+ * and the end of an output (a file is replaced only on success). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "jobs/jobs.h"
+
+void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
+                   double seconds)
+{
+    const char *prog = j->prog ? j->prog : "sc";
+    static const char *const names[SC_N_PHASES] = {
+        "read", "upload", "count", "prefix", "move", "download", "write" };
+    sc_policy_report(ctx, prog, stderr);
+    if (ps->chunks_cpu && ps->chunks_gpu)
+        fprintf(stderr, "%s: chunks: %" PRIu64 " on the CPU (before the GPU "
+                "was ready), %" PRIu64 " on the GPU\n", prog, ps->chunks_cpu,
+                ps->chunks_gpu);
+    if (ps->chunk_workers)
+        fprintf(stderr, "%s: chunks: %" PRIu64 " of %zu bytes, each read and "
+                "processed whole by one of %u threads\n", prog,
+                ps->chunks_cpu, ps->worker_chunk_bytes, ps->chunk_workers);
+    fprintf(stderr, "%s: elements: in %" PRIu64 ", out %" PRIu64 "\n", prog,
+            ps->in, ps->out);
+    fprintf(stderr, "%s: time:", prog);
+    for (int k = 0; k < SC_N_PHASES; k++)
+        fprintf(stderr, " %s %.3f s,", names[k], ctx->phase_seconds[k]);
+    fprintf(stderr, " total %.3f s\n", seconds);
+}
+
+/* Standard output keeps what was decoded before a data fault, so that is
+ * flushed too. */
+sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st)
+{
+    int to_stdout = !path || strcmp(path, "-") == 0;
+    if (st == SC_OK) return sc_writer_commit(w);
+    if (to_stdout && sc_is_data_fault(st)) {
+        sc_status c = sc_writer_commit(w);
+        return c == SC_OK ? st : c;
+    }
+    sc_writer_abort(w);
+    return st;
+}

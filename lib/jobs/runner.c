@@ -1,0 +1,118 @@
+/* runner.c — one streaming job run over the pipeline, whatever its kind:
+ * the outputs and the source opened, the pipeline run with the kind's
+ * functions, then the ending (split's held rejects, the figures of
+ * --count / --total, the commit) and -v's report. */
+#include <stdio.h>
+#include <string.h>
+#include "jobs/stream_job.h"
+
+static sc_status print_figures(job_state *js, const sc_job_type *t)
+{
+    char line[64];
+    int len = t->figures ? t->figures(js, line, sizeof line) : 0;
+    return len > 0 ? sc_writer_write_bytes(js->out, line, (size_t)len) : SC_OK;
+}
+
+static sc_status open_outputs(job_state *js, const sc_job_type *t)
+{
+    const sc_job *j = js->job;
+    sc_writer_opts o = j->out;
+    o.wide = t->wide(j);
+    sc_status st = sc_writer_open(&js->out, js->ctx, j->output, &o);
+    if (st != SC_OK) return st;
+    return t->open_more ? t->open_more(js) : SC_OK;
+}
+
+/* Everything after the chunks: held rejects, figures, commit. */
+static sc_status finish(job_state *js, const sc_job_type *t, sc_status st)
+{
+    const sc_job *j = js->job;
+    st = sc_ctx_settle(js->ctx, st);
+    /* After a data fault what was decoded still goes out in full. */
+    if (st == SC_OK || sc_is_data_fault(st)) {
+        sc_status r = js->spill ? sc_spill_replay(js->spill, js->out) : SC_OK;
+        if (r == SC_OK) r = print_figures(js, t);
+        if (r != SC_OK) st = r;
+    }
+    if (js->rejects && st == SC_OK) {
+        /* sc-split -r: both files are replaced, or neither. */
+        st = sc_writer_commit_pair(js->rejects, js->out);
+        js->rejects = js->out = NULL;
+    }
+    if (js->rejects) st = sc_job_close_output(js->rejects, j->rejects, st);
+    if (js->out) st = sc_job_close_output(js->out, j->output, st);
+    sc_spill_close(js->spill);
+    return st;
+}
+
+/* Where the chunks come from: the job's inputs, read, unless its kind
+ * makes its own (sc-gen). */
+static sc_status open_source(job_state *js, const sc_job_type *t,
+                             sc_source *src)
+{
+    const sc_job *j = js->job;
+    if (t->open_source) return t->open_source(js, src);
+    sc_status st = sc_reader_open(&js->reader, js->ctx, j->inputs,
+                                  j->n_inputs, j->in_fmt);
+    if (st == SC_OK) *src = sc_reader_source(js->reader);
+    return st;
+}
+
+static sc_status stream(job_state *js, const sc_job_type *t,
+                        const sc_source *src, sc_pipeline_stats *ps)
+{
+    const sc_job *j = js->job;
+    sc_ctx *ctx = js->ctx;
+    /* Only a scan's chunks need the one before, and only its carry. */
+    sc_stage_ops ops = {
+        .process = t->process, .emit = t->emit, .op = js,
+        .out_bytes_per_elem = t->out_bytes ? t->out_bytes(j) : 0,
+        .need_aux = t->need_aux,
+        .cpu_only = t->cpu_only ? t->cpu_only(js) : 0,
+        .independent = !t->reduce && !t->in_order, .reduce = t->reduce,
+        .combine = t->combine,
+    };
+    if (t->describe) t->describe(js, &ops.work);
+    else ops.work.work = t->work;
+    size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes,
+                                  src->size_hint(src->self), t->work);
+    sc_pipeline_cfg cfg = { ctx, *src, chunk / 4, j->chunk_bytes != 0,
+                            j->prog ? j->prog : "sc", j->progress,
+                            j->carry_in };
+    return sc_pipeline_run(&cfg, &ops, ps);
+}
+
+sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t)
+{
+    double t0 = sc_now();
+    job_state js;
+    memset(&js, 0, sizeof js);
+    js.ctx = ctx;
+    js.job = j;
+    js.carry = j->carry_in;
+    sc_source src;
+    memset(&src, 0, sizeof src);
+    sc_pipeline_stats ps;
+    memset(&ps, 0, sizeof ps);
+    sc_status st = t->check ? t->check(ctx, j) : sc_check_outputs(ctx, j);
+    if (st == SC_OK) st = t->open ? t->open(&js) : open_outputs(&js, t);
+    if (st == SC_OK) st = open_source(&js, t, &src);
+    js.source_open = st == SC_OK;
+    if (st == SC_OK && !(t->alone && t->alone(&js, &st)))
+        st = stream(&js, t, &src, &ps);
+    sc_reader_close(js.reader);
+    st = t->finish ? t->finish(&js, st) : finish(&js, t, st);
+    /* The elements the run gave out, wherever they went: --count's figure,
+     * and split's rejects, held or in their own file. */
+    if (js.counted_alone) {
+        ps.in = js.in_alone;
+        ps.out = js.out_alone;
+    } else if (j->kind == SC_JOB_COMPACT) {
+        ps.out = js.kept;
+    } else if (j->kind == SC_JOB_SPLIT && !j->ranges) {
+        ps.out = js.kept + js.rejected;
+    }
+    if (j->verbose) sc_job_report(ctx, j, &ps, sc_now() - t0);
+    if (t->free) t->free(&js);
+    return st;
+}

@@ -1,0 +1,45 @@
+/* cpu_only.c — the array operations that only the CPU has (no kernel
+ * would pay for them): a split by ranges into parts, and the sample
+ * behind sc-stat --quantiles.  The jobs reach them here, as they reach
+ * every device. */
+#include <stdlib.h>
+#include "cpu/cpu.h"
+#include "ops/ops.h"
+
+sc_status sc_split_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                          const uint32_t *bounds, unsigned nb, uint32_t *out,
+                          uint64_t *counts)
+{
+    return sc_cpu_ranges(ctx, in, n, bounds, nb, out, counts);
+}
+
+sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed)
+{
+    *out = malloc(sizeof **out);
+    if (!*out) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    sc_status st = sc_cpu_sample_init(ctx, *out, SC_SAMPLE_KEEP, seed);
+    if (st != SC_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+void sc_sample_free(sc_sample *s)
+{
+    if (!s) return;
+    sc_cpu_sample_free(s);
+    free(s);
+}
+
+sc_status sc_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
+                        uint64_t n, uint64_t first)
+{
+    return sc_cpu_sample_add(ctx, s, in, n, first);
+}
+
+sc_status sc_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
+                           uint32_t *bounds, unsigned *nb)
+{
+    return sc_cpu_sample_bounds(ctx, s, parts, bounds, nb);
+}

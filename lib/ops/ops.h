@@ -1,0 +1,110 @@
+/* ops.h — the ops layer: operations on arrays (sc.h's sc_compact,
+ * sc_sort, ...) on the device the policy picks, the device policy itself
+ * (policy.c: the only code that decides between the CPU and the GPU and
+ * says why under -v), and the cost model behind "auto" (cost.c).  Under
+ * it the backends (cpu/, cuda/), io and core; the stream and the jobs
+ * reach the devices only through it. */
+#ifndef SC_OPS_H
+#define SC_OPS_H
+
+#include <stdio.h>
+#include "core/core.h"
+
+/* The device policy (policy.c). */
+/* The CPU's table, and the GPU's (NULL in a build without CUDA). */
+const sc_backend *sc_ops_cpu(void);
+const sc_backend *sc_ops_gpu(void);
+/* The table for `bytes` of work w on this context: the CPU's for "cpu";
+ * the GPU's for "cuda" (NULL, with the message set, when it cannot
+ * start); for "auto", the GPU's when the cost model says it pays, waiting
+ * for a start under way only when that pays too. */
+const sc_backend *sc_backend_pick(sc_ctx *ctx, sc_job_kind w, uint64_t bytes);
+/* Notes that b ran work (NULL: the GPU's lanes): the device -v names. */
+void sc_backend_used(sc_ctx *ctx, const sc_backend *b);
+/* After *b returned st: 1 when the GPU ran out of memory, with *b now the
+ * CPU's table to run the same call again (the one place where the GPU
+ * hands work to the CPU); else 0. */
+int sc_backend_retry(sc_ctx *ctx, const sc_backend **b, sc_status st);
+/* The GPU's table for sc_dev_*'s device arrays, started if need be;
+ * NULL, with the message set, when there is none to be had. */
+const sc_backend *sc_policy_device_arrays(sc_ctx *ctx);
+/* Whether a stream's chunks of work w (known bytes in all, -1 unknown)
+ * go to the GPU once it is ready; under "auto" the GPU is then started
+ * in the background, and the CPU takes the chunks that come first. */
+int sc_policy_stream_gpu(sc_ctx *ctx, sc_job_kind w, int64_t known);
+/* For a stream whose chunks go to the GPU, with chunks_on_cpu taken by
+ * the CPU so far: whether the GPU takes the next one, the CPU takes it
+ * while the GPU starts, or the GPU never will (under "cuda" with *st the
+ * error; under "auto" with -v's note written and *st SC_OK). */
+typedef enum sc_gpu_turn { SC_GPU_NOT_YET, SC_GPU_TAKE, SC_GPU_NEVER } sc_gpu_turn;
+sc_gpu_turn sc_policy_gpu_turn(sc_ctx *ctx, uint64_t chunks_on_cpu,
+                               sc_status *st);
+/* A GPU that could not take a stream after all (st): under "auto" the
+ * CPU goes on, -v's note says why, and SC_OK comes back; else st. */
+sc_status sc_policy_gpu_lost(sc_ctx *ctx, sc_status st);
+/* sc-rsort: starts the GPU in the background while the input is read,
+ * under "auto", when a sort of `bytes` would pay for it with `share` of
+ * its start still ahead; 1 when it asked for the start. */
+int sc_policy_sort_early(sc_ctx *ctx, int64_t bytes, double share);
+/* -v's lines on the device: which ran, how long it took to start, what
+ * each GPU ran, why auto chose it, and any fallback. */
+void sc_policy_report(const sc_ctx *ctx, const char *prog, FILE *f);
+
+
+/* Whether `bytes` of work w (-1: size unknown) finish sooner on the GPU,
+ * `eta` seconds from ready, than on the context's CPU threads.  `streaming`:
+ * the CPU works on while the GPU starts, and hands over the rest.  The
+ * estimate is written to why (may be NULL). */
+int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta,
+                     int streaming, char *why, size_t why_len);
+
+/* sc_sort(), with ready() (if not NULL) given the sorted keys: piece by
+ * piece while the rest is still sorting where the device can (the CPU),
+ * else at the end (ops.c). */
+sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
+                        unsigned lo_bit, unsigned hi_bit, int descending,
+                        sc_ready_fn ready, void *arg);
+
+/* The array layer's dispatch of the same (ops.c), and the figures
+ * (ops_stat.c). */
+sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                      sc_stat_acc *acc);
+
+/* Split into separate selected and rejected buffers (the stream layer). */
+sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                         const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                         uint64_t *selected);
+
+/* Bytes per chunk: the one asked for, or the device's default, but never
+ * more than a known input needs (rounded up to 4 KiB). */
+size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known,
+                      sc_job_kind w);
+
+/* st, or when st is SC_OK and the context asked for "cuda", whether its
+ * GPU started: a job calls it before it commits its outputs, so that a
+ * context started in the background (sc_ctx_new_background) fails a job
+ * that never needed the GPU, such as one of empty input, as sc_ctx_new
+ * would have failed it (ctx.c). */
+sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st);
+
+/* The operations only the CPU has (cpu_only.c).  A split of in[0..n) by
+ * value into nb + 1 parts, part k holding bounds[k-1] <= x < bounds[k],
+ * each in input order, one after another into out, their sizes into
+ * counts. */
+sc_status sc_split_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                          const uint32_t *bounds, unsigned nb, uint32_t *out,
+                          uint64_t *counts);
+/* A uniform sample of a stream's elements, of fixed size, the same
+ * whatever the chunks, threads or order of the calls (cpu/cpu.h). */
+typedef struct sc_sample sc_sample;
+sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed);
+void sc_sample_free(sc_sample *s);
+/* Adds in[0..n), the elements at stream positions first, first + 1, ... */
+sc_status sc_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
+                        uint64_t n, uint64_t first);
+/* Bounds cutting the sampled values into `parts` parts of about equal
+ * count (at most parts - 1, strictly increasing); their number in *nb. */
+sc_status sc_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
+                           uint32_t *bounds, unsigned *nb);
+
+#endif
