@@ -148,6 +148,16 @@ uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b);
 uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,
                         int wide);
 
+/* Sorted parts merged on the pool's threads (merge_parts.c): what the
+ * GPUs of -d cuda:all sorted, each a part.  Merges the k (1 ≤ k ≤ SC_MAX_GPUS) parts src[bounds[i] .. bounds[i+1]),
+ * each sorted stably by bits [lo_bit, hi_bit) (descending: in reverse),
+ * into dst[0 .. bounds[k]) in the same order; ties keep part order, so
+ * parts cut from one array in order merge into that array's stable sort.
+ * src and dst must not overlap. */
+void sc_merge_parts(sc_ctx *ctx, const uint32_t *src, const uint64_t *bounds,
+                    unsigned k, unsigned lo_bit, unsigned hi_bit,
+                    int descending, uint32_t *dst);
+
 /* Plain host memory, on huge pages when large (hostmem.c); free() it.
  * Nothing pins memory in proportion to the input: the GPU's transfers go
  * through buffers pinned once (cuda/). */

@@ -66,13 +66,5 @@ sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
 sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
                            uint32_t *bounds, unsigned *nb);
 
-/* Merges the k (1 ≤ k ≤ SC_MAX_GPUS) parts src[bounds[i] .. bounds[i+1]),
- * each sorted stably by bits [lo_bit, hi_bit) (descending: in reverse),
- * into dst[0 .. bounds[k]) in the same order; ties keep part order, so
- * parts cut from one array in order merge into that array's stable sort.
- * src and dst must not overlap. */
-void sc_cpu_merge_parts(sc_ctx *ctx, const uint32_t *src,
-                        const uint64_t *bounds, unsigned k, unsigned lo_bit,
-                        unsigned hi_bit, int descending, uint32_t *dst);
 
 #endif

@@ -16,7 +16,6 @@
  * 2 threads, and it scales with the host's threads.
  */
 #include <stdlib.h>
-#include "cpu/cpu.h"
 #include "cuda/cuda_internal.h"
 
 sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
@@ -124,7 +123,7 @@ sc_status sc_cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
     if (st == SC_OK) {
         /* Host work of the sort, shown with the kernels' under -v. */
         double t0 = sc_now();
-        sc_cpu_merge_parts(ctx, tmp, bounds, k, lo_bit, hi_bit, descending,
+        sc_merge_parts(ctx, tmp, bounds, k, lo_bit, hi_bit, descending,
                            keys);
         sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);
     }

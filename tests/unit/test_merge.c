@@ -1,4 +1,4 @@
-/* test_merge.c -- TAP tests of sc_cpu_merge_parts (lib/cpu/cpu_merge.c),
+/* test_merge.c -- TAP tests of sc_merge_parts (lib/cpu/cpu_merge.c),
  * the host half of a sort spread over several GPUs.
  *
  * Built from the merge's own source with the pool it runs on, so that it
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cpu/cpu.h"
+#include "core/core.h"
 
 static int n_tests, n_failed;
 
@@ -114,7 +114,7 @@ static int one_case(sc_ctx *ctx, const setup *s)
     for (unsigned i = 0; i < s->k; i++)
         plain_sort(&o, parts + bounds[i], tmp, bounds[i + 1] - bounds[i]);
     got[n] = got[n + 1] = 0xdeadbeef;           /* nothing past the end */
-    sc_cpu_merge_parts(ctx, parts, bounds, s->k, s->lo, s->hi, s->desc, got);
+    sc_merge_parts(ctx, parts, bounds, s->k, s->lo, s->hi, s->desc, got);
     int same = memcmp(want, got, n * 4) == 0 && got[n] == 0xdeadbeef &&
                got[n + 1] == 0xdeadbeef;
     if (!same)

@@ -1,4 +1,4 @@
-/* cpu_merge.c — sorted parts merged on the pool's threads (merge path).
+/* merge_parts.c — sorted parts merged on the pool's threads (merge path).
  *
  * The output is cut into one equal share per thread.  Where a share
  * begins in each part is found without looking at the other shares: the
@@ -10,7 +10,7 @@
  * next to the merge itself.
  */
 #include <string.h>
-#include "cpu/cpu.h"
+#include "core/core.h"
 
 /* Shares smaller than this are not worth a thread. */
 #define MIN_SHARE ((uint64_t)1 << 16)
@@ -131,9 +131,9 @@ static void merge_share(void *arg, unsigned s)
     }
 }
 
-void sc_cpu_merge_parts(sc_ctx *ctx, const uint32_t *src,
-                        const uint64_t *bounds, unsigned k, unsigned lo_bit,
-                        unsigned hi_bit, int descending, uint32_t *dst)
+void sc_merge_parts(sc_ctx *ctx, const uint32_t *src, const uint64_t *bounds,
+                    unsigned k, unsigned lo_bit, unsigned hi_bit,
+                    int descending, uint32_t *dst)
 {
     unsigned width = hi_bit - lo_bit;
     merge_args m = { { lo_bit, 0, 0 }, src, bounds, k, 1, dst };
