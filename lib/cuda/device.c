@@ -161,15 +161,11 @@ struct sc_cuda *sc_cuda_start(int device, int background)
     c->started_at = sc_now();
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->changed, NULL);
-    pthread_attr_t attr;
     pthread_t t;
-    int started = 0;
-    if (background && pthread_attr_init(&attr) == 0) {
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        started = pthread_create(&t, &attr, start_main, c) == 0;
-        pthread_attr_destroy(&attr);
-    }
-    if (!started) start_main(c);   /* no thread to spare: start it here */
+    if (background && sc_thread_start(&t, start_main, c) == 0)
+        pthread_detach(t);      /* nobody joins it: sc_cuda_wait() waits */
+    else
+        start_main(c);          /* no thread to spare: start it here */
     return c;
 }
 
