@@ -32,7 +32,7 @@ sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
         (st = sc_cuda_ensure(ctx, c, BUF_IN, n * 4)) ||
         (st = sc_cuda_ensure(ctx, c, BUF_OUT, n * 4)) ||
         (st = sc_cuda_ensure(ctx, c, BUF_SCRATCH,
-                             scg_sort_scratch(n) + 256)) ||
+                             sc_cuda_scratch(SC_WORK_SORT, n))) ||
         (st = sc_cuda_upload_on(ctx, c, c->buf[BUF_IN], src, n * 4)))
         return st;
     int alt = 0;
