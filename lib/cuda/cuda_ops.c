@@ -291,8 +291,9 @@ static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     return st;
 }
 
-/* The whole array must fit: a sort cannot be cut into pieces here (the
- * sort job cuts its input into runs of what -S and the device allow). */
+/* A sort is not cut into pieces here: the whole array (under -d cuda:all,
+ * each GPU's part) must fit in device memory, or SC_ERR_NOMEM sends the
+ * sort to the CPU (ops.c).  The sort job cuts its input into runs of -S. */
 static sc_status cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                            unsigned lo_bit, unsigned hi_bit, int descending)
 {
