@@ -1,8 +1,8 @@
 /* parts.h — the CPU operations behind cutting a stream into parts by
  * value: the stable multi-way split of sc-split --ranges
  * (cpu_ranges.c), and the sample from which sc-stat --quantiles chooses
- * balanced bounds (cpu_sample.c).  Neither has a GPU kernel: the jobs
- * that use them are CPU-only, as sc-stat is. */
+ * balanced bounds (cpu_sample.c).  Neither has a GPU kernel: sc-split
+ * --ranges and sc-stat --quantiles run on the CPU alone. */
 #ifndef SC_PARTS_H
 #define SC_PARTS_H
 
