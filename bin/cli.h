@@ -1,4 +1,4 @@
-/* cli.h — what the five tools share: options, messages, exit status.
+/* cli.h — what the six tools share: options, messages, exit status.
  *
  * Each tool lists its own options, hands every option it does not know
  * to cli_common_option(), fills an sc_job and calls cli_run().

@@ -266,11 +266,14 @@ sort_inputs() {
     done
 }
 
-@test "multigpu: a GPU thread that cannot start: its part is sorted anyway" {
+@test "multigpu: a GPU thread that cannot start: the GPU starts, and its part is sorted, anyway" {
     gen_file in.bin 1048579 43 0.5
     sc-rsort -d cpu in.bin > cpu.out
-    local k
-    for k in 1 2 3 4; do
+    # -j 1: no pool threads; first each other GPU's start, then each other
+    # GPU's part of the sort.
+    local k n
+    n=$(gpu_count)
+    for k in $(seq 1 $((2 * n))); do
         run_to all.out err.txt env SC_TEST_FAIL_THREAD=$k sc-rsort -d cuda:all -j 1 in.bin
         if [ "$status" -eq 0 ]; then
             expect_same cpu.out all.out || { echo "# thread $k failed" >&2; return 1; }

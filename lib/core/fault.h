@@ -2,13 +2,13 @@
  * reported once by the job.
  *
  * A tool writes all it decoded before a fault in the data and reports the
- * fault after that (SPEC), and threads other than the job's (the
- * pipeline's reader and writer, the GPU's start) meet faults that the job
- * reports.  Neither may go into the context's message when met: it would
- * be overwritten before the end (a GPU falling back to the CPU, a fault
- * in another -m input), or overwrite what the job's own thread is
- * reporting.  So the status and its message wait here until the job
- * raises them into the context, once every thread that may set it is
+ * fault after that (sc(7), INPUT FORMATS), and threads other than the
+ * job's (the pipeline's reader and writer, the GPU's start) meet faults
+ * that the job reports.  Neither may go into the context's message when
+ * met: it would be overwritten before the end (a GPU falling back to the
+ * CPU, a fault in another -m input), or overwrite what the job's own
+ * thread is reporting.  So the status and its message wait here until the
+ * job raises them into the context, once every thread that may set it is
  * done.
  *
  * Zeroed memory is an empty holder; the first fault set claims it without

@@ -15,7 +15,7 @@
 /* Shares smaller than this are not worth a thread. */
 #define MIN_SHARE ((uint64_t)1 << 16)
 
-/* The key order as one unsigned comparison, as sc_order (merge.h) has
+/* The key order as one unsigned comparison, as sc_order (order.h) has
  * it: bits [lo, hi), inverted for descending order. */
 typedef struct rank_fn { unsigned shift; uint32_t mask, flip; } rank_fn;
 

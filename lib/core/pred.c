@@ -1,4 +1,5 @@
-/* pred.c — building predicates from the SPEC's conditions.
+/* pred.c — building predicates from the conditions of the tools'
+ * predicate options (sc-compact(1), sc-split(1); libsc(3), Predicates).
  *
  * Bounds conditions fold into one interval [lo, hi] so evaluation costs the
  * same however many are given; != and mask terms are kept as lists.

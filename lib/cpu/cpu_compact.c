@@ -144,8 +144,9 @@ static sc_status run(sc_ctx *ctx, compact_op *op, uint64_t n,
 }
 
 /* Positions come 64 bits wide (SC_EMIT_IDX64), or 32 (SC_EMIT_IDX32)
- * for a caller that knows first_index + n fits: ops.c asks for 64 and
- * narrows after checking the range. */
+ * for a caller that knows first_index + n fits: sc_compact_indices() asks
+ * for 64, sc-compact's job for 32 where a chunk's positions all fit (the
+ * writer narrows the others). */
 sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                          const sc_pred *pred, int out_kind,
                          uint64_t first_index, void *out, uint64_t *kept)

@@ -132,7 +132,7 @@ static sc_status sort_in_buckets(bucketed *bk)
     sc_status st = sort_big_buckets(bk);
     if (st != SC_OK) return st;
     pthread_t t;
-    int handing = bk->ready && pthread_create(&t, NULL, hand_on, bk) == 0;
+    int handing = bk->ready && sc_thread_start(&t, hand_on, bk) == 0;
     /* The hand-off thread writes while the pool sorts: leave it a core. */
     unsigned threads = sc_phases_seqs(bk->ctx, UINT64_MAX);
     if (handing && threads > 1) threads--;

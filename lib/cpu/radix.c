@@ -52,8 +52,9 @@ int sc_radix_prefix(void *arg, uint64_t *res, unsigned seqs)
 }
 
 /* Keys wait in a cache line per digit and go out a whole line at a time,
- * with streaming stores where the line is aligned: 256 streams of single
- * key stores into a large array would read every line before writing it. */
+ * with streaming stores where the line is aligned: RADIX (2048) streams of
+ * single key stores into a large array would read every line before
+ * writing it. */
 #define LINE_KEYS 16
 
 static inline void put_line(uint32_t *dst, const uint32_t *line)

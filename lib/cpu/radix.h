@@ -1,5 +1,5 @@
 /* radix.h — the LSD radix pass that cpu_sort.c runs over the whole array
- * and cpu_sort_buckets.c runs inside each bucket. */
+ * and inside each bucket. */
 #ifndef SC_RADIX_H
 #define SC_RADIX_H
 

@@ -9,13 +9,16 @@
 #include "sc_kernels.h"
 
 enum { DEV_STARTING, DEV_READY, DEV_FAILED };
-/* The synchronous array operations' device buffers (cuda_ops.c). */
+/* An operation's device buffers: the elements in, the results out, a
+ * split's rejected (a device sort's second buffer of keys), the kernels'
+ * scratch.  The array operations keep one set per GPU (cuda_ops.c), each
+ * lane its own (lane.c). */
 enum { BUF_IN, BUF_OUT, BUF_AUX, BUF_SCRATCH, BUF_COUNT_OF };
 #define STAGES 2
 
 struct sc_cuda {
     int device;
-    /* The start, possibly on a thread of its own (device.c). */
+    /* The start, possibly on a thread of its own (gpu.c). */
     pthread_mutex_t lock;
     pthread_cond_t changed;
     int state, abandoned;
@@ -59,7 +62,7 @@ sc_status sc_cuda_malloc(sc_ctx *ctx, void **p, size_t bytes);
 void sc_cuda_free_on(struct sc_cuda *c, void *p, size_t bytes);
 void sc_cuda_free(sc_ctx *ctx, void *p, size_t bytes);
 
-/* One GPU's start (device.c): a new state, started in the background or
+/* One GPU's start (gpu.c): a new state, started in the background or
  * here; NULL when out of memory.  wait() blocks until the start ended
  * and binds the GPU; release() frees a GPU whose start has ended. */
 struct sc_cuda *sc_cuda_start(int device, int background);
@@ -92,11 +95,39 @@ sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
 void sc_cuda_stages_free(struct sc_cuda *c);
 
 /* The device's stat figures of n elements as the host's running state
- * (cuda_ops.c): what sc_stat_acc_merge() then adds in. */
+ * (work.c): what sc_stat_acc_merge() then adds in. */
 void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
                           uint64_t n);
+/* What one operation needs on the GPU and the kernels it runs (work.c),
+ * the same for the array operations and the lanes. */
+/* Bytes of each of w's results in out: 0 for STAT, which writes none. */
+size_t sc_cuda_out_bytes(const sc_chunk_work *w);
+/* Bytes of scratch that work's kernels need on n elements (0: none). */
+size_t sc_cuda_scratch(sc_job_kind work, uint64_t n);
+/* Bytes of each buffer (BUF_*) that w's kernels use on n elements, 0 for
+ * those they do not use.  Not for SORT, whose buffers of keys cuda_sort.c
+ * and cuda_ops.c size themselves. */
+void sc_cuda_needs(const sc_chunk_work *w, uint64_t n,
+                   size_t need[BUF_COUNT_OF]);
+/* Where one operation's kernels read and write on the device. */
+typedef struct sc_cuda_bufs {
+    const uint32_t *in;
+    void *out;
+    uint32_t *aux;              /* SPLIT: the rejected */
+    void *scratch;              /* STAT: the accumulator */
+    uint64_t *count;            /* COMPACT, SPLIT: how many kept, selected */
+    const uint64_t *carry_in;   /* SCAN */
+    uint64_t *carry_out;
+} sc_cuda_bufs;
+/* Queues on s the kernels of w over n elements, the first of which is
+ * element `first` of the stream (COMPACT's positions and GEN's values
+ * count from it).  STAT adds into the accumulator in the scratch, which
+ * the caller has reset.  A cudaError_t, or -1 for work that has no
+ * kernels here (SORT). */
+int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
+                  const sc_cuda_bufs *b, cudaStream_t s);
 /* Grows GPU c's array-operation buffer `which` to at least `bytes`
- * (cuda_ops.c). */
+ * (work.c). */
 sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
                          size_t bytes);
 /* Sorts host keys on GPU c (bound by the call): src[0..n) in, sorted into

@@ -9,27 +9,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cpu/cpu.h"
 #include "cuda/cuda_internal.h"
 
 #define MIN_PIECE ((uint64_t)1 << 20)
-
-sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
-                         size_t bytes)
-{
-    if (bytes <= c->cap[which]) return SC_OK;
-    sc_cuda_free_on(c, c->buf[which], c->cap[which]);
-    c->buf[which] = NULL;
-    c->cap[which] = 0;
-    sc_status st = sc_cuda_malloc_on(ctx, c, &c->buf[which], bytes);
-    if (st == SC_OK) c->cap[which] = bytes;
-    return st;
-}
 
 /* Grows the first GPU's device buffer `which` to at least `bytes`. */
 static sc_status ensure(sc_ctx *ctx, int which, size_t bytes)
 {
     return sc_cuda_ensure(ctx, ctx->cuda, which, bytes);
+}
+
+/* Grows the first GPU's buffers to what w needs on n elements. */
+static sc_status ensure_for(sc_ctx *ctx, const sc_chunk_work *w, uint64_t n)
+{
+    size_t need[BUF_COUNT_OF];
+    sc_cuda_needs(w, n, need);
+    sc_status st = SC_OK;
+    for (int k = 0; k < BUF_COUNT_OF && st == SC_OK; k++)
+        if (need[k]) st = ensure(ctx, k, need[k]);
+    return st;
+}
+
+/* The first GPU's buffers as an operation's, once they are ensured. */
+static sc_cuda_bufs own_bufs(const struct sc_cuda *c)
+{
+    sc_cuda_bufs b = { c->buf[BUF_IN], c->buf[BUF_OUT], c->buf[BUF_AUX],
+                       c->buf[BUF_SCRATCH], c->d_small, c->d_small,
+                       c->d_small + 1 };
+    return b;
 }
 
 static sc_status sync_stream(sc_ctx *ctx)
@@ -89,9 +96,19 @@ static sc_status in_pieces(sc_ctx *ctx, uint64_t n, piece_fn fn, void *arg)
     return st;
 }
 
-/* One piece of a compaction, or with `rej` a split, of host arrays. */
+/* Queues w's kernels on the first GPU and waits for them. */
+static sc_status run_kernels(sc_ctx *ctx, const sc_chunk_work *w, uint64_t n,
+                             uint64_t first, const sc_cuda_bufs *b,
+                             const char *what)
+{
+    double t0 = sc_now();
+    int err = sc_cuda_queue(w, n, first, b, ctx->cuda->stream);
+    return kernels_done(ctx, err, t0, what);
+}
+
+/* One piece of w, a compaction or (with rej) a split, of host arrays. */
 typedef struct compact_args {
-    const uint32_t *in; const sc_pred *pred; int kind; uint64_t first;
+    sc_chunk_work w; const uint32_t *in; uint64_t first;
     void *out; uint32_t *rej; uint64_t kept;
 } compact_args;
 
@@ -100,25 +117,15 @@ static sc_status compact_cb(sc_ctx *ctx, void *arg, uint64_t off,
 {
     compact_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
-    size_t esz = a->kind == SC_EMIT_IDX64 ? 8 : 4;
-    size_t scratch = a->rej ? scg_split_scratch(len) : scg_compact_scratch(len);
+    size_t esz = sc_cuda_out_bytes(&a->w);
     sc_status st;
-    if ((st = ensure(ctx, BUF_IN, len * 4 + 16)) ||
-        (st = ensure(ctx, BUF_OUT, len * esz + 16)) ||
-        (a->rej && (st = ensure(ctx, BUF_AUX, len * 4 + 16))) ||
-        (st = ensure(ctx, BUF_SCRATCH, scratch + 256)) ||
+    if ((st = ensure_for(ctx, &a->w, len)) ||
         (st = sc_cuda_upload(ctx, c->buf[BUF_IN], a->in + off, len * 4)))
         return st;
-    double t0 = sc_now();
-    int err = a->rej
-        ? scg_split(c->buf[BUF_IN], len, a->pred, c->buf[BUF_OUT],
-                    c->buf[BUF_AUX], c->d_small, c->buf[BUF_SCRATCH],
-                    c->stream)
-        : scg_compact(c->buf[BUF_IN], len, a->pred, a->kind, a->first + off,
-                      c->buf[BUF_OUT], c->d_small, c->buf[BUF_SCRATCH],
-                      SCG_ALGO_FUSED, c->stream);
+    sc_cuda_bufs b = own_bufs(c);
     uint64_t k = 0;
-    if ((st = kernels_done(ctx, err, t0, a->rej ? "split" : "compact")) ||
+    if ((st = run_kernels(ctx, &a->w, len, a->first + off, &b,
+                          a->rej ? "split" : "compact")) ||
         (st = small_get(ctx, 0, &k)) ||
         (st = sc_cuda_download(ctx, (char *)a->out + a->kept * esz,
                                c->buf[BUF_OUT], k * esz)))
@@ -134,7 +141,9 @@ static sc_status cuda_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                               const sc_pred *pred, int out_kind,
                               uint64_t first_index, void *out, uint64_t *kept)
 {
-    compact_args a = { in, pred, out_kind, first_index, out, NULL, 0 };
+    sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred,
+                        .out_kind = out_kind };
+    compact_args a = { w, in, first_index, out, NULL, 0 };
     sc_status st = in_pieces(ctx, n, compact_cb, &a);
     *kept = a.kept;
     return st;
@@ -144,34 +153,29 @@ static sc_status cuda_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                             const sc_pred *pred, uint32_t *sel, uint32_t *rej,
                             uint64_t *selected)
 {
-    compact_args a = { in, pred, SC_EMIT_VALUES, 0, sel, rej, 0 };
+    sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred };
+    compact_args a = { w, in, 0, sel, rej, 0 };
     sc_status st = in_pieces(ctx, n, compact_cb, &a);
     *selected = a.kept;
     return st;
 }
 
 typedef struct scan_args {
-    const uint32_t *in; sc_scan_op op; int inclusive, wide;
-    void *out; uint64_t carry;
+    sc_chunk_work w; const uint32_t *in; void *out; uint64_t carry;
 } scan_args;
 
 static sc_status scan_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
 {
     scan_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
-    size_t esz = a->wide ? 8 : 4;
+    size_t esz = sc_cuda_out_bytes(&a->w);
     sc_status st;
-    if ((st = ensure(ctx, BUF_IN, len * 4 + 16)) ||
-        (st = ensure(ctx, BUF_OUT, len * esz + 16)) ||
-        (st = ensure(ctx, BUF_SCRATCH, scg_scan_scratch(len) + 256)) ||
+    if ((st = ensure_for(ctx, &a->w, len)) ||
         (st = small_put(ctx, 0, a->carry)) ||
         (st = sc_cuda_upload(ctx, c->buf[BUF_IN], a->in + off, len * 4)))
         return st;
-    double t0 = sc_now();
-    int err = scg_scan(c->buf[BUF_IN], len, (int)a->op, a->inclusive, a->wide,
-                       c->d_small, c->buf[BUF_OUT], c->d_small + 1,
-                       c->buf[BUF_SCRATCH], c->stream);
-    if ((st = kernels_done(ctx, err, t0, "scan")) ||
+    sc_cuda_bufs b = own_bufs(c);
+    if ((st = run_kernels(ctx, &a->w, len, off, &b, "scan")) ||
         (st = sc_cuda_download(ctx, (char *)a->out + off * esz,
                                c->buf[BUF_OUT], len * esz)))
         return st;
@@ -183,76 +187,67 @@ static sc_status cuda_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                            uint64_t *carry)
 {
     if (n == 0) return SC_OK;
-    scan_args a = { in, op, inclusive, wide, out, *carry };
+    sc_chunk_work w = { .work = SC_JOB_SCAN, .op = op,
+                        .inclusive = inclusive, .wide = wide };
+    scan_args a = { w, in, out, *carry };
     sc_status st = in_pieces(ctx, n, scan_cb, &a);
     if (st == SC_OK) *carry = a.carry;
     return st;
 }
 
-typedef struct gen_args { const sc_gen_plan *plan; uint64_t first;
+typedef struct gen_args { sc_chunk_work w; uint64_t first;
                           uint32_t *out; } gen_args;
 
 static sc_status gen_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
 {
     gen_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
-    sc_status st = ensure(ctx, BUF_OUT, len * 4 + 16);
+    sc_status st = ensure_for(ctx, &a->w, len);
     if (st) return st;
-    double t0 = sc_now();
-    int err = scg_gen(a->plan, a->first + off, c->buf[BUF_OUT], len,
-                      c->stream);
-    if ((st = kernels_done(ctx, err, t0, "gen"))) return st;
+    sc_cuda_bufs b = own_bufs(c);
+    if ((st = run_kernels(ctx, &a->w, len, a->first + off, &b, "gen")))
+        return st;
     return sc_cuda_download(ctx, a->out + off, c->buf[BUF_OUT], len * 4);
 }
 
 static sc_status cuda_gen(sc_ctx *ctx, const sc_gen_plan *plan,
                           uint64_t first_index, uint32_t *out, uint64_t n)
 {
-    gen_args a = { plan, first_index, out };
+    sc_chunk_work w = { .work = SC_JOB_GEN, .plan = plan };
+    gen_args a = { w, first_index, out };
     return in_pieces(ctx, n, gen_cb, &a);
 }
 
-void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
-                          uint64_t n)
-{
-    out->count = n;
-    out->zeros = d->zeros;
-    out->sum = d->sum;
-    out->sum_hi = d->sum_hi;
-    out->min = d->min;
-    out->max = d->max;
-    /* A rank is at most 64 - SC_HLL_BITS + 1: it fits the host's byte. */
-    for (unsigned k = 0; k < SC_HLL_REGS; k++)
-        out->reg[k] = (uint8_t)d->reg[k];
-}
-
-typedef struct stat_args { const uint32_t *in; scg_stat_acc *d_acc; } stat_args;
+typedef struct stat_args { sc_chunk_work w; const uint32_t *in;
+                           scg_stat_acc *d_acc; } stat_args;
 
 static sc_status stat_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
 {
     stat_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
     sc_status st;
-    if ((st = ensure(ctx, BUF_IN, len * 4 + 16)) ||
+    if ((st = ensure_for(ctx, &a->w, len)) ||
         (st = sc_cuda_upload(ctx, c->buf[BUF_IN], a->in + off, len * 4)))
         return st;
-    double t0 = sc_now();
-    int err = scg_stat(c->buf[BUF_IN], len, a->d_acc, c->stream);
-    return kernels_done(ctx, err, t0, "stat");
+    sc_cuda_bufs b = own_bufs(c);
+    return run_kernels(ctx, &a->w, len, off, &b, "stat");
 }
 
 /* The pieces add up in one accumulator on the device, which is fetched
  * and merged into acc only once all are in: a failure leaves acc as it
- * was, for the CPU to take the whole array again. */
+ * was, for the CPU to take the whole array again.  The accumulator is the
+ * scratch, ensured here at the size the pieces ask for, so it stays where
+ * it is while they add up. */
 static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                            sc_stat_acc *acc)
 {
     if (n == 0) return SC_OK;
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) ||
-        (st = ensure(ctx, BUF_SCRATCH, sizeof(scg_stat_acc))))
+        (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(SC_JOB_STAT, n))))
         return st;
-    stat_args a = { in, ctx->cuda->buf[BUF_SCRATCH] };
+    stat_args a = { { .work = SC_JOB_STAT }, in,
+                    ctx->cuda->buf[BUF_SCRATCH] };
     int err = scg_stat_reset(a.d_acc, ctx->cuda->stream);
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, "stat");
     if ((st = in_pieces(ctx, n, stat_cb, &a))) return st;
@@ -269,8 +264,9 @@ static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     return st;
 }
 
-/* The whole array must fit: a sort cannot be cut into pieces here (the
- * sort job cuts its input into runs of what -S and the device allow). */
+/* A sort is not cut into pieces here: the whole array (under -d cuda:all,
+ * each GPU's part) must fit in device memory, or SC_ERR_NOMEM sends the
+ * sort to the CPU (ops.c).  The sort job cuts its input into runs of -S. */
 static sc_status cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                            unsigned lo_bit, unsigned hi_bit, int descending)
 {
@@ -282,15 +278,16 @@ static sc_status cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in,
                                   uint64_t n, const sc_pred *pred,
                                   uint32_t *d_out, uint64_t *kept)
 {
-    struct sc_cuda *c = ctx->cuda;
+    sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred,
+                        .out_kind = SC_EMIT_VALUES };
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) ||
-        (st = ensure(ctx, BUF_SCRATCH, scg_compact_scratch(n) + 256)))
+        (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(w.work, n))))
         return st;
-    double t0 = sc_now();
-    int err = scg_compact(d_in, n, pred, SC_EMIT_VALUES, 0, d_out, c->d_small,
-                          c->buf[BUF_SCRATCH], SCG_ALGO_FUSED, c->stream);
-    if ((st = kernels_done(ctx, err, t0, "compact"))) return st;
+    sc_cuda_bufs b = own_bufs(ctx->cuda);
+    b.in = d_in;                /* the caller's arrays */
+    b.out = d_out;
+    if ((st = run_kernels(ctx, &w, n, 0, &b, "compact"))) return st;
     return small_get(ctx, 0, kept);
 }
 
@@ -298,16 +295,17 @@ static sc_status cuda_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                                sc_scan_op op, int inclusive, int wide,
                                void *d_out, uint64_t *carry)
 {
-    struct sc_cuda *c = ctx->cuda;
+    sc_chunk_work w = { .work = SC_JOB_SCAN, .op = op,
+                        .inclusive = inclusive, .wide = wide };
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) ||
-        (st = ensure(ctx, BUF_SCRATCH, scg_scan_scratch(n) + 256)) ||
+        (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(w.work, n))) ||
         (st = small_put(ctx, 0, *carry)))
         return st;
-    double t0 = sc_now();
-    int err = scg_scan(d_in, n, (int)op, inclusive, wide, c->d_small, d_out,
-                       c->d_small + 1, c->buf[BUF_SCRATCH], c->stream);
-    if ((st = kernels_done(ctx, err, t0, "scan"))) return st;
+    sc_cuda_bufs b = own_bufs(ctx->cuda);
+    b.in = d_in;                /* the caller's arrays */
+    b.out = d_out;
+    if ((st = run_kernels(ctx, &w, n, 0, &b, "scan"))) return st;
     return small_get(ctx, 1, carry);
 }
 
@@ -319,7 +317,7 @@ static sc_status cuda_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
     if (n < 2) return SC_OK;
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) || (st = ensure(ctx, BUF_AUX, n * 4)) ||
-        (st = ensure(ctx, BUF_SCRATCH, scg_sort_scratch(n) + 256)))
+        (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(SC_JOB_SORT, n))))
         return st;
     int alt = 0;
     double t0 = sc_now();

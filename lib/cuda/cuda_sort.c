@@ -6,8 +6,9 @@
  * per GPU, each part sorted on its GPU by a thread of its own (the
  * caller's thread takes the first) into a second host buffer, and the
  * sorted parts are merged back into the keys on the pool's threads
- * (cpu_merge.c).  Ties keep part order in the merge, and the parts are
- * in input order, so the result is the one stable sort, byte for byte.
+ * (core/merge_parts.c).  Ties keep part order in the merge, and the
+ * parts are in input order, so the result is the one stable sort, byte
+ * for byte.
  * The second buffer doubles the host memory of the sort; where it cannot
  * be had, the first GPU sorts alone.  The simpler k-way heap merge of
  * merge.c, streamed to the output, runs on one thread: measured on a
@@ -31,7 +32,7 @@ sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
         (st = sc_cuda_ensure(ctx, c, BUF_IN, n * 4)) ||
         (st = sc_cuda_ensure(ctx, c, BUF_OUT, n * 4)) ||
         (st = sc_cuda_ensure(ctx, c, BUF_SCRATCH,
-                             scg_sort_scratch(n) + 256)) ||
+                             sc_cuda_scratch(SC_JOB_SORT, n))) ||
         (st = sc_cuda_upload_on(ctx, c, c->buf[BUF_IN], src, n * 4)))
         return st;
     int alt = 0;

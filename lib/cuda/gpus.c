@@ -57,8 +57,10 @@ static sc_status count_gpus(sc_ctx *ctx, int *count)
 
 sc_status sc_device_start_others(sc_ctx *ctx)
 {
+    if (!ctx->cuda)
+        return sc_fail(ctx, SC_ERR_NODEVICE, "the GPU was not started");
     int count = 0;
-    sc_status st = sc_device_wait(ctx);
+    sc_status st = sc_cuda_wait(ctx, ctx->cuda);
     if (st == SC_OK) st = count_gpus(ctx, &count);
     if (st != SC_OK) return st;
     ctx->gpus[0] = ctx->cuda;

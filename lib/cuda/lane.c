@@ -20,10 +20,10 @@ typedef struct lane {
     struct sc_cuda *gpu;        /* the GPU all of the lane's work is on */
     cudaStream_t stream;
     cudaEvent_t kernels_done, all_done;
-    void *d_in, *d_out, *d_aux, *d_scratch;
+    void *buf[BUF_COUNT_OF];    /* the operation's (sc_cuda_needs) */
     uint64_t *d_small, *h_small;
     size_t n;                   /* the chunk queued */
-    int out_kind;               /* what the kernels wrote to d_out */
+    int out_kind;               /* what the kernels wrote to out */
     scg_stat_acc *h_stat;       /* STAT: the accumulator fetched (pinned) */
     sc_stat_acc *stat;          /* STAT: the same as the host's figures */
 } lane;
@@ -33,28 +33,9 @@ struct sc_lanes {
     sc_chunk_work w;
     size_t elems;
     unsigned count, last;       /* last: the lane queued most recently */
-    size_t bytes_in, bytes_out, bytes_aux, bytes_scratch;
+    size_t bytes[BUF_COUNT_OF]; /* of each lane's buf[] */
     lane lanes[];
 };
-
-static size_t out_esz(const sc_chunk_work *w)
-{
-    if (w->work == SC_JOB_COMPACT) return w->out_kind == SC_EMIT_VALUES ? 4 : 8;
-    if (w->work == SC_JOB_SCAN) return w->wide ? 8 : 4;
-    if (w->work == SC_JOB_STAT) return 0;
-    return 4;
-}
-
-static size_t scratch_bytes(const sc_chunk_work *w, size_t n)
-{
-    switch (w->work) {
-    case SC_JOB_COMPACT: return scg_compact_scratch(n);
-    case SC_JOB_SPLIT: return scg_split_scratch(n);
-    case SC_JOB_SCAN: return scg_scan_scratch(n);
-    case SC_JOB_STAT: return sizeof(scg_stat_acc);
-    default: return 0;
-    }
-}
 
 /* sc-stat's host side of a lane: where its accumulator comes back to. */
 static sc_status stat_open(sc_lanes *l, lane *ln)
@@ -82,15 +63,12 @@ static sc_status lane_open(sc_lanes *l, lane *ln)
                      cudaHostAllocDefault), "allocating pinned memory");
     struct sc_cuda *g = ln->gpu;
     if ((st = sc_cuda_malloc_on(ctx, g, (void **)&ln->d_small,
-                                SMALLS * sizeof(uint64_t))) ||
-        (l->bytes_in &&
-         (st = sc_cuda_malloc_on(ctx, g, &ln->d_in, l->bytes_in))) ||
-        (st = sc_cuda_malloc_on(ctx, g, &ln->d_out, l->bytes_out)) ||
-        (l->bytes_aux &&
-         (st = sc_cuda_malloc_on(ctx, g, &ln->d_aux, l->bytes_aux))) ||
-        (l->bytes_scratch &&
-         (st = sc_cuda_malloc_on(ctx, g, &ln->d_scratch, l->bytes_scratch))))
+                                SMALLS * sizeof(uint64_t))))
         return st;
+    for (int k = 0; k < BUF_COUNT_OF; k++)
+        if (l->bytes[k] &&
+            (st = sc_cuda_malloc_on(ctx, g, &ln->buf[k], l->bytes[k])))
+            return st;
     return stat_open(l, ln);
 }
 
@@ -107,10 +85,10 @@ sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
     l->elems = elems;
     l->count = count;
     l->last = count;
-    l->bytes_in = w->work == SC_JOB_GEN ? 0 : elems * 4 + 16;
-    l->bytes_out = elems * out_esz(w) + 16;
-    l->bytes_aux = w->work == SC_JOB_SPLIT ? elems * 4 + 16 : 0;
-    l->bytes_scratch = scratch_bytes(w, elems) + 256;
+    /* Room for positions that a chunk may get 64-bit (queue_kernels()). */
+    sc_chunk_work widest = *w;
+    if (widest.out_kind == SC_EMIT_IDX32) widest.out_kind = SC_EMIT_IDX64;
+    sc_cuda_needs(&widest, elems, l->bytes);
     for (unsigned i = 0; i < count; i++)
         l->lanes[i].gpu = sc_gpu(ctx, i % sc_gpu_count(ctx));
     for (unsigned i = 0; i < count && st == SC_OK; i++)
@@ -134,10 +112,8 @@ void sc_lanes_close(sc_lanes *l)
         if (sc_cuda_bind_on(ctx, g) != SC_OK) continue;
         if (ln->stream) cudaStreamSynchronize(ln->stream);
         sc_cuda_free_on(g, ln->d_small, SMALLS * sizeof(uint64_t));
-        sc_cuda_free_on(g, ln->d_in, l->bytes_in);
-        sc_cuda_free_on(g, ln->d_out, l->bytes_out);
-        sc_cuda_free_on(g, ln->d_aux, l->bytes_aux);
-        sc_cuda_free_on(g, ln->d_scratch, l->bytes_scratch);
+        for (int k = 0; k < BUF_COUNT_OF; k++)
+            sc_cuda_free_on(g, ln->buf[k], l->bytes[k]);
         if (ln->h_small) cudaFreeHost(ln->h_small);
         if (ln->h_stat) cudaFreeHost(ln->h_stat);
         free(ln->stat);
@@ -178,43 +154,29 @@ static sc_status carry_in(sc_lanes *l, lane *ln, const sc_chunk *c,
     return SC_OK;
 }
 
-/* The kernels of chunk c; positions go 32-bit only where they fit. */
+/* The kernels of chunk c; positions go 32-bit only where they fit.  Each
+ * STAT chunk starts its lane's accumulator afresh. */
 static sc_status queue_kernels(sc_lanes *l, lane *ln, sc_chunk *c, int chain)
 {
-    const sc_chunk_work *w = &l->w;
-    const uint64_t *d_carry = NULL;
-    sc_status st = SC_OK;
-    int err = 0;
-    switch (w->work) {
-    case SC_JOB_GEN:
-        err = scg_gen(w->plan, c->first, ln->d_out, c->n, ln->stream);
-        break;
-    case SC_JOB_COMPACT:
-        ln->out_kind = w->out_kind;
-        if (w->out_kind == SC_EMIT_IDX32 && c->first + c->n - 1 > UINT32_MAX)
-            ln->out_kind = SC_EMIT_IDX64;
-        c->out_wide = ln->out_kind != w->out_kind;
-        err = scg_compact(ln->d_in, c->n, w->pred, ln->out_kind, c->first,
-                          ln->d_out, ln->d_small + SMALL_COUNT, ln->d_scratch,
-                          SCG_ALGO_FUSED, ln->stream);
-        break;
-    case SC_JOB_SPLIT:
-        err = scg_split(ln->d_in, c->n, w->pred, ln->d_out, ln->d_aux,
-                        ln->d_small + SMALL_COUNT, ln->d_scratch, ln->stream);
-        break;
-    case SC_JOB_SCAN:
-        if ((st = carry_in(l, ln, c, chain, &d_carry))) return st;
-        err = scg_scan(ln->d_in, c->n, (int)w->op, w->inclusive, w->wide,
-                       d_carry, ln->d_out, ln->d_small + SMALL_CARRY_OUT,
-                       ln->d_scratch, ln->stream);
-        break;
-    case SC_JOB_STAT:
-        err = scg_stat_reset(ln->d_scratch, ln->stream);
-        if (!err) err = scg_stat(ln->d_in, c->n, ln->d_scratch, ln->stream);
-        break;
-    default:
-        return sc_fail(l->ctx, SC_ERR_USAGE, "no GPU lane for this work");
+    sc_chunk_work w = l->w;
+    sc_cuda_bufs b = { ln->buf[BUF_IN], ln->buf[BUF_OUT], ln->buf[BUF_AUX],
+                       ln->buf[BUF_SCRATCH], ln->d_small + SMALL_COUNT, NULL,
+                       ln->d_small + SMALL_CARRY_OUT };
+    sc_status st;
+    if (w.work == SC_JOB_COMPACT) {
+        if (w.out_kind == SC_EMIT_IDX32 && c->first + c->n - 1 > UINT32_MAX)
+            w.out_kind = SC_EMIT_IDX64;
+        ln->out_kind = w.out_kind;
+        c->out_wide = w.out_kind != l->w.out_kind;
     }
+    if (w.work == SC_JOB_SCAN &&
+        (st = carry_in(l, ln, c, chain, &b.carry_in)))
+        return st;
+    int err = w.work == SC_JOB_STAT ? scg_stat_reset(b.scratch, ln->stream)
+                                     : 0;
+    if (!err) err = sc_cuda_queue(&w, c->n, c->first, &b, ln->stream);
+    if (err < 0)
+        return sc_fail(l->ctx, SC_ERR_USAGE, "no GPU lane for this work");
     if (err) return sc_cuda_fail(l->ctx, (cudaError_t)err, "queuing kernels");
     return SC_OK;
 }
@@ -233,18 +195,20 @@ sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain)
     ln->out_kind = SC_EMIT_VALUES;
     c->out_wide = 0;
     if (w->work != SC_JOB_GEN)
-        CK(cudaMemcpyAsync(ln->d_in, c->in, c->n * 4, cudaMemcpyHostToDevice,
-                           ln->stream), "upload");
+        CK(cudaMemcpyAsync(ln->buf[BUF_IN], c->in, c->n * 4,
+                           cudaMemcpyHostToDevice, ln->stream), "upload");
     if ((st = queue_kernels(l, ln, c, chain))) return st;
     CK(cudaEventRecord(ln->kernels_done, ln->stream), "recording an event");
     l->last = i;
     int known_size = w->work == SC_JOB_GEN || w->work == SC_JOB_SCAN;
     if (known_size && !w->figures_only)
-        CK(cudaMemcpyAsync(c->out, ln->d_out, c->n * out_esz(w),
-                           cudaMemcpyDeviceToHost, ln->stream), "download");
+        CK(cudaMemcpyAsync(c->out, ln->buf[BUF_OUT],
+                           c->n * sc_cuda_out_bytes(w), cudaMemcpyDeviceToHost,
+                           ln->stream), "download");
     if (w->work == SC_JOB_STAT)
-        CK(cudaMemcpyAsync(ln->h_stat, ln->d_scratch, sizeof *ln->h_stat,
-                           cudaMemcpyDeviceToHost, ln->stream), "download");
+        CK(cudaMemcpyAsync(ln->h_stat, ln->buf[BUF_SCRATCH],
+                           sizeof *ln->h_stat, cudaMemcpyDeviceToHost,
+                           ln->stream), "download");
     CK(cudaMemcpyAsync(ln->h_small, ln->d_small, 2 * sizeof(uint64_t),
                        cudaMemcpyDeviceToHost, ln->stream), "download");
     CK(cudaEventRecord(ln->all_done, ln->stream), "recording an event");
@@ -271,10 +235,10 @@ sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
     if ((w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) &&
         !w->figures_only) {
         size_t esz = ln->out_kind == SC_EMIT_IDX64 ? 8 : 4;
-        CK(cudaMemcpyAsync(c->out, ln->d_out, c->n_sel * esz,
+        CK(cudaMemcpyAsync(c->out, ln->buf[BUF_OUT], c->n_sel * esz,
                            cudaMemcpyDeviceToHost, ln->stream), "download");
         if (w->work == SC_JOB_SPLIT)
-            CK(cudaMemcpyAsync(c->aux, ln->d_aux, (c->n - c->n_sel) * 4,
+            CK(cudaMemcpyAsync(c->aux, ln->buf[BUF_AUX], (c->n - c->n_sel) * 4,
                                cudaMemcpyDeviceToHost, ln->stream),
                "download");
         CK(cudaStreamSynchronize(ln->stream), "download");

@@ -13,12 +13,6 @@
 #include <string.h>
 #include "io/detect.h"
 
-static int is_space(unsigned char c)
-{
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
-           c == '\f';
-}
-
 static int is_digit(unsigned char c, int hex)
 {
     if (c >= '0' && c <= '9') return 1;
@@ -35,14 +29,14 @@ static int text_prefix(const unsigned char *b, size_t n, int *newline,
     size_t i = 0;
     *newline = *space = 0;
     while (i < n) {
-        if (is_space(b[i])) {
+        if (sc_text_space(b[i])) {
             *space = 1;
             *newline |= b[i++] == '\n';
             continue;
         }
         int hex = b[i] == '0' && i + 1 < n && (b[i + 1] | 0x20) == 'x';
         if (hex) i += 2;
-        for (; i < n && !is_space(b[i]); i++)
+        for (; i < n && !sc_text_space(b[i]); i++)
             if (!is_digit(b[i], hex)) return 0;
     }
     return 1;

@@ -1,4 +1,5 @@
-/* detect.h — what an input under --in auto is, from its first bytes. */
+/* detect.h — what an input under --in auto is, from its first bytes; and
+ * the white space of --in text, which the text reader shares. */
 #ifndef SC_DETECT_H
 #define SC_DETECT_H
 #include <stddef.h>
@@ -7,6 +8,14 @@
  * and the block that text detection looks at. */
 #define SC_SNIFF_MAGIC 6
 #define SC_SNIFF_BLOCK 4096
+
+/* The white space between --in text's numbers: what the text reader skips
+ * and what text detection takes for text. */
+static inline int sc_text_space(unsigned char c)
+{
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
+           c == '\f';
+}
 
 typedef enum sc_kind {
     SC_KIND_RAW, SC_KIND_GZ, SC_KIND_ZST,       /* read */

@@ -26,8 +26,9 @@ static int output_file(const char *path, struct stat *st)
     return r == 0 && S_ISREG(st->st_mode);
 }
 
-/* SPEC: a streaming tool refuses an output that is also an input, whether
- * named by -o or reached through standard output (cat f >> f). */
+/* A streaming tool refuses an output that is also an input, whether named
+ * by -o or reached through standard output (cat f >> f): sc(7), OUTPUT
+ * FORMATS. */
 static sc_status check_not_input(sc_ctx *ctx, const sc_job *j, const char *out,
                                  const char *what)
 {

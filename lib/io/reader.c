@@ -10,8 +10,8 @@
  *
  * Faults in the data are held back until every whole element decoded
  * before them has been delivered, so a tool writes all it could decode
- * and then reports the fault (SPEC: "what was decoded before the fault is
- * processed and written, then an error").
+ * and then reports the fault: a fault is an error after everything decoded
+ * before it has been processed (sc(7), INPUT FORMATS).
  *
  * The files are one stream, as cat would join them: an element or a text
  * number may straddle two files (pieces cut by split -b join up again).

@@ -186,11 +186,3 @@ sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
     free(baks);
     return st;
 }
-
-sc_status sc_replace_pair(sc_ctx *ctx, const char *tmp1, const char *path1,
-                          const char *tmp2, const char *path2)
-{
-    char *const tmps[2] = { (char *)tmp1, (char *)tmp2 };
-    char *const paths[2] = { (char *)path1, (char *)path2 };
-    return sc_replace_all(ctx, 2, tmps, paths);
-}

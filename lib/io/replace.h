@@ -21,15 +21,12 @@ int sc_temp_beside(const char *target, char **tmp);
  * fail with EACCES, for tests of what a failed rename leaves. */
 int sc_rename(const char *from, const char *to);
 
-/* Renames tmp1 over path1 and tmp2 over path2, both or neither: path1 is
- * kept as a hard-linked backup until path2 is in place, and put back if
- * that fails. On failure the temporaries are still there for the caller
- * to remove, and the message names the file that could not be replaced. */
-sc_status sc_replace_pair(sc_ctx *ctx, const char *tmp1, const char *path1,
-                          const char *tmp2, const char *path2);
-/* The same for n files (sc-split --ranges' parts): every path keeps a
- * backup until the last is in place, and on a failed rename those
- * already replaced are put back. */
+/* Renames tmps[k] over paths[k] for all n files, all or none (sc-split
+ * -r's pair, --ranges' parts): every path but the last is kept as a
+ * hard-linked backup until the last is in place, and on a failed rename
+ * those already replaced are put back. On failure the temporaries not yet
+ * renamed are still there for the caller to remove, and the message names
+ * the file that could not be replaced. */
 sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
                          char *const *paths);
 #endif

@@ -3,13 +3,8 @@
  * file's start. */
 #include <stdio.h>
 #include <string.h>
+#include "io/detect.h"
 #include "io/reader_impl.h"
-
-static int is_space(char c)
-{
-    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' ||
-           c == '\f';
-}
 
 /* Parses one token; returns 0 and the value, or -1 / -2 (range). */
 static int parse_token(const char *s, size_t len, uint32_t *v)
@@ -50,12 +45,12 @@ sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
 {
     size_t n = 0;
     while (n < max) {
-        while (r->tpos < r->tlen && is_space(r->tbuf[r->tpos])) {
+        while (r->tpos < r->tlen && sc_text_space(r->tbuf[r->tpos])) {
             if (r->tbuf[r->tpos] == '\n') r->line++;
             r->tpos++;
         }
         size_t end = r->tpos;
-        while (end < r->tlen && !is_space(r->tbuf[end])) end++;
+        while (end < r->tlen && !sc_text_space(r->tbuf[end])) end++;
         if (end == r->tlen && !r->at_end) {
             /* The token may go on past the buffer: refill first. */
             memmove(r->tbuf, r->tbuf + r->tpos, r->tlen - r->tpos);

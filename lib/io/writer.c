@@ -3,7 +3,7 @@
  *
  * Gzip output is a series of independent gzip members of GZ_BLOCK input
  * bytes each, compressed on all host threads (like BGZF): any gzip reader
- * reads the concatenation, and compression no longer bounds the speed.
+ * reads the concatenation, and compression does not bound the speed.
  * Zstd output is one frame, compressed by libzstd's own workers
  * (zstd_out.c).
  */

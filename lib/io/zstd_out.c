@@ -1,10 +1,10 @@
 /* zstd_out.c — zstd output through libzstd, on several threads.
  *
  * libzstd's multithreaded mode gives the same bytes for any number of
- * workers from one up, so the output does not depend on -j (SPEC); one
- * worker is used even for -j 1. A libzstd built without threads falls
- * back to compressing in the caller, with the same bytes on every run of
- * that build. */
+ * workers from one up, so the output does not depend on -j (sc(7), OUTPUT
+ * FORMATS); one worker is used even for -j 1. A libzstd built without
+ * threads falls back to compressing in the caller, with the same bytes on
+ * every run of that build. */
 #include <stdlib.h>
 #include <zstd.h>
 #include "io/zstdio.h"

@@ -78,21 +78,6 @@ void sc_runs_close(sc_runs *rs)
     free(rs);
 }
 
-/* Reads len bytes at off unless the file ends first; bytes read or -1. */
-static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-    size_t done = 0;
-    while (done < len) {
-        ssize_t got = pread(fd, (char *)buf + done, len - done,
-                            (off_t)(off + done));
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return -1;
-        if (got == 0) break;
-        done += (size_t)got;
-    }
-    return (ssize_t)done;
-}
-
 sc_status sc_runs_open_beside(sc_runs **out, const sc_runs *rs)
 {
     return sc_runs_open(out, rs->ctx, rs->dir);
@@ -102,7 +87,7 @@ uint64_t sc_runs_length(const sc_runs *rs, size_t i) { return rs->len[i]; }
 
 sc_status sc_runs_read(const sc_runs *rs, uint64_t off, uint32_t *v, size_t n)
 {
-    ssize_t got = pread_full(rs->fd, v, n * 4, off * 4);
+    ssize_t got = sc_pread_full(rs->fd, v, n * 4, (off_t)(off * 4));
     if (got != (ssize_t)(n * 4))
         return sc_fail(rs->ctx, SC_ERR_IO, "%s: short read of temporary file",
                        rs->path);

@@ -16,21 +16,11 @@ typedef struct rate {
     double gpu;                 /* bytes/s, transfers included */
 } rate;
 
-/* Measured 2026-11-23 on the H100 machine (16 threads), end to end from
- * a cached file (bench/devices.sh): the CPU's ceilings are its 1 GiB
- * runs (sc-gen, sc-compact and sc-split since threads take whole chunks:
- * 0.099, 0.041 and 0.057 s), per thread about a fourteenth of them for
- * smaller machines; the GPU's rates are its 4 GiB runs less the start,
- * from an earlier session (its figures this session were no lower).  The
- * sort's, measured on the H200 machine (16 threads, 2026-11-24, -v's
- * phases): the CPU sorted 1 GiB in 0.33 s and 4 GiB in 1.39 s, the GPU
- * (upload, sort, download) in 0.069 and 0.24 s; the read and the write,
- * the same on both, are left out of both.  So a sort of a file goes to
- * the GPU past about 0.95 GB, where the start (0.16 s) and the teardown
- * (0.07 s) are paid back.  The
- * scan's CPU ceiling since its threads take whole chunks (session 8,
- * scripts/gpu ab): 4 GiB to /dev/null in 0.25 s; to a file 1.07 s on the
- * CPU, 1.53 s on the GPU, 1.24 s when auto handed it the tail. */
+/* As the 16-thread GPU machines ran each end to end from a cached file
+ * (the sort without its read and write, the same on either device), a CPU
+ * thread's rate about a fourteenth of the ceiling so that machines with
+ * fewer cores scale down.  The runs behind the figures: bench/RESULTS.md,
+ * "-d auto's cost constants". */
 static const rate rates[SC_N_JOB_KINDS] = {
     [SC_JOB_GEN]     = { 1.0e9, 11e9, 30e9 },
     [SC_JOB_COMPACT] = { 1.8e9, 26e9, 18e9 },

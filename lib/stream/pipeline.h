@@ -4,13 +4,14 @@
  * each chunk to a device, and a writer thread emits the results in input
  * order; then the slot goes back to the reader.  So reading, computing
  * and writing overlap, and memory stays bounded by a few slots of a
- * chunk each (4, and 2 more per GPU past the first) whatever the input
- * length.
+ * chunk each (4, and 2 more per GPU past the first; with whole chunks per
+ * thread, one more per thread) whatever the input length.
  *
  * Where the CPU takes every chunk of work whose chunks are independent,
- * read from regular files or made (sc-gen), threads take whole chunks
- * instead: each reads its chunk and processes it alone, while the data is
- * in its core's cache, and the writer puts them back in input order.
+ * or linked only by a carry (a scan), read from regular files or made
+ * (sc-gen), threads take whole chunks instead: each reads its chunk and
+ * processes it alone, while the data is in its core's cache, and the
+ * writer puts them back in input order.
  *
  * The device is chosen chunk by chunk: the CPU (the job's process()) or
  * the GPU's lanes, which queue the chunk and let the writer collect it.

@@ -1,11 +1,13 @@
 /* pipeline_impl.h — the pipeline's state, shared by its three files:
  *   pipeline.c  the run: slots, queues, the writer in input order;
  *   ordered.c   one reader thread and one worker that routes each chunk
- *               to the CPU or the GPU (needed where chunks depend on the
- *               one before, as a scan's carry does, or the GPU is used);
- *   workers.c   chunks of independent work on the CPU, one per thread at
- *               a time, each read and processed by the thread that took
- *               it, so that the data stays in that core's cache.
+ *               to the CPU or the GPU: wherever workers.c does not run
+ *               (the GPU may be used, the input is read as it comes, a
+ *               single thread: sc_workers_count());
+ *   workers.c   chunks on the CPU, independent or linked only by a carry
+ *               (a scan), one per thread at a time, each read and
+ *               processed by the thread that took it, so that the data
+ *               stays in that core's cache.
  */
 #ifndef SC_PIPELINE_IMPL_H
 #define SC_PIPELINE_IMPL_H

@@ -135,9 +135,9 @@ static void *ticker_main(void *arg)
 
 void sc_progress_tick(sc_progress *p)
 {
-    /* Progress is a courtesy: without a thread it is drawn as figures
-     * change, which is how it was drawn before there was one. */
-    if (!p->ticking && pthread_create(&p->ticker, NULL, ticker_main, p) == 0)
+    /* Progress is a courtesy: without a thread it is drawn as the figures
+     * change. */
+    if (!p->ticking && sc_thread_start(&p->ticker, ticker_main, p) == 0)
         p->ticking = 1;
 }
 
