@@ -1,7 +1,7 @@
 /* cpu.h — the CPU backend: every operation as an instance of the three
  * phases on the context's thread pool (phases.c), the table of them
  * (sc_cpu_backend), and the CPU-only operations (split by ranges, the
- * quantiles' sample).  Under it only core and io. */
+ * quantiles' sample).  Under it only core. */
 #ifndef SC_CPU_H
 #define SC_CPU_H
 
@@ -9,7 +9,7 @@
 
 extern const sc_backend sc_cpu_backend;
 
-/* CPU backend (cpu/): the entries of sc_cpu_backend (ops/backend.h). */
+/* The entries of sc_cpu_backend (core/backend.h). */
 sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                          const sc_pred *pred, int out_kind,
                          uint64_t first_index, void *out, uint64_t *kept);

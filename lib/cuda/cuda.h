@@ -1,7 +1,7 @@
 /* cuda.h — the CUDA backend as the ops layer sees it: the GPU's life in
  * a context, the table of its operations (sc_cuda_backend), and its side
  * of the chunk pipeline (lanes).  In a build without CUDA every call says
- * "no GPU".  Under it core, io and the kernels (kernels/sc_kernels.h). */
+ * "no GPU".  Under it core and the kernels (kernels/sc_kernels.h). */
 #ifndef SC_CUDA_H
 #define SC_CUDA_H
 

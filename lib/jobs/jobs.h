@@ -1,7 +1,7 @@
 /* jobs.h — what the jobs' files share: the -v report, ending an output,
- * and sc-rsort's job, the one kind that does not stream (job.c runs
- * every kind).  The top of libsc: under it stream, ops, io
- * and core. */
+ * and sc-rsort's job, the one kind that does not stream (job.c looks a
+ * job up in the table, runner.c runs the streaming kinds).  The top of
+ * libsc: under it stream, ops, io and core. */
 #ifndef SC_JOBS_H
 #define SC_JOBS_H
 
