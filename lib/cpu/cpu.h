@@ -54,17 +54,15 @@ typedef struct sc_sample {
 #define SC_SAMPLE_KEEP ((size_t)1 << 20)
 
 sc_status sc_cpu_sample_init(sc_ctx *ctx, sc_sample *s, size_t keep,
-                         uint64_t seed);
+                             uint64_t seed);
 void sc_cpu_sample_free(sc_sample *s);
-/* Adds in[0..n), the elements at stream positions first, first + 1, ... */
+/* What ops.h's sc_sample_add and sc_sample_bounds say, on s in place.
+ * The bounds are above the smallest value, and fewer where values
+ * repeat. */
 sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
-                        uint64_t n, uint64_t first);
-/* Bounds cutting the sampled values into `parts` parts of about equal
- * count: strictly increasing and above the smallest value, so at most
- * parts - 1 of them (fewer where values repeat); their number goes to
- * *nb. */
+                            uint64_t n, uint64_t first);
 sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
-                           uint32_t *bounds, unsigned *nb);
+                               uint32_t *bounds, unsigned *nb);
 
 
 #endif
