@@ -1,5 +1,6 @@
 /* writer.c — output streams: raw, text, gzip or zstd, to standard output
- * or to a file that replaces its target only when the run succeeds.
+ * or to a file that replaces its target only when the run succeeds
+ * (writer_commit.c), or is removed when it is given up (here).
  *
  * Gzip output is a series of independent gzip members of GZ_BLOCK input
  * bytes each, compressed on all host threads (like BGZF): any gzip reader
@@ -338,4 +339,17 @@ void sc_writer_release(sc_writer *w)
     free(w->path);
     free(w->tmp);
     free(w);
+}
+
+/* A writer given up: its temporary removed, nothing renamed. */
+void sc_writer_abort(sc_writer *w)
+{
+    if (!w) return;
+    if (w->direct) close(w->fd);
+    if (w->tmp) {
+        if (w->fd >= 0) close(w->fd);
+        unlink(w->tmp);
+        sc_temp_unregister(w->tmp);
+    }
+    sc_writer_release(w);
 }

@@ -87,15 +87,3 @@ sc_status sc_writer_commit_pair(sc_writer *a, sc_writer *b)
     sc_writer *w[2] = { a, b };
     return sc_writer_commit_all(w, 2);
 }
-
-void sc_writer_abort(sc_writer *w)
-{
-    if (!w) return;
-    if (w->direct) close(w->fd);
-    if (w->tmp) {
-        if (w->fd >= 0) close(w->fd);
-        unlink(w->tmp);
-        sc_temp_unregister(w->tmp);
-    }
-    sc_writer_release(w);
-}
