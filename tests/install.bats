@@ -69,6 +69,27 @@ load test_helper
     done
 }
 
+@test "install: the examples are installed in \$(docdir)/examples and run there" {
+    make -s -C "$SC_BUILDDIR" install DESTDIR="$T/dest" prefix=/opt/sc \
+        >install.log 2>&1 || { cat install.log; return 1; }
+    ex=$T/dest/opt/sc/share/doc/sc/examples
+    [ -f "$ex/README.md" ] && [ -f "$ex/libsc-example.c" ]
+    [ -f "$ex/scaleout/common.sh" ] && [ -x "$ex/scaleout/sort.sh" ]
+    # Every script of the tree is installed, executable.
+    for s in "$SC_SRCDIR"/examples/*.sh "$SC_SRCDIR"/examples/scaleout/*.sh; do
+        rel=${s#"$SC_SRCDIR"/examples/}
+        [ -f "$ex/$rel" ] || { echo "# $rel not installed" >&2; return 1; }
+        [ "$rel" = scaleout/common.sh ] || [ -x "$ex/$rel" ] ||
+            { echo "# $rel not executable" >&2; return 1; }
+    done
+    # There they take the tools on PATH: the installed ones.
+    for s in "$ex"/*.sh; do
+        run env PATH="$T/dest/opt/sc/bin:/usr/bin:/bin" \
+            LD_LIBRARY_PATH="$T/dest/opt/sc/lib" "$s" 4K
+        [ "$status" -eq 0 ] || { echo "# $s: $output" >&2; return 1; }
+    done
+}
+
 @test "install: a quiet build: silent rules by default, ar without 'u'" {
     grep -q '^AM_DEFAULT_VERBOSITY = 0$' "$SC_BUILDDIR/Makefile"
     grep -q '^ARFLAGS = cr$' "$SC_BUILDDIR/Makefile"
