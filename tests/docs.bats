@@ -299,6 +299,69 @@ run_needing() {
     run_needing libsc
 }
 
+# refuses TOOL OPTION: the tool does not know OPTION (getopt's message).
+# An option is given a value when it takes one; what it does with that
+# value, or without input, does not matter here.
+refuses() {
+    local out
+    out=$(cd "$T" && "$1" "$2" 1 < /dev/null 2>&1 >/dev/null)
+    case $out in
+        *"unrecognized option"*|*"invalid option"*) return 0 ;;
+    esac
+    return 1
+}
+
+# help_options TOOL: the options of TOOL's --help, one a line.
+help_options() {
+    "$1" --help | grep -E '^ +-' | grep -oE -- '(^|[ ,])--?[a-zA-Z][a-z-]*' |
+        tr -d ' ,' | sort -u
+}
+
+# man_options TOOL: the options its man page sets in bold (\fB\-\-NAME\fR).
+man_options() {
+    grep -oE '\\fB\\-(\\-)?[a-zA-Z][a-z\\-]*\\fR' "$SC_SRCDIR/man/$1.1" |
+        sed 's/\\fB//; s/\\fR//; s/\\-/-/g' | sort -u
+}
+
+@test "docs: --help and the man page list every option a tool takes, and only those" {
+    local tools=(sc-gen sc-compact sc-split sc-scan sc-rsort sc-stat) t o bad=0
+    for t in "${tools[@]}"; do help_options "$t"; done | sort -u > all
+    [ "$(wc -l < all)" -gt 40 ]
+    for t in "${tools[@]}"; do
+        help_options "$t" > listed
+        for o in $(cat listed) $(man_options "$t"); do
+            if refuses "$t" "$o"; then
+                echo "# $t lists $o, and refuses it" >&2
+                bad=$((bad + 1))
+            fi
+        done
+        # What another tool lists and this one does not, it refuses
+        # (unless getopt takes it for an abbreviation: --le, --level).
+        for o in $(comm -23 all listed); do
+            grep -q -- "^$o" listed && continue
+            if ! refuses "$t" "$o"; then
+                echo "# $t takes $o, and --help does not list it" >&2
+                bad=$((bad + 1))
+            fi
+        done
+    done
+    [ "$bad" -eq 0 ]
+}
+
+@test "docs: sc-stat takes no output format option: its report is text" {
+    sc-gen -n 100 -o in.u32
+    for o in -z --gzip --zstd -f --force; do
+        run sc-stat $o -o st.out in.u32
+        [ "$status" -eq 2 ] && [[ "$output" == *"Try 'sc-stat --help'"* ]]
+        [ ! -e st.out ]
+    done
+    run sc-stat --level 5 -o st.out in.u32
+    [ "$status" -eq 2 ] && [ ! -e st.out ]
+    ! sc-stat --help | grep -qE -- '--gzip|--zstd|--level|--force'
+    sc-stat -t -o st.out in.u32
+    grep -q '^count 100$' st.out
+}
+
 @test "docs: the extractor refuses what it cannot show as a reader sees it" {
     printf '.nf\nsc\\-gen \\fB\\-n\\fR 5\n.fi\n' > bad.1
     run "$SC_SRCDIR/tests/doc-examples" out bad.1
