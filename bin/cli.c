@@ -13,13 +13,7 @@
 static const char common_help[] =
 "\nCommon options:\n"
 "  -o, --output FILE   write to FILE, replaced only when the run succeeds\n"
-"%s"
-"  -z, --gzip          gzip output (see --level)\n"
-"      --zstd          zstd output (see --level)\n"
-"      --level N       compression level: gzip 1-9 (default 6), zstd 1-19\n"
-"                      (default 3)\n"
-"  -t, --text          text output: one decimal number per line\n"
-"  -f, --force         write binary output even to a terminal\n"
+"%s%s"
 "  -c, --chunk SIZE    bytes per chunk, a multiple of 4K (default 16M on a\n"
 "                      GPU, 4M on the CPU; 1M a thread where threads take\n"
 "                      whole chunks of a file, see sc(7))\n"
@@ -33,6 +27,18 @@ static const char common_help[] =
 "\nSIZE and COUNT take a suffix K, M, G or T, or k, m, g, t (powers of 1024);\n"
 "numbers may be decimal or 0x hex.\n"
 "Exit status: 0 success, 1 failure, 2 usage error.\n";
+
+/* The options that choose the output's format; a report has none. */
+static const char format_help[] =
+"  -z, --gzip          gzip output (see --level)\n"
+"      --zstd          zstd output (see --level)\n"
+"      --level N       compression level: gzip 1-9 (default 6), zstd 1-19\n"
+"                      (default 3)\n"
+"  -t, --text          text output: one decimal number per line\n"
+"  -f, --force         write binary output even to a terminal\n";
+
+static const char report_help[] =
+"  -t, --text          accepted: the report is text anyway\n";
 
 /* A standard stream the caller closed would otherwise be the first free
  * descriptor, and -o's temporary file could become "standard input".
@@ -172,7 +178,8 @@ static void help(const cli *c)
     printf(common_help, c->takes_input
            ? "      --in FMT        input format: auto (default: gzip, zstd or raw,\n"
              "                      by the first bytes), raw, gz, zst, text\n"
-           : "");
+           : "",
+           c->report ? report_help : format_help);
     exit_after_stdout(c);
 }
 

@@ -19,14 +19,13 @@ enum {
     OPT_COUNT, OPT_INDICES, OPT_TOOL_BASE = 300
 };
 
-#define CLI_COMMON_SHORT "o:ztfc:d:j:vPhV"
-#define CLI_COMMON_LONG                                                 \
+/* sc-stat's output is a report, text: it takes none of the options that
+ * choose an output format (-z, --zstd, --level, -f), so that getopt
+ * refuses them as it refuses any option a tool lacks. */
+#define CLI_REPORT_SHORT "o:tc:d:j:vPhV"
+#define CLI_REPORT_LONG                                                 \
     { "output", required_argument, NULL, 'o' },                         \
     { "in", required_argument, NULL, OPT_IN },                          \
-    { "gzip", no_argument, NULL, 'z' },                                 \
-    { "zstd", no_argument, NULL, OPT_ZSTD },                            \
-    { "level", required_argument, NULL, OPT_LEVEL },                    \
-    { "force", no_argument, NULL, 'f' },                                \
     { "text", no_argument, NULL, 't' },                                 \
     { "chunk", required_argument, NULL, 'c' },                          \
     { "device", required_argument, NULL, 'd' },                         \
@@ -35,6 +34,14 @@ enum {
     { "progress", no_argument, NULL, 'P' },                             \
     { "help", no_argument, NULL, 'h' },                                 \
     { "version", no_argument, NULL, 'V' }
+
+#define CLI_COMMON_SHORT CLI_REPORT_SHORT "zf"
+#define CLI_COMMON_LONG                                                 \
+    CLI_REPORT_LONG,                                                    \
+    { "gzip", no_argument, NULL, 'z' },                                 \
+    { "zstd", no_argument, NULL, OPT_ZSTD },                            \
+    { "level", required_argument, NULL, OPT_LEVEL },                    \
+    { "force", no_argument, NULL, 'f' }
 
 #define CLI_PRED_LONG                                                   \
     { "eq", required_argument, NULL, OPT_EQ },                          \
@@ -65,6 +72,7 @@ typedef struct cli {
     const char *prog;
     const char *usage;          /* the tool's own lines of --help */
     int takes_input;            /* sc-gen reads none */
+    int report;                 /* sc-stat: CLI_REPORT_*, text out */
     const char *device;
     unsigned threads;
     int level_given;

@@ -28,8 +28,7 @@ static const char usage[] =
 "  -S, --buffer-size SIZE  memory that --hist keeps the input in\n"
 "                      (default: a quarter of RAM)\n"
 "  -T, --temporary-directory DIR  where --hist keeps the rest\n"
-"                      (default $TMPDIR, else /tmp)\n"
-"The output is text: -t changes nothing and -z is refused.\n";
+"                      (default $TMPDIR, else /tmp)\n";
 
 enum { OPT_HIST = OPT_TOOL_BASE, OPT_HEAD, OPT_TAIL, OPT_QUANTILES,
        OPT_SAMPLE, OPT_SEED };
@@ -56,7 +55,7 @@ static double parse_fraction(const cli *c, const char *arg)
 int main(int argc, char **argv)
 {
     static const struct option longs[] = {
-        CLI_COMMON_LONG,
+        CLI_REPORT_LONG,
         { "hist", required_argument, NULL, OPT_HIST },
         { "head", required_argument, NULL, OPT_HEAD },
         { "tail", required_argument, NULL, OPT_TAIL },
@@ -67,9 +66,10 @@ int main(int argc, char **argv)
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-stat", SC_JOB_STAT, usage, 1);
+    c.report = 1;
     int opt;
     while ((opt = getopt_long(argc, argv,
-                              CLI_COMMON_SHORT CLI_BUFFER_SHORT,
+                              CLI_REPORT_SHORT CLI_BUFFER_SHORT,
                               longs, NULL)) != -1) {
         if (cli_buffer_option(&c, opt, optarg, 4096)) continue;
         switch (opt) {
@@ -108,7 +108,5 @@ int main(int argc, char **argv)
     if ((c.job.head || c.job.tail) && (c.job.quantiles || c.job.sample))
         cli_usage_error(&c, "--quantiles and --sample do not go with --head "
                         "or --tail");
-    if (c.job.out.fmt == SC_FMT_GZ)
-        cli_usage_error(&c, "the report is text; --gzip is not supported");
     return cli_run(&c);
 }

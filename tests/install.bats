@@ -19,32 +19,63 @@ load test_helper
     [[ "$output" == *"match"* ]]
 }
 
-@test "install: a program compiled through pkg-config against the installed libsc runs" {
+@test "install: a program linked through pkg-config against an installed libsc runs as it is" {
     make -s -C "$SC_BUILDDIR" install prefix="$T/prefix" >install.log 2>&1 ||
         { cat install.log; return 1; }
     [ -f "$T/prefix/include/sc.h" ]
     [ -f "$T/prefix/lib/pkgconfig/sc.pc" ]
     [ -f "$T/prefix/share/man/man3/libsc.3" ]
     export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
-    # the prefix given to make install, not the configured one
-    flags=$(pkg-config --define-prefix --cflags --libs sc)
+    unset LD_LIBRARY_PATH
+    # sc.pc is written for the prefix make install was given.
+    [ "$(pkg-config --variable=libdir sc)" = "$T/prefix/lib" ]
     cc -std=c11 -Wall -Wextra -Werror ${SC_CC_FLAGS:-} -o example \
-        "$SC_SRCDIR/examples/libsc-example.c" $flags
-    LD_LIBRARY_PATH="$T/prefix/lib" ./example
-    # the installed tools run too
-    "$T/prefix/bin/sc-gen" -n 1000 --density 0.5 | \
-        LD_LIBRARY_PATH="$T/prefix/lib" "$T/prefix/bin/sc-compact" --count
+        "$SC_SRCDIR/examples/libsc-example.c" $(pkg-config --cflags --libs sc)
+    # No LD_LIBRARY_PATH: sc.pc's rpath finds libsc.so in a private prefix.
+    ldd ./example | grep -q "$T/prefix/lib/libsc\.so"
+    ./example
+    # The installed tools run too (libtool linked them for the configured
+    # libdir, not make install's prefix: the loader is told).
+    export LD_LIBRARY_PATH="$T/prefix/lib"
+    "$T/prefix/bin/sc-gen" -n 1000 --density 0.5 | "$T/prefix/bin/sc-compact" --count
 }
 
-@test "install: a program links statically against the installed libsc.a through pkg-config --static" {
+@test "install: sc.pc carries an rpath only for a libdir the dynamic linker does not search" {
+    make -s -C "$SC_BUILDDIR" sc.pc prefix=/usr
+    grep -q '^Libs: -L${libdir} -lsc$' "$SC_BUILDDIR/sc.pc"
+    make -s -C "$SC_BUILDDIR" sc.pc prefix="$T/elsewhere"
+    grep -q '^Libs: -L${libdir} -Wl,-rpath,${libdir} -lsc$' "$SC_BUILDDIR/sc.pc"
+    grep -q '^libdir=${prefix}/lib$' "$SC_BUILDDIR/sc.pc"
+    make -s -C "$SC_BUILDDIR" sc.pc
+}
+
+@test "install: cc -static links a static program through pkg-config --static" {
+    make -s -C "$SC_BUILDDIR" install prefix="$T/prefix" >install.log 2>&1 ||
+        { cat install.log; return 1; }
+    export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
+    ! pkg-config --static --libs sc | grep -q cudart ||
+        skip "a CUDA build: CUDA's runtime loads the driver, no static program"
+    echo 'int main(void) { return 0; }' > t.c
+    cc -static -o t t.c 2>/dev/null || skip "no static C library here"
+    # libsc.so sits beside libsc.a: -static makes the linker take the archive
+    # (libsc(3), "Linking").
+    cc -static -std=c11 ${SC_CC_FLAGS:-} -o example \
+        "$SC_SRCDIR/examples/libsc-example.c" $(pkg-config --static --cflags --libs sc)
+    run ldd ./example
+    [[ "$output" == *"not a dynamic executable"* ]]
+    ./example
+}
+
+@test "install: libsc.a alone (configure --disable-shared): pkg-config --static links it" {
     make -s -C "$SC_BUILDDIR" install prefix="$T/prefix" >install.log 2>&1 ||
         { cat install.log; return 1; }
     [ -f "$T/prefix/lib/libsc.a" ]
-    # Only the archive left, so -lsc must take it and Libs.private must
-    # bring all it needs (zlib, libm, threads; CUDA's static runtime).
+    # Only the archive left, as --disable-shared installs, so -lsc must
+    # take it and Libs.private must bring all it needs (zlib, zstd, libm,
+    # threads; CUDA's static runtime).
     rm -f "$T/prefix/lib"/libsc.so*
     export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
-    flags=$(pkg-config --define-prefix --static --cflags --libs sc)
+    flags=$(pkg-config --static --cflags --libs sc)
     cc -std=c11 ${SC_CC_FLAGS:-} -o example \
         "$SC_SRCDIR/examples/libsc-example.c" $flags
     ! ldd ./example | grep -q 'libsc\.so'
@@ -65,6 +96,27 @@ load test_helper
     ln -s "$SC_BUILDDIR/bin" tree/bin
     for s in tree/examples/*.sh; do
         run env PATH=/usr/bin:/bin sh "$s" 4K
+        [ "$status" -eq 0 ] || { echo "# $s: $output" >&2; return 1; }
+    done
+}
+
+@test "install: the examples are installed in \$(docdir)/examples and run there" {
+    make -s -C "$SC_BUILDDIR" install DESTDIR="$T/dest" prefix=/opt/sc \
+        >install.log 2>&1 || { cat install.log; return 1; }
+    ex=$T/dest/opt/sc/share/doc/sc/examples
+    [ -f "$ex/README.md" ] && [ -f "$ex/libsc-example.c" ]
+    [ -f "$ex/scaleout/common.sh" ] && [ -x "$ex/scaleout/sort.sh" ]
+    # Every script of the tree is installed, executable.
+    for s in "$SC_SRCDIR"/examples/*.sh "$SC_SRCDIR"/examples/scaleout/*.sh; do
+        rel=${s#"$SC_SRCDIR"/examples/}
+        [ -f "$ex/$rel" ] || { echo "# $rel not installed" >&2; return 1; }
+        [ "$rel" = scaleout/common.sh ] || [ -x "$ex/$rel" ] ||
+            { echo "# $rel not executable" >&2; return 1; }
+    done
+    # There they take the tools on PATH: the installed ones.
+    for s in "$ex"/*.sh; do
+        run env PATH="$T/dest/opt/sc/bin:/usr/bin:/bin" \
+            LD_LIBRARY_PATH="$T/dest/opt/sc/lib" "$s" 4K
         [ "$status" -eq 0 ] || { echo "# $s: $output" >&2; return 1; }
     done
 }
