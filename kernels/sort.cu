@@ -31,7 +31,7 @@ namespace {
 
 struct Passes {
     int count;
-    Digit d[MAX_PASSES];
+    sc_order d[MAX_PASSES];
 };
 
 /* ---------------- count: all histograms in one read ---------------- */
@@ -44,7 +44,7 @@ __device__ __forceinline__ void hist_add(uint32_t (*h)[RADIX],
 #pragma unroll
     for (int p = 0; p < MAX_PASSES; p++)
         if (p < ps.count)
-            atomicAdd(&h[p][ps.d[p].of(k)], 1u);
+            atomicAdd(&h[p][sc_order_rank(&ps.d[p], k)], 1u);
 }
 
 __global__ void __launch_bounds__(HIST_THREADS)
@@ -111,7 +111,7 @@ struct PassArgs {
     const uint32_t *in;     /* chosen by the kernel */
     uint32_t *out;
     uint64_t n;
-    Digit dig;
+    sc_order dig;
     uint32_t epoch;
     u64 *status;            /* [tile][RADIX] */
     const u64 *bins;        /* [RADIX], this pass */
@@ -184,7 +184,7 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         if (i * 32 < rem) {
-            uint32_t dd = a.dig.of(key[i]);
+            uint32_t dd = sc_order_rank(&a.dig, key[i]);
             rank[i] += sh.local_start[dd] + sh.sm.w.cnt[warp][dd];
         }
     }
@@ -203,7 +203,7 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
         uint32_t j = threadIdx.x + i * THREADS;
         if (FULL || j < tile_n) {
             uint32_t k = sh.sm.keys[j];
-            a.out[sh.global[a.dig.of(k)] + j] = k;
+            a.out[sh.global[sc_order_rank(&a.dig, k)] + j] = k;
         }
     }
 }
@@ -393,10 +393,7 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     ps.count = 0;
     for (unsigned lo = lo_bit; lo < hi_bit; lo += RADIX_BITS) {
         unsigned bits = std::min(hi_bit - lo, (unsigned)RADIX_BITS);
-        Digit &d = ps.d[ps.count++];
-        d.shift = lo;
-        d.mask = (1u << bits) - 1;
-        d.flip = descending ? d.mask : 0;
+        sc_order_init(&ps.d[ps.count++], lo, lo + bits, descending);
     }
 
     char *scr = (char *)d_scratch;

@@ -1,11 +1,13 @@
-/* sort_rank.cuh — the radix digit of sort.cu's passes and the warp and
- * block steps of one pass: the stable rank of each key among its warp's
- * keys of the same digit, the block's exclusive scan over digits, and the
- * look-back over tiles for one digit. */
+/* sort_rank.cuh — the radix digits of sort.cu's passes (each the key
+ * order of sc_hd.h over RADIX_BITS bits, fewer in the last pass) and the
+ * warp and block steps of one pass: the stable rank of each key among its
+ * warp's keys of the same digit, the block's exclusive scan over digits,
+ * and the look-back over tiles for one digit. */
 #ifndef SC_SORT_RANK_CUH
 #define SC_SORT_RANK_CUH
 
 #include <cstdint>
+#include "core/sc_hd.h"
 #include "tile_status.cuh"
 #include "tile_config.cuh"
 
@@ -20,14 +22,6 @@ constexpr int MAX_PASSES = (32 + RADIX_BITS - 1) / RADIX_BITS;
 /* The look-back runs on the tile engine's packed status (tile_status.cuh),
  * one column per digit in a [tile][RADIX] array, pass e in epoch e: one
  * memset per sort serves all its passes. */
-
-struct Digit {
-    uint32_t shift, mask, flip;
-    __device__ __forceinline__ uint32_t of(uint32_t k) const
-    {
-        return ((k >> shift) & mask) ^ flip;
-    }
-};
 
 __device__ __forceinline__ uint32_t lanemask_lt()
 {
@@ -68,7 +62,7 @@ __device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
  * it does the least work. */
 template <int ITEMS>
 __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
-                                          const Digit &dig, uint32_t *cnt,
+                                          const sc_order &dig, uint32_t *cnt,
                                           uint32_t *match, uint32_t rank[ITEMS])
 {
     uint32_t bit = 1u << (threadIdx.x & 31);
@@ -76,7 +70,7 @@ __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         bool valid = i * 32 < rem;
-        uint32_t d = dig.of(key[i]);
+        uint32_t d = sc_order_rank(&dig, key[i]);
         if (valid)
             atomicOr(&match[d], bit);
         __syncwarp();
