@@ -23,6 +23,7 @@
 #include "warp_scan.cuh"
 #include "tile_io.cuh"
 #include "lookback_warp.cuh"
+#include "launch_util.cuh"
 
 namespace te {
 

@@ -103,30 +103,6 @@ __device__ __forceinline__ void lookback_loop(uint64_t n_tiles, const packed_sta
     }
 }
 
-/* A persistent pass's grid: as many blocks of `threads` as fit at once
- * with `smem` bytes of dynamic shared memory each, at most `tiles`. */
-template <class K>
-static inline cudaError_t persistent_grid(K kernel, int threads, size_t smem,
-                                          uint64_t tiles, unsigned *blocks)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)smem);
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
-    if (e != cudaSuccess)
-        return e;
-    if (per_sm < 1)
-        return cudaErrorInvalidConfiguration;
-    uint64_t b = (uint64_t)sms * (uint64_t)per_sm;
-    *blocks = (unsigned)(b < tiles ? b : tiles);
-    return cudaSuccess;
-}
-
 } /* namespace te */
 
 #endif /* SC_LOOKBACK_WARP_CUH */

@@ -24,6 +24,7 @@
 #include "tile_status.cuh"
 #include "tile_config.cuh"
 #include "agent_scan.cuh"
+#include "launch_util.cuh"
 
 namespace {
 
@@ -259,8 +260,6 @@ const ScanCfg scan_cfgs[] = {
 int scan_cfg = 0;
 #endif
 
-size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
-
 /* Scratch: [tile counter | flags (wide) | status words or agg + incl]. */
 template <int OP, typename T, int THREADS, int VECS, bool CS>
 int launch(const uint32_t *d_in, uint64_t n, int inclusive,
@@ -282,7 +281,7 @@ int launch(const uint32_t *d_in, uint64_t n, int inclusive,
         clear = 256 + tiles * 8;
     } else {
         st.flag = (uint32_t *)(p + 256);
-        st.agg = (uint64_t *)(p + 256 + round256(tiles * 4));
+        st.agg = (uint64_t *)(p + 256 + te::round256(tiles * 4));
         st.incl = st.agg + tiles;
         clear = 256 + tiles * 4;
     }
@@ -360,7 +359,7 @@ extern "C" const char *scg_scan_variant(void)
 extern "C" size_t scg_scan_scratch(uint64_t n)
 {
     uint64_t tiles = tiles_for(n, MIN_TILE);
-    return 256 + round256(tiles * 4) + tiles * 16;
+    return 256 + te::round256(tiles * 4) + tiles * 16;
 }
 
 extern "C" int scg_scan(const uint32_t *d_in, uint64_t n, int op,

@@ -26,6 +26,7 @@
 #include "tile_status.cuh"
 #include "tile_config.cuh"
 #include "sort_rank.cuh"
+#include "launch_util.cuh"
 
 namespace {
 
@@ -239,8 +240,6 @@ sort_pass_kernel(PassArgs a)
         sort_tile<THREADS, ITEMS, false>(a, sh, tile, tile_n);
 }
 
-size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
-
 /* Scratch layout (all offsets 256-aligned):
  *   hist  u64[MAX_PASSES][RADIX]
  *   bins  u64[MAX_PASSES][RADIX]
@@ -328,15 +327,6 @@ uint64_t sort_min_tile()
     return m;
 }
 
-int num_sms()
-{
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-        return 132;
-    return sms;
-}
-
 } /* namespace */
 
 #ifdef SCG_TUNE
@@ -376,7 +366,7 @@ extern "C" const char *scg_sort_variant(void)
 extern "C" size_t scg_sort_scratch(uint64_t n)
 {
     uint64_t tiles = (n + sort_min_tile() - 1) / sort_min_tile();
-    return STATUS_OFF + round256(tiles * RADIX * 8);
+    return STATUS_OFF + te::round256(tiles * RADIX * 8);
 }
 
 extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
@@ -411,8 +401,10 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     int *d_result = (int *)(scr + MISC_OFF + 32);
     SCG_CHECK(cudaMemsetAsync(scr, 0, STATUS_OFF + tiles * RADIX * 8, s));
     int aligned = ((uintptr_t)d_keys & 15) == 0;
+    int sms = 0;
+    SCG_CHECK(te::sm_count(&sms));
     uint64_t hist_blocks = std::min<uint64_t>((n + HIST_THREADS * 16 - 1) / (HIST_THREADS * 16),
-                                              (uint64_t)num_sms() * 4);
+                                              (uint64_t)sms * 4);
     /* per-block shared counters are 32-bit */
     hist_blocks = std::max<uint64_t>(hist_blocks, n >> 31);
     hist_kernel<<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps, hist);

@@ -23,13 +23,6 @@ constexpr int MAX_PASSES = (32 + RADIX_BITS - 1) / RADIX_BITS;
  * one column per digit in a [tile][RADIX] array, pass e in epoch e: one
  * memset per sort serves all its passes. */
 
-__device__ __forceinline__ uint32_t lanemask_lt()
-{
-    uint32_t m;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-    return m;
-}
-
 /* Exclusive scan of one value per thread over threads 0 .. RADIX-1; every
  * thread of the block must call it (it holds barriers). */
 template <int THREADS>
@@ -66,7 +59,7 @@ __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
                                           uint32_t *match, uint32_t rank[ITEMS])
 {
     uint32_t bit = 1u << (threadIdx.x & 31);
-    uint32_t lt = lanemask_lt();
+    uint32_t lt = te::lanemask_lt();
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         bool valid = i * 32 < rem;

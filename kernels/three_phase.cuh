@@ -19,7 +19,7 @@
 #include <cuda_runtime.h>
 #include "cuda_check.cuh"
 #include "agent_select.cuh"
-#include "lookback_warp.cuh"   /* persistent_grid */
+#include "launch_util.cuh"
 
 namespace te {
 
@@ -134,8 +134,6 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
 /* ------------------------------------------------------------------ */
 /* Host side.                                                            */
 
-static inline size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
-
 /* min_tile: the smallest tile of any variant the caller may run. */
 static inline size_t scratch_bytes(uint64_t n, uint64_t min_tile)
 {
@@ -157,14 +155,6 @@ static inline scratch_map map_scratch(void *scratch, uint64_t tiles)
     m.seq_count = (uint64_t *)(p + 256 + round256(tiles * 8));
     m.seq_off = (uint64_t *)((char *)m.seq_count + round256(MAX_SEQ * 8));
     return m;
-}
-
-static inline cudaError_t sm_count(int *sms)
-{
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    return e != cudaSuccess ? e
-                            : cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
 }
 
 /* The fused pass, persistent: one wave of as many blocks as fit, launched
