@@ -151,8 +151,7 @@ __device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
         T s = op_apply<OP, T>(op_apply<OP, T>((T)x[v][0], (T)x[v][1]),
                               op_apply<OP, T>((T)x[v][2], (T)x[v][3]));
         T inc = warp_inclusive<OP, T>(s);
-        T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-        if (lane == 0) exc = op_identity<OP, T>();
+        T exc = te::warp_exclusive_of<scan_op<OP, T>, T>(inc);
         pre[v] = op_apply<OP, T>(run, exc);
         run = op_apply<OP, T>(run, __shfl_sync(0xffffffffu, inc, 31));
     }
@@ -164,8 +163,7 @@ __device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
     if (warp == 0) {
         T w = lane < SCAN_WARPS ? s_warp[lane] : op_identity<OP, T>();
         T winc = warp_inclusive<OP, T>(w);
-        T wexc = __shfl_up_sync(0xffffffffu, winc, 1);
-        if (lane == 0) wexc = op_identity<OP, T>();
+        T wexc = te::warp_exclusive_of<scan_op<OP, T>, T>(winc);
         T agg = __shfl_sync(0xffffffffu, winc, SCAN_WARPS - 1);
         T prefix;
         if (tile == 0) {

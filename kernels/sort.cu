@@ -87,14 +87,10 @@ __global__ void __launch_bounds__(RADIX)
 bins_kernel(const u64 *hist, uint64_t n, u64 *bins, int *trivial)
 {
     __shared__ u64 warp_total[RADIX / 32];
-    int p = blockIdx.x, d = threadIdx.x, lane = d & 31, warp = d >> 5;
-    u64 c = hist[p * RADIX + d], inc = c;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        u64 v = __shfl_up_sync(0xffffffffu, inc, o);
-        if (lane >= o) inc += v;
-    }
-    if (lane == 31) warp_total[warp] = inc;
+    int p = blockIdx.x, d = threadIdx.x, warp = d >> 5;
+    u64 c = hist[p * RADIX + d];
+    u64 inc = te::warp_inclusive<te::plus<u64>, u64>(c);
+    if (te::lane_id() == 31) warp_total[warp] = inc;
     int one_digit = __syncthreads_or(c == n);
     u64 before = 0;
     for (int w = 0; w < warp; w++) before += warp_total[w];

@@ -29,11 +29,7 @@ template <int THREADS>
 __device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
 {
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    uint32_t inc = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        uint32_t y = __shfl_up_sync(0xffffffffu, inc, o);
-        if (lane >= o) inc += y;
-    }
+    uint32_t inc = te::warp_inclusive<te::plus<uint32_t>, uint32_t>(x);
     if (lane == 31 && warp < RADIX / 32) s_warp[warp] = inc;
     __syncthreads();
     uint32_t off = 0;
