@@ -39,7 +39,7 @@ static const char *const mode_name[] = { "read", "rank", "lookback", "move", "fu
 
 __device__ unsigned long long g_rounds, g_polls, g_sink;
 
-/* lookback_warp of tile_status.cuh with its rounds and polls counted and
+/* warp_lookback of tile_status.cuh with its rounds and polls counted and
  * the back-off a parameter. */
 template <unsigned NS>
 __device__ uint64_t lookback_counted(const packed_status &st, uint64_t tile)

@@ -375,8 +375,8 @@ __device__ __forceinline__ uint64_t staged_offset(const fused_pass &fp, uint64_t
     if (threadIdx.x < 32) {
         uint64_t excl = 0;
         if (fp.prev)
-            excl = EARLY ? lookback_warp_primed<plus<uint64_t> >(fp.st, fp.prev, fp.early)
-                         : lookback_warp<plus<uint64_t> >(fp.st, fp.prev);
+            excl = EARLY ? warp_lookback_primed<plus<uint64_t> >(fp.st, fp.prev, fp.early)
+                         : warp_lookback<plus<uint64_t> >(fp.st, fp.prev);
         if (threadIdx.x == 0) {
             if (fp.prev)
                 fp.st.publish_prefix(fp.prev, excl + fp.prev_count);

@@ -90,7 +90,7 @@ __device__ __forceinline__ void lookback_loop(uint64_t n_tiles, const packed_sta
             while (st.poll(tile, v) == ST_NONE)
                 __nanosleep(LOOKBACK_NS);
         v = __shfl_sync(FULL_MASK, v, 0);
-        T excl = tile ? lookback_warp<OP>(st, tile) : carry;
+        T excl = tile ? warp_lookback<OP>(st, tile) : carry;
         T incl = tile ? OP::apply(excl, v) : v;
         if (lane_id() == 0) {
             if (tile)

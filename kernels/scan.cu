@@ -170,7 +170,7 @@ __device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
             prefix = (T)*carry_in;
         } else {
             if (lane == 0) st.publish_agg((uint64_t)tile, agg);
-            prefix = te::lookback_warp<scan_op<OP, T> >(st, tile);
+            prefix = te::warp_lookback<scan_op<OP, T> >(st, tile);
         }
         T total = op_apply<OP, T>(prefix, agg);
         if (lane == 0) {

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include "sc_kernels.h"
+#include "fused_pass.cuh"
 #include "three_phase.cuh"
 #include "tile_config.cuh"
 

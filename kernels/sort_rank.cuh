@@ -81,7 +81,7 @@ __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
 __device__ __forceinline__ u64 look_back_digit(const te::packed_status &st,
                                                uint32_t tile, uint32_t tile_count)
 {
-    u64 excl = te::lookback_thread<te::cfg::sort::LOOKBACK_BATCH>(st, tile);
+    u64 excl = te::thread_lookback<te::cfg::sort::LOOKBACK_BATCH>(st, tile);
     st.publish_prefix(tile, (uint64_t)excl + tile_count);
     return excl;
 }
