@@ -47,8 +47,8 @@ __device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
  * warp's row of RADIX words, zero between items): each ORs its bit into
  * its digit's word and reads the word back; the first lane of each digit
  * then updates the count and clears the word.  Measured against a ballot
- * per digit bit and against match_any (tile_config.cuh has the figures),
- * it does the least work. */
+ * per digit bit and against match_any (bench/RESULTS.md, "Figures behind
+ * the kernels' comments"), it does the least work. */
 template <int ITEMS>
 __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
                                           const sc_order &dig, uint32_t *cnt,
