@@ -1,9 +1,10 @@
 /* ablate_select.cu — where the fused select pass spends its time: the same
  * persistent loop (the cp.async ring, one stage, its own shape: 512 x 4
  * uint4 tiles, two blocks an SM, ABL_BLOCK threads; the shipped shapes are
- * tile_config.cuh's) with its steps added one at a time, on 2^28 uint32 held on the device, x != 0 kept
- * at 10 / 50 / 90 %.  A research probe for bench/RESULTS.md, not a
- * benchmark of what libsc ships (bench_compact.cu is that).
+ * tile_config.cuh's) with its steps added one at a time, on 2^28 uint32
+ * held on the device, x != 0 kept at 10 / 50 / 90 %.  A research probe
+ * for bench/RESULTS.md, not a benchmark of what libsc ships
+ * (bench_compact.cu is that).
  *
  *   read      the ring alone (the loads, a checksum)
  *   rank      + the tile's ranks (ballots, a barrier, the chunk scan)
@@ -14,9 +15,11 @@
  *   full-late late with the look-back, but no warp of its own: warp 0
  *             finds tile k-1's offset during step k (its predecessors
  *             have had a tile's time to publish) while the block waits
- *   full      all of it: the fused pass as it was before session 8, whose
- *             whole block waited for warp 0's look-back (checked against
- *             the count libsc's scg_compact returns)
+ *   full      all of it in step order: the whole block waits for warp
+ *             0's look-back of the tile it has just ranked, then moves
+ *             it (checked against the count libsc's scg_compact
+ *             returns); bench/RESULTS.md has this probe's figures
+ *             ("Where the fused select pass spent its time")
  * Each row prints the look-back's mean rounds (32 tiles a round) and
  * polls per tile where it has one; "ns" is the back-off between polls.
  *
@@ -39,7 +42,7 @@ static const char *const mode_name[] = { "read", "rank", "lookback", "move", "fu
 
 __device__ unsigned long long g_rounds, g_polls, g_sink;
 
-/* lookback_warp of tile_status.cuh with its rounds and polls counted and
+/* warp_lookback of tile_status.cuh with its rounds and polls counted and
  * the back-off a parameter. */
 template <unsigned NS>
 __device__ uint64_t lookback_counted(const packed_status &st, uint64_t tile)
@@ -90,8 +93,8 @@ __device__ void lookback_late(const packed_status &st, uint64_t tile, uint32_t c
     }
 }
 
-/* The shared memory of the pass before session 8: a select_smem and the
- * offset warp 0 hands the block. */
+/* The probe's shared memory: a select_smem and the offset warp 0 hands
+ * the block. */
 template <class Op, int BLOCK, int VEC>
 struct abl_smem : select_smem<Op, BLOCK, VEC> {
     uint64_t offset;
@@ -103,8 +106,8 @@ struct abl_layout {
     static size_t bytes() { return RING_BYTES + sizeof(abl_smem<Op, BLOCK, VEC>); }
 };
 
-/* The shape of the pass before session 8; ABL_BLOCK=480 gives the
- * shipped pass's tile (its compute threads) for comparison. */
+/* The probe's shape; ABL_BLOCK=480 gives the tile of lookback_warp.cuh's
+ * passes (their compute threads) for comparison. */
 #ifndef ABL_BLOCK
 #define ABL_BLOCK 512
 #endif

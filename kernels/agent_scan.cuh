@@ -23,6 +23,7 @@
 #include "warp_scan.cuh"
 #include "tile_io.cuh"
 #include "lookback_warp.cuh"
+#include "launch_util.cuh"
 
 namespace te {
 
@@ -52,11 +53,9 @@ struct scan_args {
 
 /* The last tile of the array into its slot, padded with the identity, so
  * that it is read and written back as the full ones are.  Inlined, as is
- * scan_write_partial: as calls they gave the kernel a 96-byte stack frame
- * and 4 more registers, and on an H200 (2026-11-24, 2^28, three rounds by
- * turns, ms) exclusive min 0.600-0.604 against 0.611-0.621, xor
- * 0.601-0.605 against 0.607-0.620, inclusive max 0.605-0.613 against
- * 0.614-0.617, exclusive sum the same (0.613-0.618, 0.614-0.623). */
+ * scan_write_partial: as calls they give the kernel a 96-byte stack frame
+ * and 4 more registers, and the scans other than the sum run 1-3 %
+ * slower (bench/RESULTS.md, "Figures behind the kernels' comments"). */
 template <int BLOCK, int VEC>
 __device__ __forceinline__ void load_partial_slot(const input &in, uint64_t vt, uint4 *slot,
                                                uint32_t pad)

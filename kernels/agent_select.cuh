@@ -375,8 +375,8 @@ __device__ __forceinline__ uint64_t staged_offset(const fused_pass &fp, uint64_t
     if (threadIdx.x < 32) {
         uint64_t excl = 0;
         if (fp.prev)
-            excl = EARLY ? lookback_warp_primed<plus<uint64_t> >(fp.st, fp.prev, fp.early)
-                         : lookback_warp<plus<uint64_t> >(fp.st, fp.prev);
+            excl = EARLY ? warp_lookback_primed<plus<uint64_t> >(fp.st, fp.prev, fp.early)
+                         : warp_lookback<plus<uint64_t> >(fp.st, fp.prev);
         if (threadIdx.x == 0) {
             if (fp.prev)
                 fp.st.publish_prefix(fp.prev, excl + fp.prev_count);
@@ -429,10 +429,9 @@ __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
          * other: where both fit, this one is staged before the wait for
          * the look-back, and the barrier before staging is saved (the
          * tile that was at this end was flushed before this step's first
-         * barrier).  Measured on an H200 (2026-11-24, 2^28, ms at 10 / 50
-         * / 90 % kept): 0.392-0.393 / 0.463-0.467 / 0.570-0.573 against
-         * 0.402-0.403 / 0.472-0.475 / 0.569-0.572 with one end; 32-bit
-         * indices at 10 % 0.397-0.399 against 0.420-0.422. */
+         * barrier): faster than one end at 10 and 50 % kept, most for
+         * 32-bit indices, the same at 90 % (bench/RESULTS.md, "Figures
+         * behind the kernels' comments"). */
         base = fp.prev_base == 0 && fp.have_prev ? (uint32_t)SM::STAGE_WORDS - r.total : 0;
         bool early = fp.have_prev && fp.prev_count + r.total <= (uint32_t)SM::STAGE_WORDS;
         if (early) {

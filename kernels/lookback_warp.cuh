@@ -90,7 +90,7 @@ __device__ __forceinline__ void lookback_loop(uint64_t n_tiles, const packed_sta
             while (st.poll(tile, v) == ST_NONE)
                 __nanosleep(LOOKBACK_NS);
         v = __shfl_sync(FULL_MASK, v, 0);
-        T excl = tile ? lookback_warp<OP>(st, tile) : carry;
+        T excl = tile ? warp_lookback<OP>(st, tile) : carry;
         T incl = tile ? OP::apply(excl, v) : v;
         if (lane_id() == 0) {
             if (tile)
@@ -101,30 +101,6 @@ __device__ __forceinline__ void lookback_loop(uint64_t n_tiles, const packed_sta
         }
         bar_arrive(BAR_OFFSET + p, BLOCK + 32);
     }
-}
-
-/* A persistent pass's grid: as many blocks of `threads` as fit at once
- * with `smem` bytes of dynamic shared memory each, at most `tiles`. */
-template <class K>
-static inline cudaError_t persistent_grid(K kernel, int threads, size_t smem,
-                                          uint64_t tiles, unsigned *blocks)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)smem);
-    if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
-    if (e != cudaSuccess)
-        return e;
-    if (per_sm < 1)
-        return cudaErrorInvalidConfiguration;
-    uint64_t b = (uint64_t)sms * (uint64_t)per_sm;
-    *blocks = (unsigned)(b < tiles ? b : tiles);
-    return cudaSuccess;
 }
 
 } /* namespace te */

@@ -24,6 +24,7 @@
 #include "tile_status.cuh"
 #include "tile_config.cuh"
 #include "agent_scan.cuh"
+#include "launch_util.cuh"
 
 namespace {
 
@@ -150,8 +151,7 @@ __device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
         T s = op_apply<OP, T>(op_apply<OP, T>((T)x[v][0], (T)x[v][1]),
                               op_apply<OP, T>((T)x[v][2], (T)x[v][3]));
         T inc = warp_inclusive<OP, T>(s);
-        T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-        if (lane == 0) exc = op_identity<OP, T>();
+        T exc = te::warp_exclusive_of<scan_op<OP, T>, T>(inc);
         pre[v] = op_apply<OP, T>(run, exc);
         run = op_apply<OP, T>(run, __shfl_sync(0xffffffffu, inc, 31));
     }
@@ -163,15 +163,14 @@ __device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
     if (warp == 0) {
         T w = lane < SCAN_WARPS ? s_warp[lane] : op_identity<OP, T>();
         T winc = warp_inclusive<OP, T>(w);
-        T wexc = __shfl_up_sync(0xffffffffu, winc, 1);
-        if (lane == 0) wexc = op_identity<OP, T>();
+        T wexc = te::warp_exclusive_of<scan_op<OP, T>, T>(winc);
         T agg = __shfl_sync(0xffffffffu, winc, SCAN_WARPS - 1);
         T prefix;
         if (tile == 0) {
             prefix = (T)*carry_in;
         } else {
             if (lane == 0) st.publish_agg((uint64_t)tile, agg);
-            prefix = te::lookback_warp<scan_op<OP, T> >(st, tile);
+            prefix = te::warp_lookback<scan_op<OP, T> >(st, tile);
         }
         T total = op_apply<OP, T>(prefix, agg);
         if (lane == 0) {
@@ -259,8 +258,6 @@ const ScanCfg scan_cfgs[] = {
 int scan_cfg = 0;
 #endif
 
-size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
-
 /* Scratch: [tile counter | flags (wide) | status words or agg + incl]. */
 template <int OP, typename T, int THREADS, int VECS, bool CS>
 int launch(const uint32_t *d_in, uint64_t n, int inclusive,
@@ -282,7 +279,7 @@ int launch(const uint32_t *d_in, uint64_t n, int inclusive,
         clear = 256 + tiles * 8;
     } else {
         st.flag = (uint32_t *)(p + 256);
-        st.agg = (uint64_t *)(p + 256 + round256(tiles * 4));
+        st.agg = (uint64_t *)(p + 256 + te::round256(tiles * 4));
         st.incl = st.agg + tiles;
         clear = 256 + tiles * 4;
     }
@@ -360,7 +357,7 @@ extern "C" const char *scg_scan_variant(void)
 extern "C" size_t scg_scan_scratch(uint64_t n)
 {
     uint64_t tiles = tiles_for(n, MIN_TILE);
-    return 256 + round256(tiles * 4) + tiles * 16;
+    return 256 + te::round256(tiles * 4) + tiles * 16;
 }
 
 extern "C" int scg_scan(const uint32_t *d_in, uint64_t n, int op,

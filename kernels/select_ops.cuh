@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include "sc_kernels.h"
+#include "fused_pass.cuh"
 #include "three_phase.cuh"
 #include "tile_config.cuh"
 
@@ -20,13 +21,12 @@ namespace te {
 
 /* One circular interval: (x - lo) mod 2^32 <= span, one subtraction and
  * one comparison.  range_of turns a range predicate into it: an inverted
- * interval is the rest of the circle, also an interval.  With the
- * inversion an xor in the kernel the test took five instructions, and the
- * pass evaluated it twice (again to stage, the flags not kept): on an
- * H200 (2026-11-24, 2^28, ms at 10 / 50 / 90 % kept) compaction 0.389-0.396
- * / 0.463-0.465 / 0.566-0.575 against 0.366-0.374 / 0.446-0.451 /
- * 0.563-0.565 now, split 0.619-0.630 / 0.624-0.633 / 0.618-0.627 against
- * 0.607-0.608 / 0.604-0.613 / 0.605-0.612. */
+ * interval is the rest of the circle, also an interval.  The pass
+ * evaluates the test twice an element (again to stage: the flags are not
+ * kept), and a range test with the inversion as an xor takes five
+ * instructions: the interval is measurably faster for compaction and
+ * split alike (bench/RESULTS.md, "Figures behind the kernels'
+ * comments"). */
 struct pred_range {
     uint32_t lo, span;
     static const bool INDEXED = false;
@@ -111,29 +111,14 @@ static inline const char *variant_name(int v)
     return v >= 0 && v < 2 ? names[v] : 0;
 }
 
-/* tile_config.cuh has the shapes' measurements (2026-11-24).  Before, on
- * the ranks by ballots and the partial tile called (not inlined): on an
- * H200 (2026-11-24, 2^28 uint32, x CUB, two rounds by turns): compaction with warp 0 looking back one tile late while the
- * block waits (cfg::compact) 0.98 / 1.07 / 1.18-1.19, against 0.93-0.94 /
- * 1.00 / 1.10-1.11 with the look-back warp beside it; split the other way
- * round, 1.05 / 1.02 / 1.00-1.01 inline against 1.07 / 1.04-1.07 / 1.04-
- * 1.05.  In bench/ablate_select.cu's inline pass, lost: warp 0 looking
- * back at the start of the step, beside the ranking (1-8 % slower than
- * after it); 4 tiles a lane polled at once, bounded by the block's own
- * last prefix, 12 % slower (8 or 9 a lane, with spills: 70 %).
- * Earlier, on an H100 (2026-11-23, 2^28 uint32, x CUB select at 10 / 50 /
- * 90 % kept; split x CUB partition at the same): the default 0.98 / 1.05
- * / 1.15, split 1.11 / 1.10 / 1.08; the three phases 0.66 / 0.74 / 0.81,
- * split 0.85.  Lost in the same run: the pass before, whose whole block
- * waited for warp 0's look-back, 0.81 / 0.84 / 0.91 (split 0.88-0.91);
- * the same look-back warp with 992 x 4 tiles 0.93 / 1.02 / 1.13, 256 x 4
- * 0.87 / 0.95 / 1.04, 992 x 2 0.77 / 0.86 / 0.99; a look-back polling 128
- * tiles a round instead of 32, 0.95 / 1.03 / 1.13.  Earlier (the pass that
- * waited for warp 0): staging at the output's shift after the look-back
- * 0.78 / 0.82 / 0.87; on 1024 x 4 tiles 0.77 / 0.80 / 0.85, 384 x 4 0.69 /
- * 0.73 / 0.79, 256 x 4 0.67 / 0.71 / 0.78, 3 tiles in flight 0.63 / 0.70 /
- * 0.73; tiles taken from a counter ahead of use 0.10-0.16 (a tile queued in
- * one block's ring stalls every later tile); one tile per block 0.51-0.68. */
+/* V_DEFAULT runs the fused pass on tile_config.cuh's shapes, which says
+ * why them.  Tiles go to blocks in a fixed order (block b takes b, b + G,
+ * ...), not from a counter: a tile queued in one block's ring would stall
+ * every later tile.  The variants measured against it and lost (a
+ * look-back warp beside the block, more tiles polled a round, the block
+ * waiting for the look-back of the tile it has just ranked, one tile per
+ * block) are in bench/RESULTS.md, "Figures behind the kernels'
+ * comments". */
 template <class Op>
 static int run_variant(int v, const Op &op, const input &in, void *scr,
                        uint64_t *d_total, cudaStream_t s)

@@ -26,12 +26,13 @@
 #include "tile_status.cuh"
 #include "tile_config.cuh"
 #include "sort_rank.cuh"
+#include "launch_util.cuh"
 
 namespace {
 
 struct Passes {
     int count;
-    Digit d[MAX_PASSES];
+    sc_order d[MAX_PASSES];
 };
 
 /* ---------------- count: all histograms in one read ---------------- */
@@ -44,7 +45,7 @@ __device__ __forceinline__ void hist_add(uint32_t (*h)[RADIX],
 #pragma unroll
     for (int p = 0; p < MAX_PASSES; p++)
         if (p < ps.count)
-            atomicAdd(&h[p][ps.d[p].of(k)], 1u);
+            atomicAdd(&h[p][sc_order_rank(&ps.d[p], k)], 1u);
 }
 
 __global__ void __launch_bounds__(HIST_THREADS)
@@ -86,14 +87,10 @@ __global__ void __launch_bounds__(RADIX)
 bins_kernel(const u64 *hist, uint64_t n, u64 *bins, int *trivial)
 {
     __shared__ u64 warp_total[RADIX / 32];
-    int p = blockIdx.x, d = threadIdx.x, lane = d & 31, warp = d >> 5;
-    u64 c = hist[p * RADIX + d], inc = c;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        u64 v = __shfl_up_sync(0xffffffffu, inc, o);
-        if (lane >= o) inc += v;
-    }
-    if (lane == 31) warp_total[warp] = inc;
+    int p = blockIdx.x, d = threadIdx.x, warp = d >> 5;
+    u64 c = hist[p * RADIX + d];
+    u64 inc = te::warp_inclusive<te::plus<u64>, u64>(c);
+    if (te::lane_id() == 31) warp_total[warp] = inc;
     int one_digit = __syncthreads_or(c == n);
     u64 before = 0;
     for (int w = 0; w < warp; w++) before += warp_total[w];
@@ -111,7 +108,7 @@ struct PassArgs {
     const uint32_t *in;     /* chosen by the kernel */
     uint32_t *out;
     uint64_t n;
-    Digit dig;
+    sc_order dig;
     uint32_t epoch;
     u64 *status;            /* [tile][RADIX] */
     const u64 *bins;        /* [RADIX], this pass */
@@ -184,7 +181,7 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         if (i * 32 < rem) {
-            uint32_t dd = a.dig.of(key[i]);
+            uint32_t dd = sc_order_rank(&a.dig, key[i]);
             rank[i] += sh.local_start[dd] + sh.sm.w.cnt[warp][dd];
         }
     }
@@ -203,7 +200,7 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
         uint32_t j = threadIdx.x + i * THREADS;
         if (FULL || j < tile_n) {
             uint32_t k = sh.sm.keys[j];
-            a.out[sh.global[a.dig.of(k)] + j] = k;
+            a.out[sh.global[sc_order_rank(&a.dig, k)] + j] = k;
         }
     }
 }
@@ -238,8 +235,6 @@ sort_pass_kernel(PassArgs a)
     else
         sort_tile<THREADS, ITEMS, false>(a, sh, tile, tile_n);
 }
-
-size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
 
 /* Scratch layout (all offsets 256-aligned):
  *   hist  u64[MAX_PASSES][RADIX]
@@ -328,15 +323,6 @@ uint64_t sort_min_tile()
     return m;
 }
 
-int num_sms()
-{
-    int dev = 0, sms = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-        return 132;
-    return sms;
-}
-
 } /* namespace */
 
 #ifdef SCG_TUNE
@@ -376,7 +362,7 @@ extern "C" const char *scg_sort_variant(void)
 extern "C" size_t scg_sort_scratch(uint64_t n)
 {
     uint64_t tiles = (n + sort_min_tile() - 1) / sort_min_tile();
-    return STATUS_OFF + round256(tiles * RADIX * 8);
+    return STATUS_OFF + te::round256(tiles * RADIX * 8);
 }
 
 extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
@@ -393,10 +379,7 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     ps.count = 0;
     for (unsigned lo = lo_bit; lo < hi_bit; lo += RADIX_BITS) {
         unsigned bits = std::min(hi_bit - lo, (unsigned)RADIX_BITS);
-        Digit &d = ps.d[ps.count++];
-        d.shift = lo;
-        d.mask = (1u << bits) - 1;
-        d.flip = descending ? d.mask : 0;
+        sc_order_init(&ps.d[ps.count++], lo, lo + bits, descending);
     }
 
     char *scr = (char *)d_scratch;
@@ -414,8 +397,10 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     int *d_result = (int *)(scr + MISC_OFF + 32);
     SCG_CHECK(cudaMemsetAsync(scr, 0, STATUS_OFF + tiles * RADIX * 8, s));
     int aligned = ((uintptr_t)d_keys & 15) == 0;
+    int sms = 0;
+    SCG_CHECK(te::sm_count(&sms));
     uint64_t hist_blocks = std::min<uint64_t>((n + HIST_THREADS * 16 - 1) / (HIST_THREADS * 16),
-                                              (uint64_t)num_sms() * 4);
+                                              (uint64_t)sms * 4);
     /* per-block shared counters are 32-bit */
     hist_blocks = std::max<uint64_t>(hist_blocks, n >> 31);
     hist_kernel<<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps, hist);

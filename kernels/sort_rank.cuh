@@ -1,11 +1,13 @@
-/* sort_rank.cuh — the radix digit of sort.cu's passes and the warp and
- * block steps of one pass: the stable rank of each key among its warp's
- * keys of the same digit, the block's exclusive scan over digits, and the
- * look-back over tiles for one digit. */
+/* sort_rank.cuh — the radix digits of sort.cu's passes (each the key
+ * order of sc_hd.h over RADIX_BITS bits, fewer in the last pass) and the
+ * warp and block steps of one pass: the stable rank of each key among its
+ * warp's keys of the same digit, the block's exclusive scan over digits,
+ * and the look-back over tiles for one digit. */
 #ifndef SC_SORT_RANK_CUH
 #define SC_SORT_RANK_CUH
 
 #include <cstdint>
+#include "core/sc_hd.h"
 #include "tile_status.cuh"
 #include "tile_config.cuh"
 
@@ -21,32 +23,13 @@ constexpr int MAX_PASSES = (32 + RADIX_BITS - 1) / RADIX_BITS;
  * one column per digit in a [tile][RADIX] array, pass e in epoch e: one
  * memset per sort serves all its passes. */
 
-struct Digit {
-    uint32_t shift, mask, flip;
-    __device__ __forceinline__ uint32_t of(uint32_t k) const
-    {
-        return ((k >> shift) & mask) ^ flip;
-    }
-};
-
-__device__ __forceinline__ uint32_t lanemask_lt()
-{
-    uint32_t m;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
-    return m;
-}
-
 /* Exclusive scan of one value per thread over threads 0 .. RADIX-1; every
  * thread of the block must call it (it holds barriers). */
 template <int THREADS>
 __device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
 {
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    uint32_t inc = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        uint32_t y = __shfl_up_sync(0xffffffffu, inc, o);
-        if (lane >= o) inc += y;
-    }
+    uint32_t inc = te::warp_inclusive<te::plus<uint32_t>, uint32_t>(x);
     if (lane == 31 && warp < RADIX / 32) s_warp[warp] = inc;
     __syncthreads();
     uint32_t off = 0;
@@ -64,19 +47,19 @@ __device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
  * warp's row of RADIX words, zero between items): each ORs its bit into
  * its digit's word and reads the word back; the first lane of each digit
  * then updates the count and clears the word.  Measured against a ballot
- * per digit bit and against match_any (tile_config.cuh has the figures),
- * it does the least work. */
+ * per digit bit and against match_any (bench/RESULTS.md, "Figures behind
+ * the kernels' comments"), it does the least work. */
 template <int ITEMS>
 __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
-                                          const Digit &dig, uint32_t *cnt,
+                                          const sc_order &dig, uint32_t *cnt,
                                           uint32_t *match, uint32_t rank[ITEMS])
 {
     uint32_t bit = 1u << (threadIdx.x & 31);
-    uint32_t lt = lanemask_lt();
+    uint32_t lt = te::lanemask_lt();
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         bool valid = i * 32 < rem;
-        uint32_t d = dig.of(key[i]);
+        uint32_t d = sc_order_rank(&dig, key[i]);
         if (valid)
             atomicOr(&match[d], bit);
         __syncwarp();
@@ -98,7 +81,7 @@ __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
 __device__ __forceinline__ u64 look_back_digit(const te::packed_status &st,
                                                uint32_t tile, uint32_t tile_count)
 {
-    u64 excl = te::lookback_thread<te::cfg::sort::LOOKBACK_BATCH>(st, tile);
+    u64 excl = te::thread_lookback<te::cfg::sort::LOOKBACK_BATCH>(st, tile);
     st.publish_prefix(tile, (uint64_t)excl + tile_count);
     return excl;
 }

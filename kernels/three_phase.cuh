@@ -1,16 +1,13 @@
-/* three_phase.cuh — dispatch of the select agent (agent_select.cuh): the
- * fused single pass, and the plain three phases of Billeter, Olsson and
- * Assarsson (count, prefix, move), the paper's algorithm and the reference
- * the fused pass is tested against.
+/* three_phase.cuh — the plain three phases of Billeter, Olsson and
+ * Assarsson (count, prefix, move) over the select agent (agent_select.cuh):
+ * the paper's algorithm, and the reference the fused pass (fused_pass.cuh)
+ * is tested against.
  *
- * Three phases: S sequences of whole tiles, S at most one resident wave
- * (so no SM idles while a second wave runs a few long sequences) and at most
- * MAX_SEQ.  count: each block counts its sequence; prefix: one block scans
- * the S counts; move: each block walks its sequence again from its offset.
- * The input is read twice.
- *
- * Scratch (both): [0, 256) spare, then one status word per tile (zeroed by
- * one memset), then the sequence counts and offsets.
+ * S sequences of whole tiles, S at most one resident wave (so no SM idles
+ * while a second wave runs a few long sequences) and at most MAX_SEQ.
+ * count: each block counts its sequence; prefix: one block scans the S
+ * counts; move: each block walks its sequence again from its offset.  The
+ * input is read twice.
  */
 #ifndef SC_THREE_PHASE_CUH
 #define SC_THREE_PHASE_CUH
@@ -19,11 +16,11 @@
 #include <cuda_runtime.h>
 #include "cuda_check.cuh"
 #include "agent_select.cuh"
-#include "lookback_warp.cuh"   /* persistent_grid */
+#include "launch_util.cuh"
+#include "select_scratch.cuh"
 
 namespace te {
 
-static const int MAX_SEQ = 4096;
 static const int PREFIX_THREADS = 1024;
 
 /* Phase 1: the number selected in each sequence. */
@@ -133,64 +130,6 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
 
 /* ------------------------------------------------------------------ */
 /* Host side.                                                            */
-
-static inline size_t round256(size_t b) { return (b + 255) & ~(size_t)255; }
-
-/* min_tile: the smallest tile of any variant the caller may run. */
-static inline size_t scratch_bytes(uint64_t n, uint64_t min_tile)
-{
-    uint64_t tiles = (n + 3 + min_tile - 1) / min_tile;   /* +3: misalignment */
-    return 256 + round256(tiles * 8) + 2 * round256(MAX_SEQ * 8);
-}
-
-struct scratch_map {
-    uint64_t *status, *seq_count, *seq_off;
-    size_t zero_bytes;   /* what the fused pass needs zeroed */
-};
-
-static inline scratch_map map_scratch(void *scratch, uint64_t tiles)
-{
-    char *p = (char *)scratch;
-    scratch_map m;
-    m.status = (uint64_t *)(p + 256);
-    m.zero_bytes = 256 + tiles * 8;
-    m.seq_count = (uint64_t *)(p + 256 + round256(tiles * 8));
-    m.seq_off = (uint64_t *)((char *)m.seq_count + round256(MAX_SEQ * 8));
-    return m;
-}
-
-static inline cudaError_t sm_count(int *sms)
-{
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    return e != cudaSuccess ? e
-                            : cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, dev);
-}
-
-/* The fused pass, persistent: one wave of as many blocks as fit, launched
- * cooperatively (see agent_select.cuh: all blocks resident at once), each
- * of BLOCK threads. */
-template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool EARLY>
-static int run_fused(const Op &op, const input &in, void *scratch,
-                        uint64_t *d_total, cudaStream_t s)
-{
-    typedef geom<BLOCK, VEC> G;
-    typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
-    uint64_t tiles = n_tiles(in, G::SIZE);
-    unsigned blocks = 0;
-    SCG_CHECK(persistent_grid(fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, EARLY>,
-                              BLOCK, L::bytes(), tiles, &blocks));
-    scratch_map m = map_scratch(scratch, tiles);
-    packed_status st = { m.status, 1, 1 };
-    SCG_CHECK(cudaMemsetAsync(scratch, 0, m.zero_bytes, s));
-    Op op_arg = op;
-    input in_arg = in;
-    void *args[] = { &op_arg, &in_arg, &tiles, &st, &d_total };
-    SCG_CHECK(cudaLaunchCooperativeKernel(
-        (const void *)fused_select_kernel<Op, BLOCK, VEC, STAGES, MINB, EARLY>, dim3(blocks),
-        dim3(BLOCK), args, L::bytes(), s));
-    return 0;
-}
 
 template <class Op, int BLOCK, int VEC, int MINB>
 static int run_three_phase(const Op &op, const input &in, void *scratch,

@@ -92,7 +92,7 @@ struct packed_status {
         return decode(ld_relaxed(at(tile)), v);
     }
     /* The word a lane's first look-back round reads for tile: issued
-     * early, used later (lookback_warp_primed). */
+     * early, used later (warp_lookback_primed). */
     __device__ __forceinline__ uint64_t first_word(uint64_t tile) const
     {
         int64_t q = (int64_t)tile - 1 - (int64_t)lane_id();
@@ -165,7 +165,7 @@ __device__ __forceinline__ typename OP::type lookback_rounds(const ST &st, uint6
 }
 
 template <class OP, class ST>
-__device__ __forceinline__ typename OP::type lookback_warp(const ST &st, uint64_t tile)
+__device__ __forceinline__ typename OP::type warp_lookback(const ST &st, uint64_t tile)
 {
     return lookback_rounds<OP, ST, false>(st, tile, 0);
 }
@@ -175,7 +175,7 @@ __device__ __forceinline__ typename OP::type lookback_warp(const ST &st, uint64_
  * L2 is off the critical path.  Words that said "not yet" are polled
  * again. */
 template <class OP>
-__device__ __forceinline__ typename OP::type lookback_warp_primed(const packed_status &st,
+__device__ __forceinline__ typename OP::type warp_lookback_primed(const packed_status &st,
                                                                   uint64_t tile, uint64_t w0)
 {
     return lookback_rounds<OP, packed_status, true>(st, tile, w0);
@@ -187,7 +187,7 @@ __device__ __forceinline__ typename OP::type lookback_warp_primed(const packed_s
  * round trip to L2, so BATCH predecessors are read at once and taken
  * nearest first, up to the first that has published nothing yet. */
 template <int BATCH>
-__device__ __forceinline__ uint64_t lookback_thread(const packed_status &st,
+__device__ __forceinline__ uint64_t thread_lookback(const packed_status &st,
                                                     uint64_t tile)
 {
     uint64_t excl = 0;

@@ -15,17 +15,8 @@
 /* Shares smaller than this are not worth a thread. */
 #define MIN_SHARE ((uint64_t)1 << 16)
 
-/* The key order as one unsigned comparison, as sc_order (order.h) has
- * it: bits [lo, hi), inverted for descending order. */
-typedef struct rank_fn { unsigned shift; uint32_t mask, flip; } rank_fn;
-
-static inline uint32_t rank_of(const rank_fn *r, uint32_t v)
-{
-    return ((v >> r->shift) & r->mask) ^ r->flip;
-}
-
 typedef struct merge_args {
-    rank_fn rank;
+    sc_order rank;      /* the key order (sc_hd.h) */
     const uint32_t *src;
     const uint64_t *bounds;
     unsigned k, shares;
@@ -39,7 +30,7 @@ static uint64_t below(const merge_args *m, unsigned i, uint64_t x)
     uint64_t lo = 0, hi = m->bounds[i + 1] - m->bounds[i];
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (rank_of(&m->rank, v[mid]) < x) lo = mid + 1;
+        if (sc_order_rank(&m->rank, v[mid]) < x) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -78,14 +69,14 @@ static void find_cuts(const merge_args *m, uint64_t r, uint64_t *cut)
 
 /* Two parts, without branches in the loop (random keys would mispredict
  * half of them); ties take from a. */
-static void merge_two(const rank_fn *order, const uint32_t *a, uint64_t na,
+static void merge_two(const sc_order *order, const uint32_t *a, uint64_t na,
                       const uint32_t *b, uint64_t nb, uint32_t *out)
 {
-    const rank_fn r = *order;   /* a copy: out cannot alias it */
+    const sc_order r = *order;   /* a copy: out cannot alias it */
     uint64_t i = 0, j = 0;
     while (i < na && j < nb) {
         uint32_t x = a[i], y = b[j];
-        uint64_t take_b = rank_of(&r, y) < rank_of(&r, x);
+        uint64_t take_b = sc_order_rank(&r, y) < sc_order_rank(&r, x);
         *out++ = take_b ? y : x;
         j += take_b;
         i += 1 - take_b;
@@ -106,7 +97,7 @@ static void merge_many(const merge_args *m, const uint64_t *from,
         uint32_t best_rank = 0;
         for (unsigned i = 0; i < m->k; i++) {
             if (pos[i] == to[i]) continue;
-            uint32_t rk = rank_of(&m->rank, m->src[m->bounds[i] + pos[i]]);
+            uint32_t rk = sc_order_rank(&m->rank, m->src[m->bounds[i] + pos[i]]);
             if (best == m->k || rk < best_rank) { best = i; best_rank = rk; }
         }
         if (best == m->k) return;
@@ -135,10 +126,8 @@ void sc_merge_parts(sc_ctx *ctx, const uint32_t *src, const uint64_t *bounds,
                     unsigned k, unsigned lo_bit, unsigned hi_bit,
                     int descending, uint32_t *dst)
 {
-    unsigned width = hi_bit - lo_bit;
-    merge_args m = { { lo_bit, 0, 0 }, src, bounds, k, 1, dst };
-    m.rank.mask = width >= 32 ? UINT32_MAX : ((uint32_t)1 << width) - 1;
-    m.rank.flip = descending ? m.rank.mask : 0;
+    merge_args m = { { 0, 0, 0 }, src, bounds, k, 1, dst };
+    sc_order_init(&m.rank, lo_bit, hi_bit, descending);
     uint64_t n = bounds[k], most = n / MIN_SHARE + 1;
     m.shares = most < ctx->threads ? (unsigned)most : ctx->threads;
     if (m.shares == 0) m.shares = 1;

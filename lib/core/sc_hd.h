@@ -1,8 +1,9 @@
 /* sc_hd.h — functions compiled both for the host and for CUDA kernels.
  *
- * The predicate, the generator and sc-stat's sketch live here once, so
- * that the CPU and the GPU compute the same bits by construction, not by
- * keeping two copies in step.  Included by C (lib/) and by CUDA (kernels/) sources alike.
+ * The predicate, the generator, the key order and sc-stat's sketch live
+ * here once, so that the CPU and the GPU compute the same bits by
+ * construction, not by keeping two copies in step.  Included by C (lib/)
+ * and by CUDA (kernels/) sources alike.
  */
 #ifndef SC_HD_H
 #define SC_HD_H
@@ -78,6 +79,30 @@ SC_HD uint32_t sc_gen_plan_element(const sc_gen_plan *g, uint64_t i)
         break;
     }
     return kept ? v : 0u;
+}
+
+/* sc-rsort's key order as one unsigned comparison: the rank of v is bits
+ * [lo, hi) of v, inverted for descending order (so descending is
+ * ascending rank, and stability means the same thing both ways).  A
+ * radix digit is the rank over the digit's bits.  The CPU's sort, its
+ * merge, the order checks and the GPU's sort passes all rank by it. */
+typedef struct sc_order {
+    unsigned shift;
+    uint32_t mask, flip;
+} sc_order;
+
+/* Bits [lo_bit, hi_bit), 0 <= lo_bit < hi_bit <= 32. */
+SC_HD void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
+{
+    unsigned width = hi_bit - lo_bit;
+    o->shift = lo_bit;
+    o->mask = width >= 32 ? UINT32_MAX : ((uint32_t)1 << width) - 1;
+    o->flip = reverse ? o->mask : 0;
+}
+
+SC_HD uint32_t sc_order_rank(const sc_order *o, uint32_t v)
+{
+    return ((v >> o->shift) & o->mask) ^ o->flip;
 }
 
 /* sc-stat's distinct estimate: a HyperLogLog sketch of SC_HLL_REGS

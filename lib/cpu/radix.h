@@ -13,9 +13,7 @@
 typedef struct sort_pass {
     const uint32_t *src;
     uint32_t *dst;
-    unsigned shift;
-    uint32_t mask;          /* digit mask after the shift */
-    uint32_t flip;          /* mask for descending order, else 0 */
+    sc_order digit;         /* the digit: the rank over the pass's bits */
     uint64_t n;
     int skipped;            /* set by the prefix when no key moves */
     uint64_t *bounds;       /* if set, the prefix leaves each digit's first

@@ -3,14 +3,6 @@
 #include <inttypes.h>
 #include "jobs/order.h"
 
-void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
-{
-    unsigned width = hi_bit - lo_bit;
-    o->shift = lo_bit;
-    o->mask = width >= 32 ? UINT32_MAX : ((uint32_t)1 << width) - 1;
-    o->flip = reverse ? o->mask : 0;
-}
-
 sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
                          const uint32_t *v, size_t n)
 {

@@ -1,24 +1,10 @@
-/* order.h — sc-rsort's key order, and what is judged by it alone: order
- * checks (-C, -m) and -u's filter of equal keys. */
+/* order.h — what is judged by sc-rsort's key order alone (sc_order, in
+ * sc_hd.h, which the GPU's sort shares): order checks (-C, -m) and -u's
+ * filter of equal keys. */
 #ifndef SC_ORDER_H
 #define SC_ORDER_H
 
 #include "jobs/jobs.h"
-
-/* The sort order as one unsigned comparison: rank(v) = bits [lo, hi) of
- * v, inverted for descending order (so descending is ascending rank and
- * stability means the same thing both ways). */
-typedef struct sc_order {
-    unsigned shift;
-    uint32_t mask, flip;
-} sc_order;
-
-void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse);
-
-static inline uint32_t sc_order_rank(const sc_order *o, uint32_t v)
-{
-    return ((v >> o->shift) & o->mask) ^ o->flip;
-}
 
 /* Where a stream's order check stands: the element before, and the
  * zero-based position of the next element in the named input. */
