@@ -57,28 +57,50 @@ char *sc_output_target(const char *path)
     return cur;
 }
 
-int sc_temp_beside(const char *target, char **tmp)
+/* What the temporaries beside target are called before their
+ * "-PID-START-XXXXXX": ".NAME.sc", or ".sc" where that would pass the
+ * directory's longest name.  Sets *dir (free both); NULL when out of
+ * memory. */
+static char *beside_prefix(const char *target, char **dir)
 {
-    char *dir = dir_of(target), *dup = strdup(target);
+    char *dup = strdup(target);
+    *dir = dir_of(target);
     const char *base = dup ? basename(dup) : "";
-    long name_max = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
+    long name_max = *dir ? pathconf(*dir, _PC_NAME_MAX) : -1;
     if (name_max <= 0) name_max = NAME_MAX;
     /* The output's name in the temporary's tells a user whose it is; a
      * name near the limit gets the short form rather than ENAMETOOLONG. */
-    int named = strlen(base) + strlen("..sc-XXXXXX") <= (size_t)name_max;
-    size_t len = dir ? strlen(dir) + strlen(base) + 16 : 0;
-    *tmp = dir ? malloc(len) : NULL;
-    int fd = -1;
-    if (*tmp) {
-        snprintf(*tmp, len, named ? "%s/.%s.sc-XXXXXX" : "%s/.sc-XXXXXX", dir,
-                 base);
-        fd = mkstemp(*tmp);
-    } else {
-        errno = ENOMEM;
-    }
-    int err = errno;
-    free(dir);
+    size_t tail = strlen("---XXXXXX") + 10 + 20;    /* PID, START digits */
+    int named = strlen(base) + strlen("..sc") + tail <= (size_t)name_max;
+    size_t len = strlen(base) + 8;
+    char *prefix = dup && *dir ? malloc(len) : NULL;
+    if (prefix) snprintf(prefix, len, named ? ".%s.sc" : ".sc", base);
     free(dup);
+    return prefix;
+}
+
+void sc_sweep_beside(const char *target)
+{
+    char *dir, *prefix = beside_prefix(target, &dir);
+    const char *prefixes[2] = { prefix, NULL };
+    if (prefix) sc_temp_sweep(dir, prefixes);
+    free(prefix);
+    free(dir);
+}
+
+int sc_temp_beside(const char *target, char **tmp)
+{
+    char *dir, *prefix = beside_prefix(target, &dir);
+    size_t len = prefix ? strlen(dir) + strlen(prefix) + 64 : 0;
+    *tmp = prefix ? malloc(len) : NULL;
+    int fd = -1;
+    if (*tmp)
+        fd = sc_temp_open(dir, prefix, *tmp, len);
+    else
+        errno = ENOMEM;
+    int err = errno;
+    free(prefix);
+    free(dir);
     errno = err;
     return fd;
 }
@@ -111,12 +133,11 @@ static char *backup(const char *path, int *had)
          * never replaces anything: a clash only means another try. */
         close(fd);
         unlink(name);
-        if (link(path, name) == 0) {
-            sc_temp_register(name);
-            return name;
-        }
+        if (link(path, name) == 0) return name;     /* still registered */
+        int err = errno;
+        sc_temp_unregister(name);
         free(name);
-        if (errno != EEXIST) return NULL;
+        if (err != EEXIST) { errno = err; return NULL; }
     }
     return NULL;
 }

@@ -12,10 +12,14 @@
 char *sc_output_target(const char *path);
 
 /* Creates a temporary file beside target (same directory, so a rename
- * moves it into place): ".NAME.sc-XXXXXX", or ".sc-XXXXXX" when that
- * would pass the directory's longest name. The name goes in *tmp (free
- * it); returns the descriptor, or -1 with errno. */
+ * moves it into place): ".NAME.sc-PID-START-XXXXXX", or ".sc-..." when
+ * that would pass the directory's longest name (sc_temp_open), registered
+ * for removal on signals. The name goes in *tmp (free it); returns the
+ * descriptor, or -1 with errno. */
 int sc_temp_beside(const char *target, char **tmp);
+/* Removes the temporaries that runs killed while writing target left
+ * beside it (sc_temp_sweep), and no others. */
+void sc_sweep_beside(const char *target);
 
 /* rename(2); SC_TEST_FAIL_RENAME=N makes the N-th call in the process
  * fail with EACCES, for tests of what a failed rename leaves. */
