@@ -105,6 +105,13 @@ int sc_temp_beside(const char *target, char **tmp)
     return fd;
 }
 
+int sc_may_replace(const char *target)
+{
+    struct stat st;
+    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    return faccessat(AT_FDCWD, target, W_OK, AT_EACCESS);
+}
+
 int sc_rename(const char *from, const char *to)
 {
     static long calls;

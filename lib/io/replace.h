@@ -21,6 +21,13 @@ int sc_temp_beside(const char *target, char **tmp);
  * beside it (sc_temp_sweep), and no others. */
 void sc_sweep_beside(const char *target);
 
+/* 0 when the file at target may be replaced: it does not exist, is not a
+ * regular file (written in place), or the user may write it; else -1
+ * with errno (EACCES: a file of mode 0444 for a user other than root).
+ * A rename would replace it all the same, but sort -o refuses it, and a
+ * file made read-only is one its owner meant to keep. */
+int sc_may_replace(const char *target);
+
 /* rename(2); SC_TEST_FAIL_RENAME=N makes the N-th call in the process
  * fail with EACCES, for tests of what a failed rename leaves. */
 int sc_rename(const char *from, const char *to);
