@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "io/replace.h"
@@ -188,11 +189,30 @@ static sc_status keep_backups(sc_ctx *ctx, size_t n, char *const *paths,
     return SC_OK;
 }
 
+/* Two runs replacing the same files at once would interleave their
+ * renames and leave a set made of both: each holds a lock (flock) on the
+ * first file's directory while it replaces, so that one set replaces the
+ * other whole.  The directory, not a file: it is there already, and
+ * nothing is left behind.  One that cannot be opened (no read
+ * permission) goes unlocked.  Returns the descriptor to close, or -1. */
+static int lock_dir_of(const char *path)
+{
+    char *dir = dir_of(path);
+    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    free(dir);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
                          char *const *paths)
 {
     char **baks = calloc(n ? n : 1, sizeof *baks);
     if (!baks) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    int lock = n ? lock_dir_of(paths[0]) : -1;
     sc_status st = keep_backups(ctx, n, paths, baks);
     for (size_t k = 0; k < n && st == SC_OK; k++) {
         if (sc_rename(tmps[k], paths[k]) == 0) continue;
@@ -212,5 +232,6 @@ sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
             free(baks[k]);
         }
     free(baks);
+    if (lock >= 0) close(lock);
     return st;
 }

@@ -37,7 +37,8 @@ int sc_rename(const char *from, const char *to);
  * hard-linked backup until the last is in place, and on a failed rename
  * those already replaced are put back. On failure the temporaries not yet
  * renamed are still there for the caller to remove, and the message names
- * the file that could not be replaced. */
+ * the file that could not be replaced.  A lock on the first path's
+ * directory makes two runs replacing the same files take turns. */
 sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
                          char *const *paths);
 #endif
