@@ -361,6 +361,31 @@ EOF
     [ "$(sc-stat --sample 1 in.bin)" = "$(sc-stat in.bin)" ]
 }
 
+@test "sc-stat --sample: where no block is taken, the first is: never an empty sample" {
+    # Shorter than a block: the whole input, from a file or a pipe, and the
+    # quantiles that sc-split --ranges needs.
+    gen_file small.bin 1000 5 1
+    sc-stat --quantiles 4 small.bin > whole.txt
+    grep -q '^quantiles [0-9]*,[0-9]*,[0-9]*$' whole.txt
+    run -0 sc-stat --sample 0.01 --quantiles 4 small.bin
+    [ "$output" = "$(cat whole.txt)" ]
+    run -0 sh -c 'cat small.bin | sc-stat --sample 0.01 --quantiles 4'
+    [ "$output" = "$(cat whole.txt)" ]
+    # Three blocks, none taken at 1e-9: the first block, read in place or
+    # through a pipe in chunks smaller than a block.
+    gen_file three.bin 49152 6 1
+    head -c 65536 three.bin > first.bin
+    sc-stat --hist 3 --quantiles 2 first.bin > first.txt
+    run -0 sc-stat --sample 1e-9 --hist 3 --quantiles 2 three.bin
+    [ "$output" = "$(cat first.txt)" ] || { echo "# $output" >&2; return 1; }
+    run -0 sh -c 'cat three.bin | sc-stat -c 4K --sample 1e-9 --hist 3 --quantiles 2'
+    [ "$output" = "$(cat first.txt)" ] || { echo "# $output" >&2; return 1; }
+    # An empty input stays empty.
+    : > empty.bin
+    run -0 sc-stat --sample 0.01 empty.bin
+    [ "$output" = "count 0" ]
+}
+
 @test "sc-stat --sample with stray bytes: read through, the fault reported" {
     gen_file in.bin 100000 3
     printf 'z' >> in.bin

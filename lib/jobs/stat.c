@@ -91,6 +91,17 @@ static sc_status look(void *arg, uint32_t *x, size_t n)
     return st == SC_OK ? keep(ss, x, n) : st;
 }
 
+/* A sample that took no block of the stream looks at its first block
+ * (stat_sample.c), also after a fault in the data. */
+static sc_status look_untaken(stat_state *ss, sc_status st)
+{
+    uint32_t *x;
+    size_t n = sc_blocks_untaken(&ss->blocks, &x);
+    if (!n || (st != SC_OK && !sc_is_data_fault(st))) return st;
+    sc_status looked = look(ss, x, n);
+    return looked != SC_OK ? looked : st;
+}
+
 /* The report of what was read, even after a data fault.  The histogram
  * is counted first: reading back what --hist kept can fail, and then no
  * line of the report goes out. */
@@ -144,9 +155,9 @@ static sc_status open(job_state *js)
     ss->ctx = ctx;
     pthread_mutex_init(&ss->lock, NULL);
     sc_stat_acc_init(ss->acc);
-    sc_blocks_init(&ss->blocks, j->sample, j->sample_seed);
+    sc_status st = sc_blocks_init(ctx, &ss->blocks, j->sample, j->sample_seed);
     sc_writer_opts o = { SC_FMT_TEXT, 6, 0 };   /* a report is text */
-    sc_status st = sc_writer_open(&js->out, ctx, j->output, &o);
+    if (st == SC_OK) st = sc_writer_open(&js->out, ctx, j->output, &o);
     if (st != SC_OK || j->head || j->tail) return st;
     if (j->hist_buckets)
         st = sc_spill_open(&ss->keep, ctx, j->tmpdir,
@@ -195,6 +206,8 @@ static sc_status finish(job_state *js, sc_status st)
 {
     const sc_job *j = js->job;
     stat_state *ss = js->own;
+    /* The pipeline's blocks; those read in place (alone) took one. */
+    if (js->source_open && !js->counted_alone) st = look_untaken(ss, st);
     st = sc_ctx_settle(js->ctx, st);
     if (ss && ss->keep_st != SC_OK) st = ss->keep_st;
     else if (js->source_open && !j->head && !j->tail &&
@@ -210,6 +223,7 @@ static void release(job_state *js)
     stat_state *ss = js->own;
     if (!ss) return;
     sc_spill_close(ss->keep);
+    sc_blocks_free(&ss->blocks);
     sc_sample_free(ss->quant);
     free(ss->acc);
     pthread_mutex_destroy(&ss->lock);
