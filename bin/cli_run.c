@@ -18,7 +18,10 @@ static void on_fatal_signal(int sig)
 
 static void install_signals(void)
 {
-    static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    /* Every signal that ends a process by default and can be caught;
+     * what SIGKILL leaves, a later run removes (sc_temp_sweep). */
+    static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU,
+                                 SIGALRM, SIGVTALRM, SIGUSR1, SIGUSR2 };
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
         signal(fatal[i], on_fatal_signal);
     /* A closed output pipe is seen as EPIPE, so temporary files are

@@ -13,7 +13,8 @@ static const char usage[] =
 "                      strictly increasing; not with -m)\n"
 "  -S, --buffer-size SIZE  memory for sorting in one piece; larger inputs\n"
 "                      are sorted in runs and merged (default: a quarter\n"
-"                      of memory, at least 64M)\n"
+"                      of the memory this process may take, its limits\n"
+"                      included; at least 64M)\n"
 "  -T, --temporary-directory DIR  directory for temporary files\n"
 "                      (default $TMPDIR, else /tmp)\n";
 

@@ -26,7 +26,8 @@ static const char usage[] =
 "                      read only there; every figure is the sample's\n"
 "      --seed S        which blocks --sample and --quantiles pick (default 1)\n"
 "  -S, --buffer-size SIZE  memory that --hist keeps the input in\n"
-"                      (default: a quarter of RAM)\n"
+"                      (default: a quarter of the memory this process\n"
+"                      may take, its limits included)\n"
 "  -T, --temporary-directory DIR  where --hist keeps the rest\n"
 "                      (default $TMPDIR, else /tmp)\n";
 

@@ -116,8 +116,33 @@ loads_driver() {
         > out.bin 2> err.txt
     sc-rsort -d cpu both.bin > want.bin
     expect_same want.bin out.bin
-    grep -q "note: device auto: using the CPU (no CUDA" err.txt ||
+    grep -q "why: auto kept to the CPU: no CUDA GPU: " err.txt ||
         { echo "# -v: $(cat err.txt)" >&2; return 1; }
+}
+
+@test "devices: without a CUDA driver -v says there is no GPU, with no GPU estimates" {
+    cuda_build || skip "this build has no CUDA backend"
+    ! have_gpu || skip "a CUDA GPU is present: this checks a machine without one"
+    local driver
+    driver=$(sc-compact -d cuda < /dev/null 2>&1 || true)
+    [ "$driver" = "sc-compact: no CUDA GPU: no CUDA driver is installed" ] ||
+        skip "a CUDA driver is installed here ($driver)"
+    gen_file small.bin 1000 3 0.5
+    gen_file big.bin 2000000 3 0.5
+    local t f
+    for t in sc-compact sc-rsort sc-scan; do
+        for f in small.bin big.bin; do
+            # SC_TEST_COST=gpu: auto starts the GPU, and the start fails.
+            for cost in cpu gpu; do
+                SC_TEST_COST=$cost run -0 --separate-stderr $t -d auto -v -o out $f
+                [[ "$stderr" == *"why: auto kept to the CPU: no CUDA GPU: no CUDA driver is installed"* ]] ||
+                    { echo "# $t $f $cost: $stderr" >&2; return 1; }
+                [[ "$stderr" != *"estimated"* && "$stderr" != *"GB/s"* &&
+                   "$stderr" != *"insufficient"* ]] ||
+                    { echo "# $t $f $cost: $stderr" >&2; return 1; }
+            done
+        done
+    done
 }
 
 # split_run TOOL ARGS...: TOOL under auto, told to want the GPU, with its

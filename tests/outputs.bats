@@ -91,6 +91,85 @@ setup() {
     done
 }
 
+# as_user CMD...: CMD as a user other than root, in the current directory
+# (made writable for it): directly when the tests are not run as root,
+# else through setpriv as nobody; status 99 when neither can be.
+as_user() {
+    if [ "$(id -u)" -ne 0 ]; then
+        "$@"
+    elif command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
+        setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"
+    else
+        return 99
+    fi
+}
+
+teardown() {
+    [ -z "${U:-}" ] || rm -rf "$U"
+}
+
+# user_dir: a working directory that as_user's user may reach and write
+# (the suite's own may sit under directories only root may enter).
+user_dir() {
+    U=$(mktemp -d /tmp/sc-user.XXXXXX)
+    chmod 0777 "$U"
+    cp in.bin "$U/in.bin" && chmod 0644 "$U/in.bin"
+    cd "$U"
+    if ! as_user true; then
+        skip "running as root without setpriv or a user nobody: cannot test as a user"
+    fi
+    if ! as_user test -r in.bin; then
+        skip "user nobody cannot reach $U"
+    fi
+}
+
+@test "outputs: -o onto a file the user may not write is refused, as sort -o refuses it" {
+    user_dir
+    local t
+    for t in sc-gen sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        as_user sh -c 'echo old > ro && chmod 0444 ro'
+        if [ "$t" = sc-gen ]; then
+            run -1 --separate-stderr as_user "$t" -n 5 -o ro
+        else
+            run -1 --separate-stderr as_user "$t" -o ro in.bin
+        fi
+        [ "$stderr" = "$t: ro: Permission denied" ] ||
+            { echo "# $t: $stderr" >&2; return 1; }
+        [ "$(cat ro)" = old ] && [ "$(stat -c %a ro)" = 444 ]
+        rm -f ro
+    done
+    # The rejects file and the parts of a split by ranges too, with
+    # nothing else written.
+    as_user sh -c 'echo old > ro && chmod 0444 ro && echo old > p1 && chmod 0444 p1'
+    run -1 --separate-stderr as_user sc-split --gt 5 -r ro -o out in.bin
+    [ "$stderr" = "sc-split: ro: Permission denied" ]
+    run -1 --separate-stderr as_user sc-split --ranges 9,99 -o 'p%d' in.bin
+    [ "$stderr" = "sc-split: p1: Permission denied" ]
+    [ ! -e out ] && [ ! -e p0 ] && [ ! -e p2 ] && [ "$(cat p1)" = old ]
+    # A file the user may write is replaced as ever.
+    as_user chmod 0644 ro
+    run -0 as_user sc-gen -n 5 -o ro
+    [ "$(nelems ro)" -eq 5 ]
+    [ -z "$(ls -A | grep '^\.')" ]
+}
+
+@test "outputs: as root -o replaces a file of mode 0444, as sort -o does" {
+    [ "$(id -u)" -eq 0 ] || skip "not root: the refusal is tested as a user"
+    echo old > ro && chmod 0444 ro
+    run -0 sc-gen -n 5 -o ro
+    [ "$(nelems ro)" -eq 5 ] && [ "$(stat -c %a ro)" = 444 ]
+}
+
+@test "outputs: -o makes a new file: other hard links keep the old contents" {
+    echo old > out
+    ln out other
+    run -0 sc-compact -o out in.bin
+    sc-compact in.bin > want
+    expect_same want out
+    [ "$(cat other)" = old ]
+    [ "$(stat -c %h out)" -eq 1 ] && [ "$(stat -c %h other)" -eq 1 ]
+}
+
 @test "outputs: a new -o file gets the umask's mode" {
     (umask 027 && sc-compact -o fresh.bin in.bin)
     [ "$(stat -c %a fresh.bin)" = 640 ]

@@ -214,6 +214,50 @@ EOF
     cat p.0 p.1 p.2 | sc-rsort | cmp - <(sc-rsort in.bin)
 }
 
+@test "sc-split --ranges: parts wait while another run holds the directory's lock" {
+    command -v flock > /dev/null || skip "no flock(1) here"
+    gen_file in.bin 1000 6
+    mkdir d
+    exec 8< d
+    flock 8
+    sc-split --ranges 2000000000 -o 'd/p.%d' in.bin 3>&- 8<&- &
+    local split=$!
+    sleep 1
+    # Written beside their names, and held back until the lock is free.
+    [ ! -e d/p.0 ] && [ ! -e d/p.1 ] ||
+        { flock -u 8; echo "# renamed under another's lock: $(ls -A d)" >&2; return 1; }
+    [ -n "$(ls -A d | grep '^\.p\.0\.sc-')" ]
+    flock -u 8
+    exec 8<&-
+    wait "$split"
+    parts_vs_compact in.bin 2000000000 'd/p.%d'
+}
+
+@test "sc-split --ranges: two runs onto the same names at once leave one run's parts, whole" {
+    # Whether the runs' renames would have met is chance; the lock that
+    # keeps them apart is tested above. This checks that taking turns
+    # ends well for both.
+    gen_file a.bin 20000 6
+    gen_file b.bin 20000 7
+    local b k round
+    b=$(seq -s, 67108864 67108864 4227858432)      # 63 bounds
+    mkdir A B
+    sc-split --ranges "$b" -o 'A/p.%d' a.bin
+    sc-split --ranges "$b" -o 'B/p.%d' b.bin
+    (cd A && md5sum p.* > ../a.sums)
+    (cd B && md5sum p.* > ../b.sums)
+    for round in 1 2 3; do
+        sc-split --ranges "$b" -o 'p.%d' a.bin 3>&- & k=$!
+        sc-split --ranges "$b" -o 'p.%d' b.bin 3>&-
+        wait "$k"
+        md5sum p.* > got.sums
+        cmp -s got.sums a.sums || cmp -s got.sums b.sums ||
+            { echo "# round $round: $(diff got.sums a.sums | grep -c '^>') parts of b, $(diff got.sums b.sums | grep -c '^>') of a" >&2
+              return 1; }
+    done
+    [ -z "$(ls -A | grep '^\.')" ]
+}
+
 @test "sc-split --ranges: memory stays at a few chunks, whatever the input's size" {
     [ -x /usr/bin/time ] || skip "no /usr/bin/time to measure memory"
     gen_file in.bin 25000000 9             # 100 MB
@@ -315,6 +359,31 @@ EOF
     # Another seed, another sample; --sample 1 is the whole input.
     [ "$(sc-stat --sample 0.1 --seed 2 in.bin)" != "$(sc-stat --sample 0.1 in.bin)" ]
     [ "$(sc-stat --sample 1 in.bin)" = "$(sc-stat in.bin)" ]
+}
+
+@test "sc-stat --sample: where no block is taken, the first is: never an empty sample" {
+    # Shorter than a block: the whole input, from a file or a pipe, and the
+    # quantiles that sc-split --ranges needs.
+    gen_file small.bin 1000 5 1
+    sc-stat --quantiles 4 small.bin > whole.txt
+    grep -q '^quantiles [0-9]*,[0-9]*,[0-9]*$' whole.txt
+    run -0 sc-stat --sample 0.01 --quantiles 4 small.bin
+    [ "$output" = "$(cat whole.txt)" ]
+    run -0 sh -c 'cat small.bin | sc-stat --sample 0.01 --quantiles 4'
+    [ "$output" = "$(cat whole.txt)" ]
+    # Three blocks, none taken at 1e-9: the first block, read in place or
+    # through a pipe in chunks smaller than a block.
+    gen_file three.bin 49152 6 1
+    head -c 65536 three.bin > first.bin
+    sc-stat --hist 3 --quantiles 2 first.bin > first.txt
+    run -0 sc-stat --sample 1e-9 --hist 3 --quantiles 2 three.bin
+    [ "$output" = "$(cat first.txt)" ] || { echo "# $output" >&2; return 1; }
+    run -0 sh -c 'cat three.bin | sc-stat -c 4K --sample 1e-9 --hist 3 --quantiles 2'
+    [ "$output" = "$(cat first.txt)" ] || { echo "# $output" >&2; return 1; }
+    # An empty input stays empty.
+    : > empty.bin
+    run -0 sc-stat --sample 0.01 empty.bin
+    [ "$output" = "count 0" ]
 }
 
 @test "sc-stat --sample with stray bytes: read through, the fault reported" {

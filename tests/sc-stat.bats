@@ -91,6 +91,43 @@ stat_vs_ref() {
     [ -z "$(ls tmp)" ]
 }
 
+teardown() {
+    ! mountpoint -q "$T/small" 2>/dev/null || umount "$T/small"
+}
+
+# hist_full DIR LIMIT: sc-stat --hist keeping in.bin past -S in DIR, with
+# ulimit -f LIMIT, from the file and from a pipe: the write that fails
+# must end the run with its error and no report.
+hist_full() {
+    local d=$1 limit=$2 how
+    for how in file pipe; do
+        if [ $how = file ]; then
+            run -1 --separate-stderr bash -c 'ulimit -f "$0" && exec "$@"' "$limit" \
+                sc-stat --hist 9 -S 64K -T "$d" -c 4K in.bin
+        else
+            run -1 --separate-stderr bash -c 'ulimit -f "$0" && cat in.bin | "$@"' "$limit" \
+                sc-stat --hist 9 -S 64K -T "$d" -c 4K
+        fi
+        [ -z "$output" ] || { echo "# $d $how: a report: $output" >&2; return 1; }
+        [[ "$stderr" == "sc-stat: $d/sc-spill-"*": write error: "* ]] ||
+            { echo "# $d $how: $stderr" >&2; return 1; }
+        [ -z "$(ls -A "$d")" ] || { echo "# $d $how: left $(ls -A "$d")" >&2; return 1; }
+    done
+}
+
+@test "sc-stat --hist: -T full while keeping the input: no report, the error, exit 1" {
+    gen_file in.bin 300000 13 0.5
+    # ulimit -f stands for a full disk: the same failed write.
+    mkdir tmp
+    hist_full tmp 64
+    # A small tmpfs, where one can be mounted, is the real thing.
+    mkdir small
+    if [ "$(id -u)" -ne 0 ] || ! mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
+        skip "no tmpfs could be mounted (not root, or not allowed): tested with ulimit -f only"
+    fi
+    hist_full small unlimited
+}
+
 @test "sc-stat: chunk size and thread count change nothing" {
     gen_file in.bin 500000 17 0.5
     sc-stat --hist 5 in.bin > one.out

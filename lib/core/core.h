@@ -172,7 +172,17 @@ void sc_pages_free(void *p, size_t bytes);
  * decoded is still written (fault.c). */
 int sc_is_data_fault(sc_status st);
 
-/* -S's default: a quarter of physical memory, at least 64 MiB. */
+/* The memory this process may take (memlimit.c): the least of physical
+ * memory, its cgroup's memory limit (v1 or v2) and RLIMIT_AS and
+ * RLIMIT_DATA; *what names which, for -v. */
+uint64_t sc_memory_limit(const char **what);
+/* The least memory limit of the cgroups that proc_cgroup (a
+ * /proc/PID/cgroup) names, their ancestors' included, under root (where
+ * cgroups are mounted, /sys/fs/cgroup); UINT64_MAX where none is set. */
+uint64_t sc_cgroup_memory_limit(const char *proc_cgroup, const char *root);
+/* -S's default: a quarter of sc_memory_limit(), at least 64 MiB, as
+ * memory is taken only as the data needs it. */
+#define SC_LEAST_BUFFER_BYTES ((size_t)64 << 20)
 size_t sc_default_buffer_bytes(void);
 
 #include "core/fault.h"

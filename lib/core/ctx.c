@@ -89,12 +89,3 @@ const char *sc_ctx_fallback_reason(const sc_ctx *ctx)
     return ctx->choice;
 }
 
-/* -S's default for sc-split and sc-rsort: a quarter of physical memory,
- * but at least 64 MiB, as memory is taken only as the data needs it. */
-size_t sc_default_buffer_bytes(void)
-{
-    const size_t least = (size_t)64 << 20;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t b = pages > 0 && page > 0 ? (size_t)pages / 4 * (size_t)page : 0;
-    return b > least ? b : least;
-}

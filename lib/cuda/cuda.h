@@ -43,6 +43,10 @@ void sc_device_unpin(sc_ctx *ctx, void *p);
 const char *sc_device_name(const sc_ctx *ctx);
 /* Why the start failed, or "". */
 const char *sc_device_failure(const sc_ctx *ctx);
+/* "no CUDA GPU: ..." when plainly none can start (no CUDA driver), asked
+ * without starting one; NULL otherwise.  It loads the driver: for -v's
+ * report, not for a run that may never need the GPU. */
+const char *sc_device_absent(void);
 /* How long the first GPU took to start, or -1 when it is not ready. */
 double sc_device_start_seconds(const sc_ctx *ctx);
 #else
@@ -92,6 +96,7 @@ static inline const char *sc_device_failure(const sc_ctx *ctx)
     (void)ctx;
     return "this build of libsc has no CUDA support";
 }
+static inline const char *sc_device_absent(void) { return NULL; }
 #endif
 
 /* lane.h — the GPU's side of the chunk pipeline: one lane per pipeline

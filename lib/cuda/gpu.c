@@ -71,6 +71,29 @@ void sc_cuda_free(sc_ctx *ctx, void *p, size_t bytes)
     sc_cuda_free_on(ctx->cuda, p, bytes);
 }
 
+/* Why cudaGetDeviceCount found no GPU, in a user's words: the runtime
+ * says "CUDA driver version is insufficient" when there is no driver at
+ * all, which reads as if there were a GPU to update it for. */
+static void say_no_gpu(struct sc_cuda *c, cudaError_t e)
+{
+    int driver = 0, runtime = 0;
+    if (e == cudaSuccess || e == cudaErrorNoDevice) {
+        sc_fault_set(&c->fail, SC_ERR_NODEVICE, "no CUDA GPU: no device found");
+    } else if (e == cudaErrorInsufficientDriver && sc_device_absent()) {
+        sc_fault_set(&c->fail, SC_ERR_NODEVICE, "%s", sc_device_absent());
+    } else if (e == cudaErrorInsufficientDriver &&
+               cudaDriverGetVersion(&driver) == cudaSuccess &&
+               cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
+        sc_fault_set(&c->fail, SC_ERR_NODEVICE, "no CUDA GPU: the CUDA driver "
+                     "(for CUDA %d.%d) is older than this build's CUDA %d.%d",
+                     driver / 1000, driver % 1000 / 10, runtime / 1000,
+                     runtime % 1000 / 10);
+    } else {
+        sc_fault_set(&c->fail, SC_ERR_NODEVICE, "no CUDA GPU: %s",
+                     cudaGetErrorString(e));
+    }
+}
+
 /* The start itself; on failure c->fail says why.  Every call is the
  * runtime's first in this process or cheap. */
 static void start_device(struct sc_cuda *c)
@@ -78,8 +101,7 @@ static void start_device(struct sc_cuda *c)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        sc_fault_set(&c->fail, SC_ERR_NODEVICE, "no CUDA GPU found (%s)",
-                     e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        say_no_gpu(c, e);
         return;
     }
     if (c->device >= count) {

@@ -13,6 +13,19 @@
 int sc_temp_register(const char *path);
 void sc_temp_unregister(const char *path);
 void sc_temp_remove_all(void);   /* async-signal-safe */
+/* -T's directory: asked, else $TMPDIR, else /tmp. */
+const char *sc_temp_dir(const char *asked);
+/* Creates dir/PREFIX-PID-START-XXXXXX (path, cap bytes, gets the name),
+ * registered for removal on signals: a later run's sc_temp_sweep tells
+ * it from a live run's.  Returns the descriptor, or -1 with errno. */
+int sc_temp_open(const char *dir, const char *prefix, char *path, size_t cap);
+/* Removes from dir the temporaries of the NULL-terminated prefixes whose
+ * writer is gone (killed by SIGKILL, say). */
+void sc_temp_sweep(const char *dir, const char *const *prefixes);
+/* The same for the temporaries of -T: SC_TEMP_RUNS and SC_TEMP_SPILL. */
+void sc_temp_sweep_dir(const char *dir);
+#define SC_TEMP_RUNS "sc-rsort"     /* sc-rsort's sorted runs */
+#define SC_TEMP_SPILL "sc-spill"    /* sc-split's rejects, sc-stat --hist */
 
 /* sc_reader_read() for a thread other than the job's (the pipeline's
  * reader): a fault ends the input and its status comes back, but its

@@ -1,12 +1,14 @@
 /* outputs.c — what a job's outputs may not be, checked before anything
  * is written: an input (through -o or standard output), each other, or
  * an empty name. */
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "io/io.h"
+#include "io/replace.h"
 
 static int same_file(const struct stat *a, const struct stat *b)
 {
@@ -88,11 +90,29 @@ static sc_status check_rejects(sc_ctx *ctx, const sc_job *j)
                            "the output", j->rejects) : SC_OK;
 }
 
+/* An existing output file the user may not write is refused, as sort -o
+ * refuses it (sc_may_replace). */
+static sc_status check_writable(sc_ctx *ctx, const char *out)
+{
+    if (is_stdout(out)) return SC_OK;
+    char *target = sc_output_target(out);
+    if (!target) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    int bad = sc_may_replace(target);
+    int err = errno;
+    free(target);
+    return bad ? sc_fail_errno(ctx, SC_ERR_IO, err, "%s", out) : SC_OK;
+}
+
 sc_status sc_check_outputs(sc_ctx *ctx, const sc_job *j)
 {
     sc_status st;
     if ((j->output && !*j->output) || (j->rejects && !*j->rejects))
         return sc_fail(ctx, SC_ERR_USAGE, "an output file name is empty");
+    /* Refused before anything is read, which for sc-rsort is long before
+     * its output is opened. */
+    if ((st = check_writable(ctx, j->output)) ||
+        (st = check_writable(ctx, j->rejects)))
+        return st;
     /* sc-gen reads nothing; sc-rsort reads everything before it writes. */
     if (j->kind == SC_JOB_GEN || j->kind == SC_JOB_SORT) return SC_OK;
     if ((st = check_not_input(ctx, j, j->output, "output file"))) return st;

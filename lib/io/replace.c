@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "io/replace.h"
@@ -57,30 +58,59 @@ char *sc_output_target(const char *path)
     return cur;
 }
 
-int sc_temp_beside(const char *target, char **tmp)
+/* What the temporaries beside target are called before their
+ * "-PID-START-XXXXXX": ".NAME.sc", or ".sc" where that would pass the
+ * directory's longest name.  Sets *dir (free both); NULL when out of
+ * memory. */
+static char *beside_prefix(const char *target, char **dir)
 {
-    char *dir = dir_of(target), *dup = strdup(target);
+    char *dup = strdup(target);
+    *dir = dir_of(target);
     const char *base = dup ? basename(dup) : "";
-    long name_max = dir ? pathconf(dir, _PC_NAME_MAX) : -1;
+    long name_max = *dir ? pathconf(*dir, _PC_NAME_MAX) : -1;
     if (name_max <= 0) name_max = NAME_MAX;
     /* The output's name in the temporary's tells a user whose it is; a
      * name near the limit gets the short form rather than ENAMETOOLONG. */
-    int named = strlen(base) + strlen("..sc-XXXXXX") <= (size_t)name_max;
-    size_t len = dir ? strlen(dir) + strlen(base) + 16 : 0;
-    *tmp = dir ? malloc(len) : NULL;
-    int fd = -1;
-    if (*tmp) {
-        snprintf(*tmp, len, named ? "%s/.%s.sc-XXXXXX" : "%s/.sc-XXXXXX", dir,
-                 base);
-        fd = mkstemp(*tmp);
-    } else {
-        errno = ENOMEM;
-    }
-    int err = errno;
-    free(dir);
+    size_t tail = strlen("---XXXXXX") + 10 + 20;    /* PID, START digits */
+    int named = strlen(base) + strlen("..sc") + tail <= (size_t)name_max;
+    size_t len = strlen(base) + 8;
+    char *prefix = dup && *dir ? malloc(len) : NULL;
+    if (prefix) snprintf(prefix, len, named ? ".%s.sc" : ".sc", base);
     free(dup);
+    return prefix;
+}
+
+void sc_sweep_beside(const char *target)
+{
+    char *dir, *prefix = beside_prefix(target, &dir);
+    const char *prefixes[2] = { prefix, NULL };
+    if (prefix) sc_temp_sweep(dir, prefixes);
+    free(prefix);
+    free(dir);
+}
+
+int sc_temp_beside(const char *target, char **tmp)
+{
+    char *dir, *prefix = beside_prefix(target, &dir);
+    size_t len = prefix ? strlen(dir) + strlen(prefix) + 64 : 0;
+    *tmp = prefix ? malloc(len) : NULL;
+    int fd = -1;
+    if (*tmp)
+        fd = sc_temp_open(dir, prefix, *tmp, len);
+    else
+        errno = ENOMEM;
+    int err = errno;
+    free(prefix);
+    free(dir);
     errno = err;
     return fd;
+}
+
+int sc_may_replace(const char *target)
+{
+    struct stat st;
+    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    return faccessat(AT_FDCWD, target, W_OK, AT_EACCESS);
 }
 
 int sc_rename(const char *from, const char *to)
@@ -111,12 +141,11 @@ static char *backup(const char *path, int *had)
          * never replaces anything: a clash only means another try. */
         close(fd);
         unlink(name);
-        if (link(path, name) == 0) {
-            sc_temp_register(name);
-            return name;
-        }
+        if (link(path, name) == 0) return name;     /* still registered */
+        int err = errno;
+        sc_temp_unregister(name);
         free(name);
-        if (errno != EEXIST) return NULL;
+        if (err != EEXIST) { errno = err; return NULL; }
     }
     return NULL;
 }
@@ -160,11 +189,30 @@ static sc_status keep_backups(sc_ctx *ctx, size_t n, char *const *paths,
     return SC_OK;
 }
 
+/* Two runs replacing the same files at once would interleave their
+ * renames and leave a set made of both: each holds a lock (flock) on the
+ * first file's directory while it replaces, so that one set replaces the
+ * other whole.  The directory, not a file: it is there already, and
+ * nothing is left behind.  One that cannot be opened (no read
+ * permission) goes unlocked.  Returns the descriptor to close, or -1. */
+static int lock_dir_of(const char *path)
+{
+    char *dir = dir_of(path);
+    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    free(dir);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
                          char *const *paths)
 {
     char **baks = calloc(n ? n : 1, sizeof *baks);
     if (!baks) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    int lock = n ? lock_dir_of(paths[0]) : -1;
     sc_status st = keep_backups(ctx, n, paths, baks);
     for (size_t k = 0; k < n && st == SC_OK; k++) {
         if (sc_rename(tmps[k], paths[k]) == 0) continue;
@@ -184,5 +232,6 @@ sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
             free(baks[k]);
         }
     free(baks);
+    if (lock >= 0) close(lock);
     return st;
 }

@@ -12,10 +12,21 @@
 char *sc_output_target(const char *path);
 
 /* Creates a temporary file beside target (same directory, so a rename
- * moves it into place): ".NAME.sc-XXXXXX", or ".sc-XXXXXX" when that
- * would pass the directory's longest name. The name goes in *tmp (free
- * it); returns the descriptor, or -1 with errno. */
+ * moves it into place): ".NAME.sc-PID-START-XXXXXX", or ".sc-..." when
+ * that would pass the directory's longest name (sc_temp_open), registered
+ * for removal on signals. The name goes in *tmp (free it); returns the
+ * descriptor, or -1 with errno. */
 int sc_temp_beside(const char *target, char **tmp);
+/* Removes the temporaries that runs killed while writing target left
+ * beside it (sc_temp_sweep), and no others. */
+void sc_sweep_beside(const char *target);
+
+/* 0 when the file at target may be replaced: it does not exist, is not a
+ * regular file (written in place), or the user may write it; else -1
+ * with errno (EACCES: a file of mode 0444 for a user other than root).
+ * A rename would replace it all the same, but sort -o refuses it, and a
+ * file made read-only is one its owner meant to keep. */
+int sc_may_replace(const char *target);
 
 /* rename(2); SC_TEST_FAIL_RENAME=N makes the N-th call in the process
  * fail with EACCES, for tests of what a failed rename leaves. */
@@ -26,7 +37,8 @@ int sc_rename(const char *from, const char *to);
  * hard-linked backup until the last is in place, and on a failed rename
  * those already replaced are put back. On failure the temporaries not yet
  * renamed are still there for the caller to remove, and the message names
- * the file that could not be replaced. */
+ * the file that could not be replaced.  A lock on the first path's
+ * directory makes two runs replacing the same files take turns. */
 sc_status sc_replace_all(sc_ctx *ctx, size_t n, char *const *tmps,
                          char *const *paths);
 #endif

@@ -54,11 +54,13 @@ static sc_status open_temp(sc_writer *w, const char *path)
 {
     w->path = sc_output_target(path);
     if (!w->path) return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
+    if (sc_may_replace(w->path) != 0)
+        return sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s", path);
+    sc_sweep_beside(w->path);
     w->fd = sc_temp_beside(w->path, &w->tmp);
     if (w->fd < 0)
         return sc_fail_errno(w->ctx, SC_ERR_IO, errno, "%s: cannot create",
                              path);
-    sc_temp_register(w->tmp);
     copy_attributes(w->fd, w->path);
     return SC_OK;
 }

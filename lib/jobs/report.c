@@ -5,6 +5,30 @@
 #include <string.h>
 #include "jobs/jobs.h"
 
+/* Whether the job holds data in memory up to -S (then in -T): sc-rsort,
+ * sc-split's held rejects, sc-stat --hist's kept input. */
+static int holds_data(const sc_job *j)
+{
+    switch (j->kind) {
+    case SC_JOB_SORT: return !j->merge && !j->check;
+    case SC_JOB_SPLIT: return !j->rejects && !j->count_only && !j->ranges;
+    case SC_JOB_STAT: return j->hist_buckets && !j->head && !j->tail;
+    default: return 0;
+    }
+}
+
+/* -S's default and the memory limit it is a quarter of. */
+static void report_memory(const sc_job *j, const char *prog)
+{
+    if (j->buffer_bytes || !holds_data(j)) return;
+    const char *what;
+    uint64_t limit = sc_memory_limit(&what);
+    fprintf(stderr, "%s: memory: -S's default %zu MiB, a quarter of %" PRIu64
+            " MiB (%s), at least %zu MiB\n", prog,
+            sc_default_buffer_bytes() >> 20, limit >> 20, what,
+            SC_LEAST_BUFFER_BYTES >> 20);
+}
+
 void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
                    double seconds)
 {
@@ -12,6 +36,7 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
     static const char *const names[SC_N_PHASES] = {
         "read", "upload", "count", "prefix", "move", "download", "write" };
     sc_policy_report(ctx, prog, stderr);
+    report_memory(j, prog);
     if (ps->chunks_cpu && ps->chunks_gpu)
         fprintf(stderr, "%s: chunks: %" PRIu64 " on the CPU (before the GPU "
                 "was ready), %" PRIu64 " on the GPU\n", prog, ps->chunks_cpu,

@@ -22,18 +22,14 @@ sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir)
     sc_runs *rs = calloc(1, sizeof *rs);
     if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     rs->ctx = ctx;
-    if (!dir || !*dir) dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
-    rs->dir = dir;
-    snprintf(rs->path, sizeof rs->path, "%s/sc-rsort-XXXXXX", dir);
-    rs->fd = mkstemp(rs->path);
+    rs->dir = dir = sc_temp_dir(dir);
+    rs->fd = sc_temp_open(dir, SC_TEMP_RUNS, rs->path, sizeof rs->path);
     if (rs->fd < 0) {
         sc_status st = sc_fail_errno(ctx, SC_ERR_IO, errno, "%s: cannot create "
                                      "temporary file", rs->path);
         free(rs);
         return st;
     }
-    sc_temp_register(rs->path);
     *out = rs;
     return SC_OK;
 }

@@ -58,6 +58,8 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     ss->job = j;
     sc_order_init(&ss->order, j->lo_bit, j->hi_bit, j->reverse);
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes()) / 4;
+    /* Runs past -S go to -T: what killed runs left there goes first. */
+    sc_temp_sweep_dir(sc_temp_dir(j->tmpdir));
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
     int64_t known = sc_inputs_size(j->inputs, j->n_inputs, j->in_fmt);
     ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_JOB_SORT) / 4;

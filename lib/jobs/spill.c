@@ -23,6 +23,7 @@ typedef struct block {
 
 struct sc_spill {
     sc_ctx *ctx;
+    const char *dir;        /* -T's */
     char path[4096];
     int fd;                 /* -1 until the first spill */
     block *head, *tail;     /* in memory, in order */
@@ -38,9 +39,8 @@ sc_status sc_spill_open(sc_spill **out, sc_ctx *ctx, const char *dir,
     sp->ctx = ctx;
     sp->fd = -1;
     sp->limit = limit_bytes / 4 ? limit_bytes / 4 : 1;
-    if (!dir || !*dir) dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
-    snprintf(sp->path, sizeof sp->path, "%s/sc-spill-XXXXXX", dir);
+    sp->dir = sc_temp_dir(dir);
+    sc_temp_sweep_dir(sp->dir);
     *out = sp;
     return SC_OK;
 }
@@ -59,11 +59,11 @@ static void free_blocks(sc_spill *sp)
 static sc_status spill(sc_spill *sp)
 {
     if (sp->fd < 0) {
-        sp->fd = mkstemp(sp->path);
+        sp->fd = sc_temp_open(sp->dir, SC_TEMP_SPILL, sp->path,
+                              sizeof sp->path);
         if (sp->fd < 0)
             return sc_fail_errno(sp->ctx, SC_ERR_IO, errno, "%s: cannot create "
                                  "temporary file", sp->path);
-        sc_temp_register(sp->path);
     }
     for (block *b = sp->head; b; b = b->next)
         if (sc_write_full(sp->fd, b->elems, b->len * 4) != 0)

@@ -30,6 +30,10 @@ typedef struct stat_state {
     /* --sample and --quantiles take the elements in stream order, so
      * every chunk stays on the worker thread. */
     int cpu_only;
+    /* A failure to keep (a full -T) is no fault of the input's: nothing
+     * may be reported after it, as the histogram would miss what was
+     * lost. */
+    sc_status keep_st;
 } stat_state;
 
 /* What is looked at (all, or the blocks --sample takes) goes into the
@@ -59,6 +63,13 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     return st;
 }
 
+static sc_status keep(stat_state *ss, const uint32_t *x, size_t n)
+{
+    sc_status st = ss->keep ? sc_spill_add(ss->keep, x, n) : SC_OK;
+    if (st != SC_OK && ss->keep_st == SC_OK) ss->keep_st = st;
+    return st;
+}
+
 static sc_status emit(void *op, sc_slot *s)
 {
     job_state *js = op;
@@ -69,7 +80,7 @@ static sc_status emit(void *op, sc_slot *s)
         sc_stat_acc_merge(ss->acc, s->c.stat);
         pthread_mutex_unlock(&ss->lock);
     }
-    return ss->keep ? sc_spill_add(ss->keep, s->c.in, (size_t)n) : SC_OK;
+    return keep(ss, s->c.in, (size_t)n);
 }
 
 /* An sc_look_fn: the blocks --sample read in place. */
@@ -77,28 +88,42 @@ static sc_status look(void *arg, uint32_t *x, size_t n)
 {
     stat_state *ss = arg;
     sc_status st = reduce(ss, x, n);
-    return st == SC_OK && ss->keep ? sc_spill_add(ss->keep, x, n) : st;
+    return st == SC_OK ? keep(ss, x, n) : st;
 }
 
-/* The report of what was read, even after a data fault. */
+/* A sample that took no block of the stream looks at its first block
+ * (stat_sample.c), also after a fault in the data. */
+static sc_status look_untaken(stat_state *ss, sc_status st)
+{
+    uint32_t *x;
+    size_t n = sc_blocks_untaken(&ss->blocks, &x);
+    if (!n || (st != SC_OK && !sc_is_data_fault(st))) return st;
+    sc_status looked = look(ss, x, n);
+    return looked != SC_OK ? looked : st;
+}
+
+/* The report of what was read, even after a data fault.  The histogram
+ * is counted first: reading back what --hist kept can fail, and then no
+ * line of the report goes out. */
 static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
 {
     sc_stats s;
     sc_stat_acc_result(ss->acc, &s);
-    sc_status st = sc_stat_print(w, &s);
+    sc_stat_hist h = { 0, 0, 0, NULL };
+    int hist = ss->keep && s.count;
+    sc_status st = hist ? sc_stat_hist_init(&h, ss->ctx, j->hist_buckets,
+                                            s.min, s.max) : SC_OK;
+    if (st != SC_OK) return st;
+    if (hist) st = sc_spill_walk(ss->keep, sc_stat_hist_add, &h);
+    if (st == SC_OK) st = sc_stat_print(w, &s);
     if (st == SC_OK && ss->quant && s.count) {
         uint32_t bounds[SC_MAX_PARTS];
         unsigned nb;
         st = sc_sample_bounds(ss->ctx, ss->quant, j->quantiles, bounds, &nb);
         if (st == SC_OK) st = sc_stat_quantiles_print(w, bounds, nb);
     }
-    if (st != SC_OK || !ss->keep || s.count == 0) return st;
-    sc_stat_hist h;
-    if ((st = sc_stat_hist_init(&h, ss->ctx, j->hist_buckets, s.min, s.max)))
-        return st;
-    st = sc_spill_walk(ss->keep, sc_stat_hist_add, &h);
-    if (st == SC_OK) st = sc_stat_hist_print(w, &h);
-    sc_stat_hist_free(&h);
+    if (st == SC_OK && hist) st = sc_stat_hist_print(w, &h);
+    if (hist) sc_stat_hist_free(&h);
     return st;
 }
 
@@ -130,9 +155,9 @@ static sc_status open(job_state *js)
     ss->ctx = ctx;
     pthread_mutex_init(&ss->lock, NULL);
     sc_stat_acc_init(ss->acc);
-    sc_blocks_init(&ss->blocks, j->sample, j->sample_seed);
+    sc_status st = sc_blocks_init(ctx, &ss->blocks, j->sample, j->sample_seed);
     sc_writer_opts o = { SC_FMT_TEXT, 6, 0 };   /* a report is text */
-    sc_status st = sc_writer_open(&js->out, ctx, j->output, &o);
+    if (st == SC_OK) st = sc_writer_open(&js->out, ctx, j->output, &o);
     if (st != SC_OK || j->head || j->tail) return st;
     if (j->hist_buckets)
         st = sc_spill_open(&ss->keep, ctx, j->tmpdir,
@@ -180,9 +205,13 @@ static int alone(job_state *js, sc_status *st)
 static sc_status finish(job_state *js, sc_status st)
 {
     const sc_job *j = js->job;
+    stat_state *ss = js->own;
+    /* The pipeline's blocks; those read in place (alone) took one. */
+    if (js->source_open && !js->counted_alone) st = look_untaken(ss, st);
     st = sc_ctx_settle(js->ctx, st);
-    if (js->source_open && !j->head && !j->tail &&
-        (st == SC_OK || sc_is_data_fault(st))) {
+    if (ss && ss->keep_st != SC_OK) st = ss->keep_st;
+    else if (js->source_open && !j->head && !j->tail &&
+             (st == SC_OK || sc_is_data_fault(st))) {
         sc_status s2 = report(js->own, j, js->out);
         if (s2 != SC_OK) st = s2;
     }
@@ -194,6 +223,7 @@ static void release(job_state *js)
     stat_state *ss = js->own;
     if (!ss) return;
     sc_spill_close(ss->keep);
+    sc_blocks_free(&ss->blocks);
     sc_sample_free(ss->quant);
     free(ss->acc);
     pthread_mutex_destroy(&ss->lock);

@@ -22,18 +22,27 @@ void sc_stat_hist_free(sc_stat_hist *h);
 typedef struct sc_blocks {
     int all;                    /* no --sample: every block */
     uint64_t below, salt;       /* block k is taken when its hash < below */
+    int any;                    /* a block was taken */
+    uint32_t *first;            /* the stream's first block, as it passes */
+    size_t first_n;
 } sc_blocks;
-void sc_blocks_init(sc_blocks *b, double fraction, uint64_t seed);
+sc_status sc_blocks_init(sc_ctx *ctx, sc_blocks *b, double fraction,
+                         uint64_t seed);
+void sc_blocks_free(sc_blocks *b);
 /* Moves the elements of in[0..n), at stream positions first..., that lie
- * in blocks taken to the front; returns how many. */
-size_t sc_blocks_keep(const sc_blocks *b, uint32_t *x, size_t n,
-                      uint64_t first);
+ * in blocks taken to the front; returns how many.  Chunks come in stream
+ * order: the first block is held meanwhile. */
+size_t sc_blocks_keep(sc_blocks *b, uint32_t *x, size_t n, uint64_t first);
+/* When the stream ended with no block taken, the first block, which the
+ * sample then is (so that it is never empty for an input that is not):
+ * its length, *x set; else 0. */
+size_t sc_blocks_untaken(const sc_blocks *b, uint32_t **x);
 /* Whether the inputs are files whose taken blocks can be read in place. */
 int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r);
 /* Reads only the blocks taken, in order, handing them to look() in
  * batches; *in counts the elements read. */
 typedef sc_status (*sc_look_fn)(void *arg, uint32_t *x, size_t n);
-sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, const sc_blocks *b,
+sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, sc_blocks *b,
                          sc_look_fn look, void *arg, uint64_t *in);
 
 /* The "quantiles" line of bounds (stat_report.c). */

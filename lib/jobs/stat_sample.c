@@ -6,7 +6,12 @@
  * single elements, so that a regular file can be read at the blocks
  * taken and nowhere else (pread), which is what makes a small fraction
  * of a large file fast; any other input (a pipe, gzip, text) is read
- * through and filtered to the same blocks, with the same result. */
+ * through and filtered to the same blocks, with the same result.
+ *
+ * Where no block is taken at all (an input of a few blocks and a small
+ * fraction), the first block is looked at instead: a sample of an input
+ * that is not empty is never empty, and one shorter than a block is
+ * looked at whole. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -18,11 +23,40 @@
 #define BLOCK_ELEMS ((uint64_t)1 << 14)     /* 64 KiB */
 #define BATCH_BLOCKS 64                     /* read per call to look() */
 
-void sc_blocks_init(sc_blocks *b, double fraction, uint64_t seed)
+sc_status sc_blocks_init(sc_ctx *ctx, sc_blocks *b, double fraction,
+                         uint64_t seed)
 {
     b->all = !(fraction > 0 && fraction < 1);
     b->below = b->all ? UINT64_MAX : (uint64_t)ldexp(fraction, 64);
     b->salt = sc_mix64(seed ^ 0xb10c5a3b1e5eedULL);
+    b->any = 0;
+    b->first_n = 0;
+    b->first = b->all ? NULL : malloc(BLOCK_ELEMS * sizeof *b->first);
+    return b->all || b->first ? SC_OK
+                              : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+}
+
+void sc_blocks_free(sc_blocks *b)
+{
+    free(b->first);
+    b->first = NULL;
+}
+
+size_t sc_blocks_untaken(const sc_blocks *b, uint32_t **x)
+{
+    *x = b->first;
+    return b->all || b->any ? 0 : b->first_n;
+}
+
+/* The elements of x[0..n), at stream positions first..., that lie in the
+ * first block, copied to where they go in it. */
+static void hold_first(sc_blocks *b, const uint32_t *x, size_t n,
+                       uint64_t first)
+{
+    if (b->any || first >= BLOCK_ELEMS) return;
+    size_t m = BLOCK_ELEMS - first < n ? (size_t)(BLOCK_ELEMS - first) : n;
+    memcpy(b->first + first, x, m * sizeof *x);
+    b->first_n = (size_t)first + m;
 }
 
 static int taken(const sc_blocks *b, uint64_t block)
@@ -30,10 +64,10 @@ static int taken(const sc_blocks *b, uint64_t block)
     return b->all || sc_mix64(block ^ b->salt) < b->below;
 }
 
-size_t sc_blocks_keep(const sc_blocks *b, uint32_t *x, size_t n,
-                      uint64_t first)
+size_t sc_blocks_keep(sc_blocks *b, uint32_t *x, size_t n, uint64_t first)
 {
     if (b->all) return n;
+    hold_first(b, x, n, first);
     size_t kept = 0;
     for (size_t i = 0; i < n;) {
         uint64_t block = (first + i) / BLOCK_ELEMS;
@@ -42,6 +76,7 @@ size_t sc_blocks_keep(const sc_blocks *b, uint32_t *x, size_t n,
         if (taken(b, block)) {
             memmove(x + kept, x + i, (end - i) * sizeof *x);
             kept += end - i;
+            b->any = 1;
         }
         i = end;
     }
@@ -120,16 +155,17 @@ int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r)
     return 1;
 }
 
-static sc_status read_blocks(sc_ctx *ctx, const sc_blocks *b, const files *f,
+static sc_status read_blocks(sc_ctx *ctx, sc_blocks *b, const files *f,
                              uint32_t *buf, sc_look_fn look, void *arg,
                              uint64_t *in)
 {
     uint64_t bytes = f->n ? f->end[f->n - 1] : 0;
     uint64_t blocks = (bytes / 4 + BLOCK_ELEMS - 1) / BLOCK_ELEMS;
+    for (uint64_t k = 0; k < blocks && !b->any; k++) b->any = taken(b, k);
     size_t file = 0, have = 0;
     sc_status st = SC_OK;
     for (uint64_t k = 0; k < blocks && st == SC_OK; k++) {
-        if (!taken(b, k)) continue;
+        if (!taken(b, k) && (b->any || k > 0)) continue;
         uint64_t at = k * BLOCK_ELEMS * 4;
         size_t len = bytes - at < BLOCK_ELEMS * 4 ? (size_t)(bytes - at)
                                                   : BLOCK_ELEMS * 4;
@@ -150,7 +186,7 @@ static sc_status read_blocks(sc_ctx *ctx, const sc_blocks *b, const files *f,
     return st;
 }
 
-sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, const sc_blocks *b,
+sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, sc_blocks *b,
                          sc_look_fn look, void *arg, uint64_t *in)
 {
     files f = { 0, NULL, NULL, NULL };

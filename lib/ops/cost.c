@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cuda/cuda.h"
 #include "ops/ops.h"
 
 typedef struct rate {
@@ -73,7 +74,10 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta
     if (force && strcmp(force, "gpu") == 0) pays = 1;
     if (force && strcmp(force, "cpu") == 0) pays = 0;
     if (why && why_len) {
-        if (bytes < 0)
+        if (ctx->cuda && *sc_device_failure(ctx))
+            /* Estimates for a GPU that failed to start would be of none. */
+            snprintf(why, why_len, "%s", sc_device_failure(ctx));
+        else if (bytes < 0)
             snprintf(why, why_len, "size unknown; per chunk cpu %.1f GB/s, "
                      "gpu %.1f GB/s", cpu / 1e9, gpu / 1e9);
         else

@@ -206,6 +206,17 @@ int sc_policy_sort_early(sc_ctx *ctx, int64_t bytes, double share)
     return 1;
 }
 
+/* Why auto ran on the CPU where no GPU could: its start failed, or, not
+ * started, plainly none can start.  Estimates of what a GPU would cost
+ * are then beside the point. */
+static const char *no_gpu(const sc_ctx *ctx)
+{
+    if (ctx->policy != SC_POLICY_AUTO || ctx->kind == SC_DEVICE_CUDA)
+        return NULL;
+    if (ctx->cuda) return *sc_device_failure(ctx) ? sc_device_failure(ctx) : NULL;
+    return ctx->choice[0] ? sc_device_absent() : NULL;
+}
+
 void sc_policy_report(const sc_ctx *ctx, const char *prog, FILE *f)
 {
     double start = ctx->kind == SC_DEVICE_CUDA ? sc_device_start_seconds(ctx)
@@ -218,6 +229,11 @@ void sc_policy_report(const sc_ctx *ctx, const char *prog, FILE *f)
     char gpus[512];
     if (sc_device_usage(ctx, gpus, sizeof gpus))
         fprintf(f, "%s: gpus: %s\n", prog, gpus);
-    if (ctx->choice[0]) fprintf(f, "%s: why: %s\n", prog, ctx->choice);
-    if (ctx->fallback[0]) fprintf(f, "%s: note: %s\n", prog, ctx->fallback);
+    const char *none = no_gpu(ctx);
+    if (none)
+        fprintf(f, "%s: why: auto kept to the CPU: %s\n", prog, none);
+    else if (ctx->choice[0])
+        fprintf(f, "%s: why: %s\n", prog, ctx->choice);
+    if (ctx->fallback[0] && !none)
+        fprintf(f, "%s: note: %s\n", prog, ctx->fallback);
 }
