@@ -376,6 +376,19 @@ refused() {
     [ -z "$output" ]
 }
 
+@test "formats: zstd with a 2 GiB window (zstd --long=31) is read" {
+    need_zstd
+    # from a pipe zstd knows no size, so the frame keeps the whole window
+    cat in.bin | zstd -q --long=31 -c > long.zst
+    # zstd -d itself refuses this window without --long=31 or --memory
+    run zstd -q -dc long.zst
+    [ "$status" -ne 0 ]
+    sc-compact long.zst > got.out
+    expect_same want.out got.out
+    cat long.zst | sc-compact --in zst > got.out
+    expect_same want.out got.out
+}
+
 @test "formats: detection is per file: gzip, zstd and raw files given together" {
     gen_file b.bin 70001 12 0.5
     gzip -c b.bin > b.gz

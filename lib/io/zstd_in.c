@@ -1,4 +1,9 @@
-/* zstd_in.c — zstd frames decoded through libzstd's streaming API. */
+/* zstd_in.c — zstd frames decoded through libzstd's streaming API.
+ *
+ * Any window that zstd can write is read, up to 2 GiB (zstd --long=31),
+ * where libzstd by default refuses more than 128 MiB and zstd -d wants
+ * --long=31 or --memory: a file is read whatever made it. The decoder
+ * holds up to one window of memory, as zstd -d does for that file. */
 #include <stdlib.h>
 #include <zstd.h>
 #include "io/zstdio.h"
@@ -12,7 +17,14 @@ sc_zin *sc_zin_new(void)
     sc_zin *z = malloc(sizeof *z);
     if (!z) return NULL;
     z->d = ZSTD_createDCtx();
-    if (!z->d) { free(z); return NULL; }
+    ZSTD_bounds wlog = ZSTD_dParam_getBounds(ZSTD_d_windowLogMax);
+    if (!z->d || ZSTD_isError(wlog.error) ||
+        ZSTD_isError(ZSTD_DCtx_setParameter(z->d, ZSTD_d_windowLogMax,
+                                            wlog.upperBound))) {
+        ZSTD_freeDCtx(z->d);
+        free(z);
+        return NULL;
+    }
     return z;
 }
 
