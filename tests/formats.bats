@@ -485,6 +485,7 @@ packed_text() {
     need_zstd
     # from a pipe zstd knows no size, so the frame keeps the whole window
     cat in.bin | zstd -q --long=31 -c > long.zst
+    zstd -q -c in.bin > in.zst
     # zstd -d itself refuses this window without --long=31 or --memory
     run zstd -q -dc long.zst
     [ "$status" -ne 0 ]
@@ -492,6 +493,15 @@ packed_text() {
     expect_same want.out got.out
     cat long.zst | sc-compact --in zst > got.out
     expect_same want.out got.out
+    # short of memory for the window: said so, not called corrupt (not
+    # under a sanitizer, whose shadow memory needs more address space)
+    [[ "${SC_CC_FLAGS:-}" != *sanitize* ]] || return 0
+    run --separate-stderr bash -c 'ulimit -v 1500000
+        sc-compact -d cpu -j 2 in.zst > /dev/null &&
+        sc-compact -d cpu -j 2 long.zst > /dev/null'
+    expect_status 1
+    [ "$stderr" = "sc-compact: long.zst: not enough memory for the window of the zstd frame near compressed byte 0 (zstd --long frames take up to 2 GiB)" ] ||
+        { echo "# $stderr" >&2; return 1; }
 }
 
 @test "formats: detection is per file: gzip, zstd and raw files given together" {

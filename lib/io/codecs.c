@@ -125,10 +125,16 @@ ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len)
                                dst, len, &out, &done, &err);
         r->z.next_in += used;
         r->z.avail_in -= (uInt)used;
+        unsigned long long at = r->file_bytes - r->z.avail_in;
+        if (rc == -2) {
+            defer(r, SC_ERR_NOMEM, "%s: not enough memory for the window of "
+                  "the zstd frame near compressed byte %llu (zstd --long "
+                  "frames take up to 2 GiB)", r->name, at);
+            break;
+        }
         if (rc) {
             defer(r, SC_ERR_ZSTD, "%s: corrupt zstd data near compressed byte "
-                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
-                  r->z.avail_in), err);
+                  "%llu: %s", r->name, at, err);
             break;
         }
         /* A call that moved nothing says nothing new about the frame. */

@@ -6,6 +6,7 @@
  * holds up to one window of memory, as zstd -d does for that file. */
 #include <stdlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 #include "io/zstdio.h"
 
 struct sc_zin { ZSTD_DCtx *d; };
@@ -51,7 +52,8 @@ int sc_zin_decode(sc_zin *z, const void *in, size_t in_len, size_t *in_pos,
     *out_pos = o.pos;
     if (ZSTD_isError(ret)) {
         *err = ZSTD_getErrorName(ret);
-        return -1;
+        return ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ? -2
+                                                                      : -1;
     }
     /* 0: a frame is decoded and flushed whole; the next byte, if any,
      * starts another. */
