@@ -481,6 +481,15 @@ packed_text() {
     [ "$stderr" = "sc-compact: (standard input): xz-compressed input; decompress it first: xz -dc | sc-compact ..." ]
 }
 
+@test "formats: --help says what --in auto refuses and that --in text reads compressed text" {
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        run $t --help
+        expect_status 0
+        [[ "$output" == *"by the first bytes; text, CSV, xz, bzip2 and"*"lz4 are refused, naming what to run"* ]]
+        [[ "$output" == *"text (numbers, plain or gzip- or"*"zstd-compressed)"* ]]
+    done
+}
+
 @test "formats: zstd with a 2 GiB window (zstd --long=31) is read" {
     need_zstd
     # from a pipe zstd knows no size, so the frame keeps the whole window
