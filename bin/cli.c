@@ -177,7 +177,10 @@ static void help(const cli *c)
     printf("%s", c->usage);
     printf(common_help, c->takes_input
            ? "      --in FMT        input format: auto (default: gzip, zstd or raw,\n"
-             "                      by the first bytes), raw, gz, zst, text\n"
+             "                      by the first bytes; text, CSV, xz, bzip2 and\n"
+             "                      lz4 are refused, naming what to run), raw, gz,\n"
+             "                      zst, text (numbers, plain or gzip- or\n"
+             "                      zstd-compressed)\n"
            : "",
            c->report ? report_help : format_help);
     exit_after_stdout(c);

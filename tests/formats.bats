@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Input formats under --in auto (gzip and zstd read; xz, bzip2, lz4 and
-# text refused with what to do), zstd in and out, --level, and binary
-# output refused on a terminal.
+# text, compressed or CSV too, refused with what to do), compressed text
+# under --in text, zstd in and out, --level, and binary output refused on
+# a terminal.
 
 load test_helper
 
@@ -374,6 +375,142 @@ refused() {
     run sc-compact < /dev/null
     expect_status 0
     [ -z "$output" ]
+}
+
+@test "formats: CSV under auto is refused with the tr command that makes it text" {
+    printf '5,3,1\n2;4;9\n' > t.csv
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        echo old > out.bin
+        run --separate-stderr $t -o out.bin t.csv
+        expect_status 1
+        [ "$stderr" = "$t: t.csv: the input looks like text of numbers separated by commas or semicolons, not binary elements; --in text reads numbers separated by white space: tr ',;' '\n\n' < t.csv | $t --in text ..." ] ||
+            { echo "# $stderr" >&2; return 1; }
+        [ "$(cat out.bin)" = old ]
+        run --separate-stderr bash -c "cat t.csv | $t"
+        expect_status 1
+        [ "$stderr" = "$t: (standard input): the input looks like text of numbers separated by commas or semicolons, not binary elements; --in text reads numbers separated by white space: ... | tr ',;' '\n\n' | $t --in text ..." ] ||
+            { echo "# $stderr" >&2; return 1; }
+        [ -z "$output" ]
+    done
+    # the command the message gives works
+    [ "$(tr ',;' '\n\n' < t.csv | sc-rsort --in text -t | xargs)" = "1 2 3 4 5 9" ]
+    # --in text on CSV says the same
+    run --separate-stderr sc-rsort --in text t.csv
+    expect_status 1
+    [ "$stderr" = "sc-rsort: t.csv: line 1: malformed number '5,3,1' (numbers are separated by white space: tr ',;' '\n\n' makes CSV so)" ]
+    # spaces after the commas, and a first line longer than a block
+    printf '1, 2, 0x3\r\n' > spaced.csv
+    run sc-compact spaced.csv
+    expect_status 1
+    [[ "$output" == *"separated by commas or semicolons"* ]]
+    seq 1 3000 | paste -sd, > long.csv
+    run sc-compact long.csv
+    expect_status 1
+    [[ "$output" == *"separated by commas or semicolons"* ]]
+    # commas alone, without a newline and shorter than a block: raw
+    printf '12,4' > short.bin
+    [ "$(sc-compact --count short.bin)" = 1 ]
+}
+
+# packed_text CMD EXT: text compressed by CMD is refused under auto (file,
+# pipe, after a good file: nothing written) and read by --in text.
+packed_text() {
+    local cmd=$1 ext=$2 fmt=$3 t
+    seq 3 -1 1 > t.txt
+    seq 100000 -7 1 >> t.txt
+    $cmd -c t.txt > t.$ext
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        echo old > out.bin
+        run --separate-stderr $t -o out.bin t.$ext
+        expect_status 1
+        [ "$stderr" = "$t: t.$ext: the input is $cmd-compressed text, not binary elements; use --in text to read its numbers (or --in $fmt to take its bytes as elements)" ] ||
+            { echo "# $stderr" >&2; return 1; }
+        [ "$(cat out.bin)" = old ]
+        run --separate-stderr bash -c "cat t.$ext | $t"
+        expect_status 1
+        [ "$stderr" = "$t: (standard input): the input is $cmd-compressed text, not binary elements; use --in text to read its numbers (or --in $fmt to take its bytes as elements)" ] ||
+            { echo "# $stderr" >&2; return 1; }
+        [ -z "$output" ]
+    done
+    # a refused file after a good one: nothing written at all
+    run --separate-stderr sc-compact in.bin t.$ext
+    expect_status 1
+    [ -z "$output" ]
+    # --in text reads it: file, pipe, joined with plain text
+    sc-rsort --in text t.txt > want.bin
+    sc-rsort --in text t.$ext > got.bin
+    expect_same want.bin got.bin
+    cat t.$ext | sc-rsort --in text -c 4K > got.bin
+    expect_same want.bin got.bin
+    printf '7 8\n' > more.txt
+    [ "$(sc-compact --in text more.txt t.$ext more.txt --count)" = $(( $(wc -l < t.txt) + 4 )) ]
+    # compressed CSV: decompress, then tr
+    printf '5,3\n1,2\n' | $cmd -c > c.$ext
+    run --separate-stderr sc-rsort c.$ext
+    expect_status 1
+    [ "$stderr" = "sc-rsort: c.$ext: the input is $cmd-compressed text of numbers separated by commas or semicolons, not binary elements; --in text reads numbers separated by white space: $cmd -dc c.$ext | tr ',;' '\n\n' | sc-rsort --in text ..." ] ||
+        { echo "# $stderr" >&2; return 1; }
+    [ "$($cmd -dc c.$ext | tr ',;' '\n\n' | sc-rsort --in text -t | xargs)" = "1 2 3 5" ]
+    # raw elements that start like text are raw, compressed too
+    { printf '1 2\n'; u32le 0xffffffff 0 7; } | $cmd -c > mixed.$ext
+    [ "$(sc-compact --count mixed.$ext)" = 3 ]
+    # truncated compressed text: the numbers before the cut, then an error
+    head -c 300 t.$ext > cut.$ext
+    run --separate-stderr sc-compact --in text --count cut.$ext
+    expect_status 1
+    [[ "$stderr" == *"truncated $cmd data"* ]]
+}
+
+@test "formats: gzip-compressed text: refused under auto, read by --in text" {
+    packed_text gzip gz gz
+}
+
+@test "formats: zstd-compressed text: refused under auto, read by --in text" {
+    need_zstd
+    packed_text zstd zst zst
+}
+
+@test "formats: --in text names xz input and the command to use" {
+    need_cmd xz
+    seq 1 10 | xz -c > t.xz
+    run --separate-stderr sc-compact --in text t.xz
+    expect_status 1
+    [ "$stderr" = "sc-compact: t.xz: xz-compressed input; decompress it first: xz -dc t.xz | sc-compact ..." ]
+    run --separate-stderr bash -c "cat t.xz | sc-compact --in text"
+    expect_status 1
+    [ "$stderr" = "sc-compact: (standard input): xz-compressed input; decompress it first: xz -dc | sc-compact ..." ]
+}
+
+@test "formats: --help says what --in auto refuses and that --in text reads compressed text" {
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        run $t --help
+        expect_status 0
+        [[ "$output" == *"by the first bytes; text, CSV, xz, bzip2 and"*"lz4 are refused, naming what to run"* ]]
+        [[ "$output" == *"text (numbers, plain or gzip- or"*"zstd-compressed)"* ]]
+    done
+}
+
+@test "formats: zstd with a 2 GiB window (zstd --long=31) is read" {
+    need_zstd
+    # from a pipe zstd knows no size, so the frame keeps the whole window
+    cat in.bin | zstd -q --long=31 -c > long.zst
+    zstd -q -c in.bin > in.zst
+    # zstd -d itself refuses this window without --long=31 or --memory
+    run zstd -q -dc long.zst
+    [ "$status" -ne 0 ]
+    sc-compact long.zst > got.out
+    expect_same want.out got.out
+    cat long.zst | sc-compact --in zst > got.out
+    expect_same want.out got.out
+    # short of memory for the window: said so, not called corrupt (not
+    # under a sanitizer, whose shadow memory needs more address space)
+    [[ "${SC_CC_FLAGS:-}" != *sanitize* ]] || return 0
+    run --separate-stderr bash -c 'ulimit -v 1500000
+        sc-compact -d cpu -j 2 in.zst > /dev/null &&
+        sc-compact -d cpu -j 2 long.zst > /dev/null'
+    expect_status 1
+    [ "$stderr" = "sc-compact: long.zst: not enough memory for the window of the zstd frame near compressed byte 0 (zstd --long frames take up to 2 GiB)" ] ||
+        { echo "# $stderr" >&2; return 1; }
 }
 
 @test "formats: detection is per file: gzip, zstd and raw files given together" {

@@ -125,10 +125,16 @@ ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len)
                                dst, len, &out, &done, &err);
         r->z.next_in += used;
         r->z.avail_in -= (uInt)used;
+        unsigned long long at = r->file_bytes - r->z.avail_in;
+        if (rc == -2) {
+            defer(r, SC_ERR_NOMEM, "%s: not enough memory for the window of "
+                  "the zstd frame near compressed byte %llu (zstd --long "
+                  "frames take up to 2 GiB)", r->name, at);
+            break;
+        }
         if (rc) {
             defer(r, SC_ERR_ZSTD, "%s: corrupt zstd data near compressed byte "
-                  "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
-                  r->z.avail_in), err);
+                  "%llu: %s", r->name, at, err);
             break;
         }
         /* A call that moved nothing says nothing new about the frame. */
@@ -138,4 +144,34 @@ ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len)
     }
     if (out == 0 && pending(r)) return -1;
     return (ssize_t)out;
+}
+
+/* Decodes what one pass over in gives: gzip's first member, or zstd's
+ * frames as far as in goes. */
+size_t sc_decode_head(int packed, const unsigned char *in, size_t len,
+                      unsigned char *out, size_t cap)
+{
+    size_t made = 0;
+    if (packed == SC_KIND_GZ) {
+        z_stream z = { .next_in = (unsigned char *)in, .avail_in = (uInt)len,
+                       .next_out = out, .avail_out = (uInt)cap };
+        if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return 0;
+        while (z.avail_out && inflate(&z, Z_NO_FLUSH) == Z_OK) {}
+        made = cap - z.avail_out;
+        inflateEnd(&z);
+    } else if (packed == SC_KIND_ZST) {
+        sc_zin *zs = sc_zin_new();
+        size_t used = 0;
+        int done;
+        const char *err;
+        while (zs && made < cap && used < len) {
+            size_t was_used = used, was_made = made;
+            if (sc_zin_decode(zs, in, len, &used, out, cap, &made, &done,
+                              &err) != 0 ||
+                (used == was_used && made == was_made))
+                break;
+        }
+        sc_zin_free(zs);
+    }
+    return made;
 }

@@ -6,12 +6,21 @@
  * the whole input when shorter): only numbers as --in text reads them,
  * white space, and at least one newline; a whole block of them counts
  * without one (a long line, as echo or xargs write). The newline keeps a
- * few raw elements that happen to be digits (printf '1234') raw. Raw
- * elements whose bytes all happen to be such characters are possible but
- * rare; --in raw reads them. */
+ * few raw elements that happen to be digits (printf '1234') raw. Numbers
+ * separated by commas or semicolons (CSV) are text too, refused with the
+ * command that turns them into what --in text reads. Raw elements whose
+ * bytes all happen to be such characters are possible but rare; --in raw
+ * reads them. A gzip or zstd input is judged by what it decodes to
+ * (reader.c), by the same rule. */
 #include <stdio.h>
 #include <string.h>
 #include "io/detect.h"
+
+/* What CSV puts between numbers. */
+static int is_sep(unsigned char c)
+{
+    return c == ',' || c == ';';
+}
 
 static int is_digit(unsigned char c, int hex)
 {
@@ -20,23 +29,26 @@ static int is_digit(unsigned char c, int hex)
     return hex && c >= 'a' && c <= 'f';
 }
 
+/* What the first bytes of a text-like input hold. */
+typedef struct text_seen { int newline, space, sep; } text_seen;
+
 /* Whether b could be the start of text input: decimal or 0x hex tokens
- * and white space (a token cut at the end counts). *newline: one seen;
- * *space: white space seen. */
-static int text_prefix(const unsigned char *b, size_t n, int *newline,
-                       int *space)
+ * between white space, commas and semicolons (a token cut at the end
+ * counts). */
+static int text_prefix(const unsigned char *b, size_t n, text_seen *seen)
 {
     size_t i = 0;
-    *newline = *space = 0;
+    *seen = (text_seen){ 0, 0, 0 };
     while (i < n) {
-        if (sc_text_space(b[i])) {
-            *space = 1;
-            *newline |= b[i++] == '\n';
+        if (sc_text_space(b[i]) || is_sep(b[i])) {
+            seen->space |= sc_text_space(b[i]);
+            seen->sep |= is_sep(b[i]);
+            seen->newline |= b[i++] == '\n';
             continue;
         }
         int hex = b[i] == '0' && i + 1 < n && (b[i + 1] | 0x20) == 'x';
         if (hex) i += 2;
-        for (; i < n && !sc_text_space(b[i]); i++)
+        for (; i < n && !sc_text_space(b[i]) && !is_sep(b[i]); i++)
             if (!is_digit(b[i], hex)) return 0;
     }
     return 1;
@@ -68,9 +80,27 @@ static int magic_prefix(const unsigned char *b, size_t n)
  * that is no magic's start goes through without waiting for more. */
 int sc_sniff_wants_more(const unsigned char *b, size_t n)
 {
-    int newline, space;
-    if (n < SC_SNIFF_MAGIC && magic_prefix(b, n)) return 1;
-    return n < SC_SNIFF_BLOCK && text_prefix(b, n, &newline, &space);
+    return sc_sniff_magic_wants_more(b, n) || sc_sniff_text_wants_more(b, n);
+}
+
+int sc_sniff_magic_wants_more(const unsigned char *b, size_t n)
+{
+    return n < SC_SNIFF_MAGIC && magic_prefix(b, n);
+}
+
+int sc_sniff_text_wants_more(const unsigned char *b, size_t n)
+{
+    text_seen seen;
+    return n < SC_SNIFF_BLOCK && text_prefix(b, n, &seen);
+}
+
+sc_kind sc_sniff_text(const unsigned char *b, size_t n)
+{
+    text_seen seen;
+    if (n == 0 || !text_prefix(b, n, &seen)) return SC_KIND_RAW;
+    if (!seen.newline && !((seen.space || seen.sep) && n >= SC_SNIFF_BLOCK))
+        return SC_KIND_RAW;
+    return seen.sep ? SC_KIND_CSV : SC_KIND_TEXT;
 }
 
 sc_kind sc_sniff(const unsigned char *b, size_t n)
@@ -86,11 +116,7 @@ sc_kind sc_sniff(const unsigned char *b, size_t n)
         return SC_KIND_BZ2;
     if (has(b, n, "\x04\x22\x4d\x18", 4) || has(b, n, "\x02\x21\x4c\x18", 4))
         return SC_KIND_LZ4;
-    int newline, space;
-    if (n > 0 && text_prefix(b, n, &newline, &space) &&
-        (newline || (space && n >= SC_SNIFF_BLOCK)))
-        return SC_KIND_TEXT;
-    return SC_KIND_RAW;
+    return sc_sniff_text(b, n);
 }
 
 /* The program that runs: under glibc the tools set its short name to
@@ -105,16 +131,47 @@ static const char *program(void)
     return "sc";
 }
 
-void sc_sniff_refusal(char *msg, size_t cap, sc_kind kind, const char *name,
-                      const char *path)
+/* Text refused, with what to run instead: --in text for numbers between
+ * white space, tr first for CSV (decompressing first, as tr cannot). */
+static void text_refusal(char *msg, size_t cap, sc_kind kind, sc_kind packed,
+                         const char *name, const char *path)
+{
+    const char *tool = packed == SC_KIND_GZ ? "gzip"
+                     : packed == SC_KIND_ZST ? "zstd" : NULL;
+    const char *as_is = packed == SC_KIND_GZ ? "gz"
+                      : packed == SC_KIND_ZST ? "zst" : "raw";
+    char what[64];
+    if (tool) snprintf(what, sizeof what, "is %s-compressed text", tool);
+    else snprintf(what, sizeof what, "looks like text");
+    if (kind == SC_KIND_TEXT) {
+        snprintf(msg, cap, "%s: the input %s, not binary elements; use --in "
+                 "text to read its numbers (or --in %s to take its bytes as "
+                 "elements)", name, what, as_is);
+        return;
+    }
+    int is_stdin = strcmp(path, "-") == 0;
+    char from[1024];
+    if (tool)
+        snprintf(from, sizeof from, "%s -dc%s%s | tr ',;' '\\n\\n'", tool,
+                 is_stdin ? "" : " ", is_stdin ? "" : path);
+    else if (is_stdin)
+        snprintf(from, sizeof from, "tr ',;' '\\n\\n'");
+    else
+        snprintf(from, sizeof from, "tr ',;' '\\n\\n' < %s", path);
+    snprintf(msg, cap, "%s: the input %s of numbers separated by commas or "
+             "semicolons, not binary elements; --in text reads numbers "
+             "separated by white space: %s%s | %s --in text ...", name, what,
+             is_stdin && !tool ? "... | " : "", from, program());
+}
+
+void sc_sniff_refusal(char *msg, size_t cap, sc_kind kind, sc_kind packed,
+                      const char *name, const char *path)
 {
     static const char *const tool[] = {
         [SC_KIND_ZST] = "zstd", [SC_KIND_XZ] = "xz", [SC_KIND_BZ2] = "bzip2",
         [SC_KIND_LZ4] = "lz4" };
-    if (kind == SC_KIND_TEXT) {
-        snprintf(msg, cap, "%s: the input looks like text, not binary "
-                 "elements; use --in text to read its numbers (or --in raw "
-                 "to take its bytes as elements)", name);
+    if (kind == SC_KIND_TEXT || kind == SC_KIND_CSV) {
+        text_refusal(msg, cap, kind, packed, name, path);
         return;
     }
     const char *t = kind < sizeof tool / sizeof tool[0] && tool[kind]

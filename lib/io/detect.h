@@ -20,19 +20,28 @@ static inline int sc_text_space(unsigned char c)
 typedef enum sc_kind {
     SC_KIND_RAW, SC_KIND_GZ, SC_KIND_ZST,       /* read */
     SC_KIND_XZ, SC_KIND_BZ2, SC_KIND_LZ4,       /* refused: named */
-    SC_KIND_TEXT                                /* refused: --in text */
+    SC_KIND_TEXT,                               /* refused: --in text */
+    SC_KIND_CSV                                 /* refused: tr, --in text */
 } sc_kind;
 
 /* Whether more bytes could change the verdict on these n first bytes (so
  * a reader asks for more unless the input has ended). Reading stops at
  * the first byte text cannot hold, so live binary input is not held up. */
 int sc_sniff_wants_more(const unsigned char *b, size_t n);
+/* The same, for the magic alone (--in text) and for the text check alone
+ * (the decoded start of a compressed input). */
+int sc_sniff_magic_wants_more(const unsigned char *b, size_t n);
+int sc_sniff_text_wants_more(const unsigned char *b, size_t n);
 /* The kind of a stream whose first n bytes are b (n < SC_SNIFF_MAGIC
  * only when that is the whole input). */
 sc_kind sc_sniff(const unsigned char *b, size_t n);
+/* SC_KIND_TEXT, SC_KIND_CSV or SC_KIND_RAW, by the text check alone. */
+sc_kind sc_sniff_text(const unsigned char *b, size_t n);
 /* The refusal of a kind that is not read under auto, as a message
- * "NAME: ..."; name is the input's, shown as given. */
-void sc_sniff_refusal(char *msg, size_t cap, sc_kind kind, const char *name,
-                      const char *path);
+ * "NAME: ..."; name is the input's, shown as given. packed: SC_KIND_GZ
+ * or SC_KIND_ZST for text found inside compressed data, else
+ * SC_KIND_RAW. */
+void sc_sniff_refusal(char *msg, size_t cap, sc_kind kind, sc_kind packed,
+                      const char *name, const char *path);
 
 #endif

@@ -4,11 +4,13 @@
  * file, or under --in auto a format that is not read). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "io/detect.h"
 #include "io/io.h"
+#include "io/reader_impl.h"
 #include "io/zstdio.h"
 
 const char *sc_input_name(const char *path)
@@ -69,21 +71,47 @@ int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt)
     return total;
 }
 
-/* Under --in auto, a regular file in a format that is not read. */
-static sc_status check_kind(sc_ctx *ctx, const char *path)
+/* Compressed bytes read to judge what a compressed file decodes to:
+ * enough for a block of text at any ratio a text compresses at. */
+#define SNIFF_PACKED ((size_t)64 << 10)
+
+/* What the gzip or zstd file at offset at decodes to, judged as a raw
+ * file is (SC_KIND_RAW when that cannot be read). */
+static sc_kind sniff_decoded(int fd, off_t at, sc_kind packed)
+{
+    unsigned char *in = malloc(SNIFF_PACKED);
+    unsigned char out[SC_SNIFF_BLOCK];
+    ssize_t n = in ? pread(fd, in, SNIFF_PACKED, at) : -1;
+    size_t made = n > 0 ? sc_decode_head(packed, in, (size_t)n, out,
+                                         sizeof out) : 0;
+    free(in);
+    return sc_sniff_text(out, made);
+}
+
+/* A regular file in a format that is not read: under --in auto, and for
+ * the compressed formats that are named and refused, under --in text. */
+static sc_status check_kind(sc_ctx *ctx, const char *path, sc_format fmt)
 {
     int is_stdin = strcmp(path, "-") == 0;
     int fd = open_regular(path);
     struct stat st;
-    int kind = SC_KIND_RAW;
+    int kind = SC_KIND_RAW, packed = SC_KIND_RAW;
+    off_t at = 0;
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        off_t at = is_stdin ? lseek(0, 0, SEEK_CUR) : 0;
+        at = is_stdin ? lseek(0, 0, SEEK_CUR) : 0;
         if (at >= 0) kind = sniff_file(fd, at);
+    }
+    if (fmt == SC_FMT_TEXT && (kind == SC_KIND_TEXT || kind == SC_KIND_CSV))
+        kind = SC_KIND_RAW;
+    if (fmt == SC_FMT_AUTO && is_compressed(kind) && !sc_kind_refused(kind)) {
+        packed = kind;
+        kind = sniff_decoded(fd, at, packed);
     }
     if (fd > 0) close(fd);
     if (!sc_kind_refused(kind)) return SC_OK;
     char msg[1024];
-    sc_sniff_refusal(msg, sizeof msg, (sc_kind)kind, sc_input_name(path), path);
+    sc_sniff_refusal(msg, sizeof msg, (sc_kind)kind, (sc_kind)packed,
+                     sc_input_name(path), path);
     return sc_fail(ctx, SC_ERR_FORMAT, "%s", msg);
 }
 
@@ -99,8 +127,9 @@ sc_status sc_inputs_check(sc_ctx *ctx, const char *const *paths, size_t n,
         if (err) return sc_fail(ctx, SC_ERR_OPEN, "%s: %s", paths[i],
                                 strerror(err));
     }
-    for (size_t i = 0; i < n && fmt == SC_FMT_AUTO; i++) {
-        sc_status st = check_kind(ctx, paths[i]);
+    for (size_t i = 0; i < n && (fmt == SC_FMT_AUTO || fmt == SC_FMT_TEXT);
+         i++) {
+        sc_status st = check_kind(ctx, paths[i], fmt);
         if (st) return st;
     }
     return SC_OK;

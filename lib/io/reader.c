@@ -4,9 +4,12 @@
  *
  * Under --in auto each FILE's first bytes decide how it is decoded
  * (detect.c), as zcat -f decides per file: a gzip file and a raw one may
- * be given together. What they decode to is one stream. Regular files are
- * judged when the reader opens, so a refused one (xz, text, ...) stops the
- * run before anything is written; pipes are judged when reached.
+ * be given together; a compressed file's first decoded bytes are judged
+ * again, so that compressed text is refused as plain text is. What they
+ * decode to is one stream. Regular files are judged when the reader
+ * opens, so a refused one (xz, text, ...) stops the run before anything
+ * is written; pipes are judged when reached. Text input may be gzip or
+ * zstd too: its numbers are read in what it decodes to.
  *
  * Faults in the data are held back until every whole element decoded
  * before them has been delivered, so a tool writes all it could decode
@@ -128,13 +131,16 @@ ssize_t sc_reader_file_read(sc_reader *r, void *buf, size_t len)
 }
 
 /* Reads the file's first bytes into zbuf, where they stay as input: two
- * for the gzip magic, or under auto what detect.c needs to judge it. A
- * pipe may hand them over one byte at a time. Returns their count, -1. */
+ * for the gzip magic, under auto what detect.c needs to judge it, under
+ * text what tells a compressed file. A pipe may hand them over one byte
+ * at a time. Returns their count, -1. */
 static ssize_t peek(sc_reader *r)
 {
     size_t want = r->fmt == SC_FMT_GZ ? 2 : SC_SNIFF_BLOCK, got = 0;
     while (got < want &&
-           (r->fmt == SC_FMT_GZ || sc_sniff_wants_more(r->zbuf, got))) {
+           (r->fmt == SC_FMT_GZ ||
+            (r->fmt == SC_FMT_TEXT ? sc_sniff_magic_wants_more
+                                   : sc_sniff_wants_more)(r->zbuf, got))) {
         ssize_t more = sc_reader_file_read(r, r->zbuf + got, want - got);
         if (more < 0) return -1;
         if (more == 0) break;
@@ -145,20 +151,48 @@ static ssize_t peek(sc_reader *r)
     return (ssize_t)got;
 }
 
-/* --in auto: the codec for the peeked bytes, or a refusal noted (-1). */
+/* A refusal of this kind noted (-1); packed: as sc_sniff_refusal's. */
+static int refuse(sc_reader *r, sc_kind kind, sc_kind packed)
+{
+    char msg[1024];
+    sc_sniff_refusal(msg, sizeof msg, kind, packed, r->name,
+                     r->paths[r->next_path - 1]);
+    defer(r, SC_ERR_FORMAT, "%s", msg);
+    return -1;
+}
+
+/* --in auto or text: the codec for the peeked bytes, or a refusal noted
+ * (-1). Text input may be compressed; its numbers are read in what it
+ * decodes to. */
 static int pick_codec(sc_reader *r, size_t got)
 {
     sc_kind kind = sc_sniff(r->zbuf, got);
-    if (sc_kind_refused(kind)) {
-        char msg[1024];
-        sc_sniff_refusal(msg, sizeof msg, kind, r->name,
-                         r->paths[r->next_path - 1]);
-        defer(r, SC_ERR_FORMAT, "%s", msg);
-        return -1;
-    }
+    if (r->fmt == SC_FMT_TEXT && (kind == SC_KIND_TEXT || kind == SC_KIND_CSV))
+        kind = SC_KIND_RAW;
+    if (sc_kind_refused(kind)) return refuse(r, kind, SC_KIND_RAW);
     r->codec = kind == SC_KIND_GZ ? CODEC_GZ
              : kind == SC_KIND_ZST ? CODEC_ZST : CODEC_NONE;
     return 0;
+}
+
+/* --in auto, a compressed file: its first decoded bytes are judged as a
+ * raw file's are, so that compressed text is refused too; they wait in
+ * head to be delivered first. 1, or -1 when refused or on a fault. */
+static int judge_decoded(sc_reader *r)
+{
+    r->head_len = r->head_pos = 0;
+    while (!pending(r) && sc_sniff_text_wants_more(r->head, r->head_len)) {
+        unsigned char *to = r->head + r->head_len;
+        size_t room = sizeof r->head - r->head_len;
+        ssize_t got = r->codec == CODEC_GZ ? sc_gz_read(r, to, room)
+                                           : sc_zst_read(r, to, room);
+        if (got <= 0) break;
+        r->head_len += (size_t)got;
+    }
+    sc_kind kind = sc_sniff_text(r->head, r->head_len);
+    if (kind == SC_KIND_RAW) return 1;
+    r->head_len = 0;
+    return refuse(r, kind, r->codec == CODEC_GZ ? SC_KIND_GZ : SC_KIND_ZST);
 }
 
 /* Opens the next input and decides its format; 0 at the end, -1 on error. */
@@ -186,15 +220,17 @@ static int open_next(sc_reader *r)
     r->codec = r->fmt == SC_FMT_GZ ? CODEC_GZ
              : r->fmt == SC_FMT_ZST ? CODEC_ZST : CODEC_NONE;
     r->z.avail_in = 0;
-    if (r->fmt == SC_FMT_AUTO || r->fmt == SC_FMT_GZ) {
+    if (r->fmt != SC_FMT_RAW && r->fmt != SC_FMT_ZST) {
         ssize_t got = peek(r);
         if (got < 0) return -1;
-        if (r->fmt == SC_FMT_AUTO && pick_codec(r, (size_t)got) < 0)
+        if (r->fmt != SC_FMT_GZ && pick_codec(r, (size_t)got) < 0)
             return -1;
     }
-    if (r->codec == CODEC_GZ) return sc_gz_start(r);
-    if (r->codec == CODEC_ZST) return sc_zst_start(r);
-    return 1;
+    int started = r->codec == CODEC_GZ ? sc_gz_start(r)
+                : r->codec == CODEC_ZST ? sc_zst_start(r) : 1;
+    if (started > 0 && r->codec != CODEC_NONE && r->fmt == SC_FMT_AUTO)
+        return judge_decoded(r);
+    return started;
 }
 
 static void close_current(sc_reader *r)
@@ -203,13 +239,29 @@ static void close_current(sc_reader *r)
     r->fd = -1;
 }
 
+/* The judged start of a compressed file, then the rest. */
+static size_t from_head(sc_reader *r, unsigned char *dst, size_t len)
+{
+    size_t n = r->head_len - r->head_pos;
+    if (n > len) n = len;
+    memcpy(dst, r->head + r->head_pos, n);
+    r->head_pos += n;
+    return n;
+}
+
 ssize_t sc_reader_next_bytes(sc_reader *r, unsigned char *dst, size_t len)
 {
     for (;;) {
+        if (r->head_pos < r->head_len) {
+            size_t n = from_head(r, dst, len);
+            r->decoded += n;
+            return (ssize_t)n;
+        }
         if (pending(r)) return -1;
         if (r->fd < 0) {
             int o = open_next(r);
             if (o <= 0) return o;
+            continue;                   /* its judged start first */
         }
         ssize_t got;
         if (r->codec == CODEC_GZ) {

@@ -1,6 +1,7 @@
 /* reader_impl.h — an sc_reader's state, shared by the files that read:
  * reader.c (files in turn, raw elements), codecs.c (gzip and zstd) and
- * text_in.c (text numbers).  Nothing outside lib/io/ includes it. */
+ * text_in.c (text numbers); inputs.c decodes a file's start through
+ * codecs.c.  Nothing outside lib/io/ includes it. */
 #ifndef SC_READER_IMPL_H
 #define SC_READER_IMPL_H
 
@@ -8,6 +9,7 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 #include <zlib.h>
+#include "io/detect.h"
 #include "io/io.h"
 #include "io/fdio.h"
 #include "io/pread.h"
@@ -34,6 +36,10 @@ struct sc_reader {
     int zs_more;                /* zstd: output was full, may hold more */
     unsigned char *zbuf;        /* compressed input; before a raw file's
                                  * data, its bytes peeked at for the magic */
+    /* Under --in auto, a compressed file's first decoded bytes, judged
+     * before they are delivered. */
+    unsigned char head[SC_SNIFF_BLOCK];
+    size_t head_len, head_pos;
     uint64_t file_bytes;        /* bytes taken from the current file */
     /* From all files, for progress: the pipeline's writer thread reads
      * it while the reader thread adds to it. */
@@ -97,6 +103,12 @@ int sc_gz_start(sc_reader *r);
 ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len);
 int sc_zst_start(sc_reader *r);
 ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len);
+
+/* The first bytes that the gzip (SC_KIND_GZ) or zstd (SC_KIND_ZST) data
+ * in[0, len) decodes to, up to cap of them into out: their count, short
+ * where the data is short, corrupt or needs more than in (codecs.c). */
+size_t sc_decode_head(int packed, const unsigned char *in, size_t len,
+                      unsigned char *out, size_t cap);
 
 /* Text: up to max numbers into buf (text_in.c). */
 sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max,

@@ -6,6 +6,12 @@
 #include "io/detect.h"
 #include "io/reader_impl.h"
 
+/* Whether a token holds what CSV puts between numbers. */
+static int has_sep(const char *s, size_t len)
+{
+    return memchr(s, ',', len) || memchr(s, ';', len);
+}
+
 /* Parses one token; returns 0 and the value, or -1 / -2 (range). */
 static int parse_token(const char *s, size_t len, uint32_t *v)
 {
@@ -76,10 +82,12 @@ sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
             char shown[64];
             printable(shown, sizeof shown, r->tbuf + r->tpos, end - r->tpos);
             defer(r, e == -2 ? SC_ERR_RANGE : SC_ERR_TEXT,
-                  "%s: line %llu: %s '%s'", r->name,
+                  "%s: line %llu: %s '%s'%s", r->name,
                   (unsigned long long)r->line,
                   e == -2 ? "number above 4294967295" : "malformed number",
-                  shown);
+                  shown, has_sep(r->tbuf + r->tpos, end - r->tpos)
+                  ? " (numbers are separated by white space: tr ',;' "
+                    "'\\n\\n' makes CSV so)" : "");
             break;
         }
         buf[n++] = v;

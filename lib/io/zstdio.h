@@ -16,7 +16,8 @@ void sc_zin_free(sc_zin *z);
 void sc_zin_reset(sc_zin *z);
 /* Decodes in[*in_pos, in_len) into out[*out_pos, out_cap), advancing
  * both. *frame_done: it stopped at the end of a frame (frames follow one
- * another; skippable ones are skipped). 0, or -1 with *err. */
+ * another; skippable ones are skipped). 0, or with *err -1 for data
+ * that is not zstd, -2 when memory for its window ran out. */
 int sc_zin_decode(sc_zin *z, const void *in, size_t in_len, size_t *in_pos,
                   void *out, size_t out_cap, size_t *out_pos, int *frame_done,
                   const char **err);

@@ -18,7 +18,7 @@ typedef struct fuzz_file {
 } fuzz_file;
 
 /* The bytes as /proc/self/fd/N: every open() of it reads from the start. */
-static int fuzz_file_make(fuzz_file *f, const uint8_t *data, size_t size)
+static inline int fuzz_file_make(fuzz_file *f, const uint8_t *data, size_t size)
 {
     f->fd = memfd_create("sc-fuzz", 0);
     if (f->fd < 0) return -1;
@@ -32,10 +32,10 @@ static int fuzz_file_make(fuzz_file *f, const uint8_t *data, size_t size)
     return 0;
 }
 
-static void fuzz_file_drop(fuzz_file *f) { close(f->fd); }
+static inline void fuzz_file_drop(fuzz_file *f) { close(f->fd); }
 
 /* Two threads: the pool's hand-off is exercised too, at little cost. */
-static sc_ctx *fuzz_ctx(void)
+static inline sc_ctx *fuzz_ctx(void)
 {
     static sc_ctx *ctx;
     if (!ctx && sc_ctx_new(&ctx, "cpu", 2) != SC_OK) abort();
@@ -45,7 +45,7 @@ static sc_ctx *fuzz_ctx(void)
 /* Reads the whole stream in small pieces (so element and token
  * boundaries fall everywhere); a data fault is a fine outcome, a crash or
  * a sanitizer report is not. */
-static void fuzz_read_all(const uint8_t *data, size_t size, sc_format fmt)
+static inline void fuzz_read_all(const uint8_t *data, size_t size, sc_format fmt)
 {
     fuzz_file f;
     if (fuzz_file_make(&f, data, size) != 0) return;

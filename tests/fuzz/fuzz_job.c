@@ -2,7 +2,8 @@
  *
  * The first byte picks the job and its options (compact, split or sort;
  * input format; sort's -S small enough to spill runs and merge them);
- * the rest is the input, read with format auto or the one picked. The
+ * the rest is the input, read with format auto or the one picked (auto
+ * and text reach zstd by its magic, in a libsc built with it). The
  * output goes to /dev/null: what is checked is that nothing crashes,
  * leaks or trips a sanitizer, whatever the input. */
 #include <string.h>
