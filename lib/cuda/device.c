@@ -103,11 +103,3 @@ const char *sc_device_failure(const sc_ctx *ctx)
     return ctx->cuda && ctx->cuda->state == DEV_FAILED
         ? sc_fault_message(&ctx->cuda->fail) : "";
 }
-
-const char *sc_device_absent(void)
-{
-    int driver = 0;
-    if (cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0)
-        return "no CUDA GPU: no CUDA driver is installed";
-    return NULL;
-}

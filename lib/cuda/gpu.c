@@ -71,6 +71,14 @@ void sc_cuda_free(sc_ctx *ctx, void *p, size_t bytes)
     sc_cuda_free_on(ctx->cuda, p, bytes);
 }
 
+const char *sc_device_absent(void)
+{
+    int driver = 0;
+    if (cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0)
+        return "no CUDA GPU: no CUDA driver is installed";
+    return NULL;
+}
+
 /* Why cudaGetDeviceCount found no GPU, in a user's words: the runtime
  * says "CUDA driver version is insufficient" when there is no driver at
  * all, which reads as if there were a GPU to update it for. */

@@ -90,11 +90,11 @@ static inline int more_files(const sc_reader *r)
     return r->fd >= 0 || r->next_path < r->n_paths;
 }
 
-/* Bytes of the current file, counted; -1 on a fault, held (reader.c). */
+/* Bytes of the current file, counted; -1 on a fault, held (reader_file.c). */
 ssize_t sc_reader_file_read(sc_reader *r, void *buf, size_t len);
 /* Decoded bytes of the current file, opening the next one first when the
  * last has ended: >0; 0 at the end of a file (and when no file is left,
- * with more_files() false); -1 on a fault (reader.c). */
+ * with more_files() false); -1 on a fault (reader_bytes.c). */
 ssize_t sc_reader_next_bytes(sc_reader *r, unsigned char *dst, size_t len);
 
 /* A file's codec started on the bytes peeked at: 1, or -1 on a fault;
