@@ -14,25 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tap.h"
 
 /* ------------------------------------------------------------------ TAP */
-
-static int n_tests, n_failed;
-
-static int ok(int cond, const char *fmt, ...)
-{
-    va_list ap;
-    n_tests++;
-    if (!cond)
-        n_failed++;
-    printf("%s %d - ", cond ? "ok" : "not ok", n_tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-    return cond;
-}
 
 static void diag(const char *fmt, ...)
 {

@@ -11,22 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/core.h"
+#include "tap.h"
 
-static int n_tests, n_failed;
 static char root[256];          /* the fake /sys/fs/cgroup */
 static char proc[300];          /* the fake /proc/self/cgroup */
-
-static void ok(int cond, const char *fmt, ...)
-{
-    va_list ap;
-    n_tests++;
-    if (!cond) n_failed++;
-    printf("%s %d - ", cond ? "ok" : "not ok", n_tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-}
 
 static void bail(const char *what)
 {

@@ -14,20 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/core.h"
-
-static int n_tests, n_failed;
-
-static void ok(int cond, const char *fmt, ...)
-{
-    va_list ap;
-    n_tests++;
-    if (!cond) n_failed++;
-    printf("%s %d - ", cond ? "ok" : "not ok", n_tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-}
+#include "tap.h"
 
 typedef struct order { unsigned shift; uint32_t mask, flip; } order;
 
