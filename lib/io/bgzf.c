@@ -1,5 +1,9 @@
 /* bgzf.c — BGZF members' headers and trailers, written and read. */
 #include <string.h>
+#include <zlib.h>
+#ifdef SC_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 #include "io/bgzf.h"
 
 const unsigned char sc_bgzf_eof[28] = {
@@ -58,4 +62,21 @@ long sc_bgzf_block_size(const unsigned char *p, size_t len)
 uint32_t sc_bgzf_isize(const unsigned char *block, size_t block_size)
 {
     return get_le(block + block_size - 4, 4);
+}
+
+uint32_t sc_crc32(uint32_t crc, const void *p, size_t n)
+{
+#ifdef SC_HAVE_LIBDEFLATE
+    return libdeflate_crc32(crc, p, n);
+#else
+    /* zlib takes at most 4 GiB a call. */
+    const unsigned char *b = p;
+    while (n) {
+        uInt take = n > (1u << 30) ? 1u << 30 : (uInt)n;
+        crc = (uint32_t)crc32(crc, b, take);
+        b += take;
+        n -= take;
+    }
+    return crc;
+#endif
 }

@@ -32,6 +32,9 @@ void sc_bgzf_trailer(unsigned char *out, uint32_t crc, uint32_t isize);
  * or not gzip); -1 when more than len bytes are needed to tell. */
 long sc_bgzf_block_size(const unsigned char *p, size_t len);
 
+/* CRC-32 of gzip, through the fastest engine in the build. */
+uint32_t sc_crc32(uint32_t crc, const void *p, size_t n);
+
 /* The decoded size of a whole member of block_size bytes (its ISIZE). */
 uint32_t sc_bgzf_isize(const unsigned char *block, size_t block_size);
 
