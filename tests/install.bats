@@ -60,6 +60,12 @@ load test_helper
         skip "a CUDA build: CUDA's runtime loads the driver, no static program"
     echo 'int main(void) { return 0; }' > t.c
     cc -static -o t t.c 2>/dev/null || skip "no static C library here"
+    # Debian ships some of libsc's libraries (ISA-L) without an archive.
+    for lib in $(pkg-config --static --libs-only-l sc); do
+        a=lib${lib#-l}.a
+        [ "$(cc -print-file-name="$a")" != "$a" ] ||
+            skip "no static $a here (libsc(3), Linking)"
+    done
     # libsc.so sits beside libsc.a: -static makes the linker take the archive
     # (libsc(3), "Linking").
     cc -static -std=c11 ${SC_CC_FLAGS:-} -o example \
