@@ -598,3 +598,29 @@ on_tty() {
         expect_same want2.out got.out
     done
 }
+
+# ------------------------------------------------------- inputs looked at once
+
+# opens_of FILE CMD...: how many times CMD opens FILE (strace).
+opens_of() {
+    local f=$1
+    shift
+    strace -f -e trace=open,openat -o trace.txt "$@" >/dev/null 2>&1
+    grep -c "\"$f\"" trace.txt || true
+}
+
+@test "formats: each regular input is opened once, from its check to its read" {
+    command -v strace >/dev/null || skip "no strace here"
+    strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+    gen_file in.bin 70000 5
+    gzip -c in.bin > in.gz
+    for t in "sc-compact -o out" "sc-rsort -o out" "sc-scan -o out" "sc-stat"; do
+        for f in in.bin in.gz; do
+            n=$(opens_of "$T/$f" $t -d cpu "$T/$f")
+            [ "$n" -eq 1 ] || { echo "# $t $f: opened $n times" >&2; return 1; }
+        done
+    done
+    # Two inputs: each once.
+    n=$(opens_of "$T/in.bin" sc-compact -d cpu -o out "$T/in.bin" "$T/in.bin")
+    [ "$n" -eq 2 ]
+}

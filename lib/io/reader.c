@@ -54,10 +54,15 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
         return sc_fail(ctx, SC_ERR_USAGE, "zstd input: this libsc was built "
                        "without zstd");
     if (n == 0) { paths = stdin_only; n = 1; }
-    sc_status st = sc_inputs_check(ctx, paths, n, fmt);
+    sc_input *inputs = NULL;
+    sc_status st = sc_inputs_scan(ctx, paths, n, fmt, &inputs);
     if (st) return st;
     sc_reader *r = calloc(1, sizeof *r);
-    if (!r) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    if (!r) {
+        sc_inputs_release(inputs, n);
+        return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    }
+    r->inputs = inputs;
     r->ctx = ctx;
     r->paths = paths;
     r->n_paths = n;
@@ -70,7 +75,7 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
         sc_reader_close(r);
         return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     }
-    r->size_hint = sc_inputs_size(paths, n, fmt);
+    r->size_hint = sc_inputs_known_size(inputs, n, fmt);
     *out = r;
     return SC_OK;
 }
@@ -79,6 +84,7 @@ void sc_reader_close(sc_reader *r)
 {
     if (!r) return;
     if (r->fd > 0) close(r->fd);
+    sc_inputs_release(r->inputs, r->n_paths);
     if (r->z_ready) inflateEnd(&r->z);
     sc_preader_free(r->par);
     sc_zin_free(r->zs);

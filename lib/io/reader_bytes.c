@@ -47,7 +47,10 @@ static int refuse(sc_reader *r, sc_kind kind, sc_kind packed)
  * decodes to. */
 static int pick_codec(sc_reader *r, size_t got)
 {
-    sc_kind kind = sc_sniff(r->zbuf, got);
+    const sc_input *in = &r->inputs[r->next_path - 1];
+    /* A regular file was judged when it was checked. */
+    sc_kind kind = in->packed ? (sc_kind)in->packed
+                 : in->kind >= 0 ? (sc_kind)in->kind : sc_sniff(r->zbuf, got);
     if (r->fmt == SC_FMT_TEXT && (kind == SC_KIND_TEXT || kind == SC_KIND_CSV))
         kind = SC_KIND_RAW;
     if (sc_kind_refused(kind)) return refuse(r, kind, SC_KIND_RAW);
@@ -80,11 +83,15 @@ static int judge_decoded(sc_reader *r)
 static int open_next(sc_reader *r)
 {
     if (r->next_path >= r->n_paths) return 0;
+    sc_input *in = &r->inputs[r->next_path];
     const char *path = r->paths[r->next_path++];
     r->name = sc_input_name(path);
     r->file_bytes = 0;
     r->line = 1;
-    if (strcmp(path, "-") == 0) {
+    if (in->fd >= 0 || in->fd_is_stdin) {
+        r->fd = in->fd_is_stdin ? 0 : in->fd;
+        in->fd = -1;                    /* the reader's to close now */
+    } else if (strcmp(path, "-") == 0) {
         r->fd = 0;
     } else {
         r->fd = open(path, O_RDONLY);
@@ -93,11 +100,16 @@ static int open_next(sc_reader *r)
             return -1;
         }
     }
-    sc_grow_pipe(r->fd);
-    struct stat st;
-    int known = fstat(r->fd, &st) == 0;
-    r->live = known && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
-    r->reg_size = known && S_ISREG(st.st_mode) ? st.st_size : -1;
+    if (in->size >= 0) {
+        r->live = 0;
+        r->reg_size = in->at + in->size;
+    } else {
+        sc_grow_pipe(r->fd);
+        struct stat st;
+        int known = fstat(r->fd, &st) == 0;
+        r->live = known && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+        r->reg_size = known && S_ISREG(st.st_mode) ? st.st_size : -1;
+    }
     r->codec = r->fmt == SC_FMT_GZ ? CODEC_GZ
              : r->fmt == SC_FMT_ZST ? CODEC_ZST : CODEC_NONE;
     r->z.avail_in = 0;
@@ -109,7 +121,9 @@ static int open_next(sc_reader *r)
     }
     int started = r->codec == CODEC_GZ ? sc_gz_start(r)
                 : r->codec == CODEC_ZST ? sc_zst_start(r) : 1;
-    if (started > 0 && r->codec != CODEC_NONE && r->fmt == SC_FMT_AUTO)
+    /* A regular file's decoded start was judged when it was checked. */
+    if (started > 0 && r->codec != CODEC_NONE && r->fmt == SC_FMT_AUTO &&
+        !in->packed)
         return judge_decoded(r);
     return started;
 }

@@ -18,10 +18,30 @@
 #define ZBUF_BYTES ((size_t)1 << 20)
 #define TBUF_BYTES ((size_t)1 << 20)
 
+/* What sc_inputs_scan learnt of one input before it was read. */
+typedef struct sc_input {
+    int fd;                     /* a regular file kept open, else -1 */
+    int fd_is_stdin;
+    off_t at;                   /* where its data starts */
+    off_t size;                 /* regular: bytes from at; else -1 */
+    int kind;                   /* under auto and text: its sc_kind (what a
+                                 * compressed one decodes to), else -1 */
+    int packed;                 /* SC_KIND_GZ or _ZST when compressed */
+} sc_input;
+
+/* Checks the inputs (inputs.c): each stat'ed once, a regular file opened
+ * once and judged once; with out, the first ones stay open for the reader
+ * (sc_inputs_release closes what it did not take). */
+sc_status sc_inputs_scan(sc_ctx *ctx, const char *const *paths, size_t n,
+                         sc_format fmt, sc_input **out);
+void sc_inputs_release(sc_input *in, size_t n);
+int64_t sc_inputs_known_size(const sc_input *in, size_t n, sc_format fmt);
+
 struct sc_reader {
     sc_ctx *ctx;
     const char *const *paths;
     size_t n_paths, next_path;
+    sc_input *inputs;           /* per path, from the check */
     sc_format fmt;
     int fd;                     /* -1: between files */
     const char *name;           /* current file, for messages */

@@ -51,7 +51,9 @@ static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
     ss->gpu_asked = sc_policy_sort_early(ss->ctx, bytes, share);
 }
 
-static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
+/* known: the input's bytes, where known before reading (else -1). */
+static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j,
+                       int64_t known)
 {
     memset(ss, 0, sizeof *ss);
     ss->ctx = ctx;
@@ -61,7 +63,6 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j)
     /* Runs past -S go to -T: what killed runs left there goes first. */
     sc_temp_sweep_dir(sc_temp_dir(j->tmpdir));
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
-    int64_t known = sc_inputs_size(j->inputs, j->n_inputs, j->in_fmt);
     ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_JOB_SORT) / 4;
     /* Nothing overlaps the read of a sort's buffer, so a regular file is
      * read in large pieces that the reader's threads share (a 4 MiB read
@@ -249,13 +250,11 @@ static sc_status close_sink(sort_state *ss, sc_sink *sink, sc_status st)
     return sink->w ? sc_job_close_output(sink->w, ss->job->output, st) : st;
 }
 
-static sc_status sort_inputs(sort_state *ss, sc_sink *sink)
+/* r: the inputs, opened (and checked) before the state was made. */
+static sc_status sort_inputs(sort_state *ss, sc_sink *sink, sc_reader *r)
 {
     const sc_job *j = ss->job;
-    sc_reader *r = NULL;
-    sc_status st = sc_reader_open(&r, ss->ctx, j->inputs, j->n_inputs,
-                                  j->in_fmt);
-    if (st == SC_OK) st = read_all(ss, r);
+    sc_status st = read_all(ss, r);
     sc_reader_close(r);
     if (st == SC_OK) st = open_sink(ss, sink);
     if (j->progress) sink->progress = &ss->progress;
@@ -301,15 +300,27 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
     sort_state ss;
     sc_sink sink;
     memset(&sink, 0, sizeof sink);
-    state_init(&ss, ctx, job);
+    /* -C and -m open each input as they reach it; a sort opens them all
+     * at once, and learns their size from that. */
+    int streams = job->check || job->merge;
+    sc_reader *r = NULL;
+    sc_status st = streams ? SC_OK
+                 : sc_reader_open(&r, ctx, job->inputs, job->n_inputs,
+                                  job->in_fmt);
+    if (st != SC_OK) return st;
+    state_init(&ss, ctx, job, streams ? sc_inputs_size(job->inputs,
+                                                       job->n_inputs,
+                                                       job->in_fmt)
+                                      : sc_reader_size_hint(r));
     if (job->progress) sc_progress_tick(&ss.progress);
     /* -C and -m stream on the CPU: a GPU asked for must be there before
      * they write anything; a sort waits for it only to sort. */
-    int streams = job->check || job->merge;
-    sc_status st = streams ? sc_ctx_settle(ctx, SC_OK) : SC_OK;
+    if (streams) st = sc_ctx_settle(ctx, SC_OK);
     if (st == SC_OK)
         st = job->check ? check_inputs(&ss)
-           : job->merge ? merge_inputs(&ss, &sink) : sort_inputs(&ss, &sink);
+           : job->merge ? merge_inputs(&ss, &sink) : sort_inputs(&ss, &sink, r);
+    else
+        sc_reader_close(r);
     /* A sort's last phase has its own figures; -C and -m only read. */
     if (job->progress && streams)
         sc_progress_end(&ss.progress, 4.0 * (double)ss.in, ss.total_bytes);
