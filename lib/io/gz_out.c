@@ -50,7 +50,7 @@ struct sc_gzout {
     uint64_t queued, claimed, written;
     pthread_mutex_t lock;
     pthread_cond_t work, done, space;
-    pthread_t tids[MAX_THREADS + 1];
+    pthread_t *tids;
     unsigned n_tids;
 };
 
@@ -152,8 +152,9 @@ static int ship(sc_gzout *g, batch *b)
     while (!g->err && g->queued - g->written >= g->nb)
         pthread_cond_wait(&g->space, &g->lock);
     g->status = g->err;
+    /* After an error the next slot may still be the threads': left alone. */
+    if (!g->status) g->ring[g->queued % g->nb].staged = 0;
     pthread_mutex_unlock(&g->lock);
-    g->ring[g->queued % g->nb].staged = 0;
     return g->status;
 }
 
@@ -222,6 +223,7 @@ void sc_gzout_free(sc_gzout *g)
         pthread_cond_destroy(&g->done);
         pthread_cond_destroy(&g->space);
     }
+    free(g->tids);
     for (int i = 0; i < RING; i++) {
         free(g->ring[i].in);
         free(g->ring[i].out);
@@ -233,6 +235,8 @@ void sc_gzout_free(sc_gzout *g)
 /* The compressing threads, then the writer's: all of them or none. */
 static int start_threads(sc_gzout *g, unsigned threads)
 {
+    g->tids = calloc(threads + 1, sizeof *g->tids);
+    if (!g->tids) return ENOMEM;
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->work, NULL);
     pthread_cond_init(&g->done, NULL);
