@@ -2,11 +2,9 @@
  * or to a file that replaces its target only when the run succeeds
  * (writer_commit.c), or is removed when it is given up (here).
  *
- * Gzip output is a series of independent gzip members of GZ_BLOCK input
- * bytes each, compressed on all host threads (like BGZF): any gzip reader
- * reads the concatenation, and compression does not bound the speed.
- * Zstd output is one frame, compressed by libzstd's own workers
- * (zstd_out.c).
+ * Gzip output is BGZF, compressed on all host threads while the caller
+ * goes on (gz_out.c).  Zstd output is one frame, compressed by libzstd's
+ * own workers (zstd_out.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,10 +13,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "io/fdio.h"
 #include "io/replace.h"
 #include "io/writer_impl.h"
+
+/* sc-split --ranges' parts: BGZF members staged per part, so that the
+ * parts together stage about 64 MiB, and each at least 512 KiB. */
+#define SHARED_MEMBERS 1024u
+#define MIN_MEMBERS 8u
 
 sc_status sc_writer_error(sc_writer *w, int err)
 {
@@ -84,11 +86,19 @@ static sc_status open_direct(sc_writer *w, const char *path)
     return SC_OK;
 }
 
+/* Called on gz_out's writer thread: w->fd stays as it is meanwhile. */
+static int gz_sink(void *arg, const void *buf, size_t len)
+{
+    const sc_writer *w = arg;
+    if (sc_write_full(w->fd, buf, len) == 0) return 0;
+    return errno ? errno : EIO;
+}
+
 /* A writer compressing on `threads` threads, or, for gzip, on `pool`
- * when not NULL. */
+ * when not NULL, in batches of `members` BGZF members. */
 static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
                              const sc_writer_opts *opts, unsigned threads,
-                             sc_pool *pool)
+                             sc_pool *pool, unsigned members)
 {
     if (!out || !ctx) return SC_ERR_USAGE;
     *out = NULL;
@@ -110,25 +120,20 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     w->ctx = ctx;
     w->o = *opts;
     w->fd = 1;
-    w->batch = GZ_BATCH;
     w->name = "(standard output)";
-    sc_status st = SC_OK, no_threads = SC_OK;
+    sc_status st = SC_OK;
     if (path && strcmp(path, "-") != 0) {
         st = is_special(path) ? open_direct(w, path) : open_temp(w, path);
         w->name = path;
     } else {
         w->pipe = sc_grow_pipe(1);
     }
-    if (st == SC_OK && w->o.fmt == SC_FMT_GZ) {
-        w->stage = malloc(GZ_BLOCK * GZ_BATCH);
-        w->pool = pool;
-        w->pool_shared = pool != NULL;
-        st = !w->stage ? SC_ERR_NOMEM
-           : pool ? SC_OK : sc_pool_new(&w->pool, threads);
-        if (st && w->stage)
-            no_threads = sc_fail_errno(ctx, st, errno, "cannot start "
-                                       "compression threads");
-    }
+    if (st == SC_OK && w->o.fmt == SC_FMT_GZ &&
+        !(w->gz = sc_gzout_new(w->o.level, threads, pool, members, gz_sink,
+                               w)))
+        st = errno == ENOMEM ? sc_fail(ctx, SC_ERR_NOMEM, "out of memory")
+           : sc_fail_errno(ctx, SC_ERR_NOMEM, errno, "cannot start "
+                           "compression threads");
     if (st == SC_OK && w->o.fmt == SC_FMT_TEXT) {
         w->text = malloc(TEXT_BUF);
         if (!w->text) st = SC_ERR_NOMEM;
@@ -138,7 +143,8 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
         !(w->zout = sc_zout_new(w->o.level, threads, &err)))
         st = sc_fail(ctx, SC_ERR_NOMEM, "zstd: %s", err);
     if (st != SC_OK) {
-        if (st == SC_ERR_NOMEM && !no_threads) sc_fail(ctx, st, "out of memory");
+        if (st == SC_ERR_NOMEM && w->o.fmt == SC_FMT_TEXT)
+            sc_fail(ctx, st, "out of memory");
         sc_writer_abort(w);
         return st;
     }
@@ -149,7 +155,7 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
 sc_status sc_writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
                          const sc_writer_opts *opts)
 {
-    return writer_open(out, ctx, path, opts, ctx ? ctx->threads : 1, NULL);
+    return writer_open(out, ctx, path, opts, ctx ? ctx->threads : 1, NULL, 0);
 }
 
 sc_status sc_writer_open_shared(sc_writer **out, sc_ctx *ctx,
@@ -157,82 +163,23 @@ sc_status sc_writer_open_shared(sc_writer **out, sc_ctx *ctx,
                                 unsigned writers, sc_pool *pool)
 {
     unsigned threads = ctx && writers ? ctx->threads / writers : 1;
+    unsigned members = writers > 1 ? SHARED_MEMBERS / writers : 0;
     sc_status st = writer_open(out, ctx, path, opts, threads ? threads : 1,
-                               pool);
+                               pool, members < MIN_MEMBERS ? MIN_MEMBERS
+                                                           : members);
     sc_writer *w = st == SC_OK ? *out : NULL;
     if (!w || writers < 2) return st;
-    w->batch = writers < GZ_BATCH ? GZ_BATCH / writers : 1;
     if (w->zout) sc_zout_small_jobs(w->zout);
     return st;
 }
 
-static void compress_block(void *arg, unsigned i)
+/* 0, or the first error of gz_out, reported once: the writer fails. */
+static sc_status gz_status(sc_writer *w, int rc)
 {
-    gz_block *b = (gz_block *)arg + i;
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    b->failed = 1;
-    if (deflateInit2(&z, b->level, Z_DEFLATED, 16 + MAX_WBITS, 8,
-                     Z_DEFAULT_STRATEGY) != Z_OK)
-        return;
-    z.next_in = (unsigned char *)b->in;
-    z.avail_in = (uInt)b->in_len;
-    z.next_out = b->out;
-    z.avail_out = (uInt)b->out_cap;
-    if (deflate(&z, Z_FINISH) == Z_STREAM_END) {
-        b->out_len = b->out_cap - z.avail_out;
-        b->failed = 0;
-    }
-    deflateEnd(&z);
-}
-
-/* Compresses the staged bytes as independent members, writes in order. */
-static sc_status flush_gz(sc_writer *w)
-{
-    unsigned n = 0;
-    size_t off = 0;
-    do {
-        gz_block *b = &w->blocks[n];
-        b->in = w->stage + off;
-        b->in_len = w->stage_len - off < GZ_BLOCK ? w->stage_len - off : GZ_BLOCK;
-        size_t need = compressBound((uLong)b->in_len) + 64;
-        if (b->out_cap < need) {
-            free(b->out);
-            b->out = malloc(need);
-            b->out_cap = b->out ? need : 0;
-            if (!b->out) return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
-        }
-        b->level = w->o.level;
-        off += b->in_len;
-        n++;
-    } while (off < w->stage_len);
-    w->wrote_gz = 1;
-    sc_pool_run(w->pool, n, compress_block, w->blocks);
-    for (unsigned i = 0; i < n; i++) {
-        if (w->blocks[i].failed)
-            return sc_fail(w->ctx, SC_ERR_NOMEM, "gzip compression failed");
-        sc_status st = put(w, w->blocks[i].out, w->blocks[i].out_len);
-        if (st) return st;
-    }
-    w->stage_len = 0;
-    return SC_OK;
-}
-
-static sc_status write_gz(sc_writer *w, const unsigned char *p, size_t len)
-{
-    const size_t cap = GZ_BLOCK * w->batch;
-    while (len) {
-        size_t take = cap - w->stage_len < len ? cap - w->stage_len : len;
-        memcpy(w->stage + w->stage_len, p, take);
-        w->stage_len += take;
-        p += take;
-        len -= take;
-        if (w->stage_len == cap) {
-            sc_status st = flush_gz(w);
-            if (st) return st;
-        }
-    }
-    return SC_OK;
+    if (rc == 0) return SC_OK;
+    if (rc != SC_GZOUT_NOMEM) return sc_writer_error(w, rc);
+    w->failed = 1;
+    return sc_fail(w->ctx, SC_ERR_NOMEM, "gzip compression: out of memory");
 }
 
 static int zout_sink(void *arg, const void *buf, size_t len)
@@ -288,7 +235,7 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
     size_t bytes = n * (w->o.wide ? 8 : 4);
     switch (w->o.fmt) {
     case SC_FMT_TEXT: return write_text(w, elems, n);
-    case SC_FMT_GZ:   return write_gz(w, elems, bytes);
+    case SC_FMT_GZ:   return gz_status(w, sc_gzout_write(w->gz, elems, bytes));
     case SC_FMT_ZST:  return write_zst(w, elems, bytes, 0);
     default:          return put(w, elems, bytes);
     }
@@ -310,17 +257,16 @@ sc_status sc_writer_write_pages(sc_writer *w, const void *elems, size_t n)
 /* Raw bytes whatever the format: the one-line figures of --count. */
 sc_status sc_writer_write_bytes(sc_writer *w, const void *buf, size_t len)
 {
-    w->wrote_gz = 1;            /* these bytes are the whole output */
-    w->figures = 1;
+    w->figures = 1;             /* these bytes are the whole output */
     return put(w, buf, len);
 }
 
 sc_status sc_writer_drain(sc_writer *w)
 {
     sc_status st = SC_OK;
-    /* Empty output is still a gzip file: one empty member. */
-    if (w->o.fmt == SC_FMT_GZ && (w->stage_len || !w->wrote_gz))
-        st = flush_gz(w);
+    /* Empty output too is a gzip file: the end-of-file block. */
+    if (w->o.fmt == SC_FMT_GZ && !w->figures)
+        st = gz_status(w, sc_gzout_finish(w->gz));
     /* Empty output too is a zstd frame. */
     if (!st && w->o.fmt == SC_FMT_ZST && !w->figures)
         st = write_zst(w, NULL, 0, 1);
@@ -333,10 +279,8 @@ sc_status sc_writer_drain(sc_writer *w)
 
 void sc_writer_release(sc_writer *w)
 {
-    for (int i = 0; i < GZ_BATCH; i++) free(w->blocks[i].out);
-    if (!w->pool_shared) sc_pool_free(w->pool);
+    sc_gzout_free(w->gz);
     sc_zout_free(w->zout);
-    free(w->stage);
     free(w->text);
     free(w->path);
     free(w->tmp);
@@ -347,6 +291,9 @@ void sc_writer_release(sc_writer *w)
 void sc_writer_abort(sc_writer *w)
 {
     if (!w) return;
+    /* Its writer thread stopped before the descriptor goes. */
+    sc_gzout_free(w->gz);
+    w->gz = NULL;
     if (w->direct) close(w->fd);
     if (w->tmp) {
         if (w->fd >= 0) close(w->fd);

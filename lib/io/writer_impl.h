@@ -4,19 +4,10 @@
 #define SC_WRITER_IMPL_H
 
 #include "io/io.h"
+#include "io/gz_out.h"
 #include "io/zstdio.h"
 
-#define GZ_BLOCK ((size_t)1 << 20)
-#define GZ_BATCH 64                     /* blocks compressed at once */
 #define TEXT_BUF ((size_t)1 << 20)
-
-typedef struct gz_block {
-    const unsigned char *in;
-    size_t in_len;
-    unsigned char *out;
-    size_t out_cap, out_len;
-    int level, failed;
-} gz_block;
 
 struct sc_writer {
     sc_ctx *ctx;
@@ -26,13 +17,7 @@ struct sc_writer {
     char *path, *tmp;           /* tmp: written beside path */
     const char *name;           /* for messages */
     sc_writer_opts o;
-    sc_pool *pool;              /* gzip: its own, as the caller's is busy */
-    int pool_shared;            /* gzip: the pool is sc_writer_share()'s */
-    unsigned char *stage;       /* gzip: bytes waiting for a whole block */
-    size_t stage_len;
-    gz_block blocks[GZ_BATCH];
-    size_t batch;               /* gzip: blocks staged before compressing */
-    int wrote_gz;               /* gzip: at least one member is out */
+    sc_gzout *gz;               /* gzip */
     sc_zout *zout;              /* zstd */
     int figures;                /* --count's figures are the whole output */
     char *text;                 /* text: formatted numbers */
