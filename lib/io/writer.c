@@ -5,8 +5,8 @@
  * Gzip output is a series of independent gzip members of GZ_BLOCK input
  * bytes each, compressed on all host threads (like BGZF): any gzip reader
  * reads the concatenation, and compression does not bound the speed.
- * Zstd output is one frame, compressed by libzstd's own workers
- * (zstd_out.c).
+ * Zstd output is independent frames and a seek table, compressed and
+ * written on threads of zstd_out.c's own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -235,9 +235,13 @@ static sc_status write_gz(sc_writer *w, const unsigned char *p, size_t len)
     return SC_OK;
 }
 
+/* Called on zstd_out.c's threads: writes and returns errno, and the
+ * caller's thread reports it (write_zst). */
 static int zout_sink(void *arg, const void *buf, size_t len)
 {
-    return (int)put(arg, buf, len);
+    const sc_writer *w = arg;
+    if (sc_write_full(w->fd, buf, len) == 0) return 0;
+    return errno ? errno : EIO;
 }
 
 /* end: closes the frame. */
@@ -245,7 +249,7 @@ static sc_status write_zst(sc_writer *w, const void *p, size_t len, int end)
 {
     const char *err = NULL;
     int rc = sc_zout_write(w->zout, p, len, end, zout_sink, w, &err);
-    if (rc > 0) return (sc_status)rc;
+    if (rc > 0) return sc_writer_error(w, rc);
     if (rc < 0) {
         w->failed = 1;
         return sc_fail(w->ctx, SC_ERR_NOMEM, "zstd compression failed: %s",
@@ -347,6 +351,8 @@ void sc_writer_release(sc_writer *w)
 void sc_writer_abort(sc_writer *w)
 {
     if (!w) return;
+    sc_zout_free(w->zout);      /* its threads stop writing to fd first */
+    w->zout = NULL;
     if (w->direct) close(w->fd);
     if (w->tmp) {
         if (w->fd >= 0) close(w->fd);
