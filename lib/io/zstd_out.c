@@ -24,7 +24,7 @@
 #include "io/zstd_seek.h"
 #include "io/zstdio.h"
 
-/* Input bytes a frame: the smallest size measured to stay within 1 % of
+/* Input bytes a frame: the smallest size measured to stay within 2 % of
  * one stream's output on sc-gen data and a large .so (bench/RESULTS.md,
  * session 17); higher levels match over longer distances. */
 static size_t frame_bytes(int level)
