@@ -3,8 +3,8 @@
  * (writer_commit.c), or is removed when it is given up (here).
  *
  * Gzip output is BGZF, compressed on all host threads while the caller
- * goes on (gz_out.c).  Zstd output is one frame, compressed by libzstd's
- * own workers (zstd_out.c).
+ * goes on (gz_out.c).  Zstd output is independent frames and a seek
+ * table, compressed and written on threads of zstd_out.c's own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -182,9 +182,13 @@ static sc_status gz_status(sc_writer *w, int rc)
     return sc_fail(w->ctx, SC_ERR_NOMEM, "gzip compression: out of memory");
 }
 
+/* Called on zstd_out.c's threads: writes and returns errno, and the
+ * caller's thread reports it (write_zst). */
 static int zout_sink(void *arg, const void *buf, size_t len)
 {
-    return (int)put(arg, buf, len);
+    const sc_writer *w = arg;
+    if (sc_write_full(w->fd, buf, len) == 0) return 0;
+    return errno ? errno : EIO;
 }
 
 /* end: closes the frame. */
@@ -192,7 +196,7 @@ static sc_status write_zst(sc_writer *w, const void *p, size_t len, int end)
 {
     const char *err = NULL;
     int rc = sc_zout_write(w->zout, p, len, end, zout_sink, w, &err);
-    if (rc > 0) return (sc_status)rc;
+    if (rc > 0) return sc_writer_error(w, rc);
     if (rc < 0) {
         w->failed = 1;
         return sc_fail(w->ctx, SC_ERR_NOMEM, "zstd compression failed: %s",

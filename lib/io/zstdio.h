@@ -23,17 +23,23 @@ int sc_zin_decode(sc_zin *z, const void *in, size_t in_len, size_t *in_pos,
                   const char **err);
 
 typedef struct sc_zout sc_zout;
-/* Where compressed bytes go: 0, or a nonzero code that stops the work. */
+/* Where compressed bytes go: 0, or a nonzero code that stops the work.
+ * Called on the encoder's threads, one call at a time, in order. */
 typedef int (*sc_zout_sink)(void *arg, const void *buf, size_t len);
-/* level 1..19; threads >= 1. NULL with *err on failure. */
+/* level 1..19; threads >= 1: the threads that compress. NULL with *err
+ * on failure. Output: independent frames of a fixed input size, each
+ * with its content size and checksum, then the seek table of zstd's
+ * seekable format; the bytes depend on the input and level alone. */
 sc_zout *sc_zout_new(int level, unsigned threads, const char **err);
+/* Stops its threads; frames not yet written are dropped. */
 void sc_zout_free(sc_zout *z);
-/* Compresses in jobs of 1 MiB rather than libzstd's default (several
- * MiB per worker at level 3): less memory for one of many outputs.
- * Before the first byte only. */
+/* One output of several: fewer frames in flight (threads + 1, or one
+ * compressed on the caller's thread for one thread), so less memory.
+ * Before the first byte only; the bytes stay the same. */
 void sc_zout_small_jobs(sc_zout *z);
-/* Compresses len bytes (end: and closes the frame), handing output to
- * sink. 0, the sink's code, or -1 with *err. */
+/* Takes len bytes (end: then writes every frame and the seek table),
+ * handing output to sink, the same sink on every call. 0, the sink's
+ * code, or -1 with *err; a failure is returned again by later calls. */
 int sc_zout_write(sc_zout *z, const void *in, size_t len, int end,
                   sc_zout_sink sink, void *arg, const char **err);
 
