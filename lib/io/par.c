@@ -83,7 +83,7 @@ void sc_par_free(sc_par *p)
 void sc_par_begin(sc_par *p, sc_reader *r)
 {
     size_t have = r->z.avail_in;
-    memcpy(p->buf, r->z.next_in, have);     /* the bytes peeked at */
+    if (have) memcpy(p->buf, r->z.next_in, have);   /* the bytes peeked at */
     r->z.avail_in = 0;
     p->pos = 0;
     p->end = have;
