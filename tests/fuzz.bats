@@ -33,7 +33,7 @@ fuzz() {
     need_fuzz
     run --separate-stderr env FUZZ_SECONDS=0 "$RUN_FUZZ"
     [ "$status" -eq 0 ] || { printf '# %s\n' "$stderr" >&2; return 1; }
-    for t in raw text gzip job; do
+    for t in raw text gzip job bgzf; do
         [ -x "$SC_BUILDDIR/tests/fuzz/fuzz_$t" ]
     done
 }
@@ -52,6 +52,14 @@ fuzz() {
 
 @test "fuzz: fuzz_zstd (the zstd reader) runs clean" {
     fuzz zstd
+}
+
+@test "fuzz: fuzz_bgzf (the parallel BGZF reader) runs clean" {
+    fuzz bgzf
+}
+
+@test "fuzz: fuzz_zframes (the parallel reader of zstd frames) runs clean" {
+    fuzz zframes
 }
 
 @test "fuzz: fuzz_job (compact, split, sort from bytes to output) runs clean" {

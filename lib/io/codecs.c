@@ -2,18 +2,94 @@
  * after another, decoded into the caller's buffer.  As gzip -d does,
  * members follow one another and zeros up to the end are padding; a
  * fault is held back (defer) until what was decoded before it is out. */
+#include <stdlib.h>
+#ifdef SC_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 #include "io/reader_impl.h"
+
+/* A stream of gzip members goes through ISA-L's inflate where built with
+ * it, about twice as fast as zlib's; r->z then only holds the input and
+ * output cursors. */
+#ifdef SC_HAVE_ISAL
+const char sc_gz_engine[] = "ISA-L";
+
+static void gz_reset(sc_reader *r)
+{
+    isal_inflate_init(r->isal);
+    r->isal->crc_flag = ISAL_GZIP;
+}
+
+static int gz_new(sc_reader *r)
+{
+    if (!r->isal && !(r->isal = malloc(sizeof *r->isal))) return -1;
+    gz_reset(r);
+    return 0;
+}
+
+static const char *isal_why(int ret)
+{
+    switch (ret) {
+    case ISAL_INVALID_BLOCK: return "invalid block";
+    case ISAL_INVALID_SYMBOL: return "invalid code";
+    case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+    case ISAL_INVALID_WRAPPER: return "incorrect header check";
+    case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+    case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+    default: return "inflate failed";
+    }
+}
+
+/* 1 at a member's end, 0 going on, -1 with *why. */
+static int gz_step(sc_reader *r, const char **why)
+{
+    struct inflate_state *s = r->isal;
+    s->next_in = r->z.next_in;
+    s->avail_in = r->z.avail_in;
+    s->next_out = r->z.next_out;
+    s->avail_out = r->z.avail_out;
+    int ret = isal_inflate(s);
+    r->z.next_in = s->next_in;
+    r->z.avail_in = s->avail_in;
+    r->z.next_out = s->next_out;
+    r->z.avail_out = s->avail_out;
+    if (ret < 0 || ret == ISAL_NEED_DICT) {
+        *why = isal_why(ret);
+        return -1;
+    }
+    return s->block_state == ISAL_BLOCK_FINISH;
+}
+#else
+const char sc_gz_engine[] = "zlib";
+
+static void gz_reset(sc_reader *r) { inflateReset(&r->z); }
+
+static int gz_new(sc_reader *r)
+{
+    if (r->z_ready) {
+        inflateReset(&r->z);
+        return 0;
+    }
+    if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) return -1;
+    r->z_ready = 1;
+    return 0;
+}
+
+static int gz_step(sc_reader *r, const char **why)
+{
+    int ret = inflate(&r->z, Z_NO_FLUSH);
+    if (ret == Z_STREAM_END) return 1;
+    if (ret == Z_OK || ret == Z_BUF_ERROR) return 0;
+    *why = r->z.msg ? r->z.msg : "inflate failed";
+    return -1;
+}
+#endif
 
 int sc_gz_start(sc_reader *r)
 {
-    if (!r->z_ready) {
-        if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
-            defer(r, SC_ERR_NOMEM, "out of memory for gzip");
-            return -1;
-        }
-        r->z_ready = 1;
-    } else {
-        inflateReset(&r->z);
+    if (gz_new(r) != 0) {
+        defer(r, SC_ERR_NOMEM, "out of memory for gzip");
+        return -1;
     }
     /* An empty file is a gzip stream of no members: no data, no fault. */
     r->z_member_done = r->z.avail_in == 0;
@@ -47,7 +123,7 @@ static int next_member(sc_reader *r)
     }
     if (r->z.avail_in == 0) return 1;
     if (r->z.next_in[0] == 0x1f && !r->z_padding) {
-        inflateReset(&r->z);
+        gz_reset(r);
         r->z_member_done = 0;
         return 0;
     }
@@ -94,13 +170,14 @@ ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
             if (next < 0) break;
             if (next > 0) continue;
         }
-        int ret = inflate(&r->z, Z_NO_FLUSH);
-        if (ret == Z_STREAM_END) {
+        const char *why = NULL;
+        int ret = gz_step(r, &why);
+        if (ret > 0) {
             r->z_member_done = 1;
-        } else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+        } else if (ret < 0) {
             defer(r, SC_ERR_GZIP, "%s: corrupt gzip data near compressed byte "
                   "%llu: %s", r->name, (unsigned long long)(r->file_bytes -
-                  r->z.avail_in), r->z.msg ? r->z.msg : "inflate failed");
+                  r->z.avail_in), why);
             break;
         }
     }

@@ -46,6 +46,24 @@ int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl);
 sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
                                uint32_t *buf);
 
+/* How a compressed input was decoded, for -v: parallel where it splits
+ * into BGZF members or zstd frames with their sizes, else as one stream
+ * by the named decoder; its decoded bytes and the seconds spent reading
+ * and decoding them. */
+typedef struct sc_decoding {
+    const char *name;
+    int zstd;                   /* else gzip */
+    uint64_t par_units;         /* units decoded in parallel */
+    int streamed;               /* bytes went through the stream decoder */
+    uint64_t bytes;
+    double seconds;
+} sc_decoding;
+/* The i-th compressed input opened, in order: a pointer valid until the
+ * reader closes, or NULL past the last. */
+const sc_decoding *sc_reader_decoding(const sc_reader *r, size_t i);
+/* How d was decoded, in words: "parallel BGZF", "one stream (zlib)", ... */
+void sc_decoding_how(const sc_decoding *d, char *buf, size_t cap);
+
 /* An input's name in messages: "-" is "(standard input)" (inputs.c). */
 const char *sc_input_name(const char *path);
 /* The decoded bytes of the inputs when known without reading them (raw

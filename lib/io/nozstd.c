@@ -1,4 +1,5 @@
 /* nozstd.c — a libsc built without libzstd: zstd is refused by name. */
+#include "io/par.h"
 #include "io/zstdio.h"
 
 int sc_zstd_built(void) { return 0; }
@@ -33,3 +34,20 @@ int sc_zout_write(sc_zout *z, const void *in, size_t len, int end,
     *err = "built without zstd";
     return -1;
 }
+
+int sc_zframe_unit(const unsigned char *p, size_t len, size_t *csize,
+                   size_t *dsize)
+{
+    (void)p; (void)len; (void)csize; (void)dsize;
+    return SC_UNIT_NONE;
+}
+
+int sc_zframe_decode(void **dctx, const unsigned char *p, size_t csize,
+                     unsigned char *out, size_t dsize, const char **why)
+{
+    (void)dctx; (void)p; (void)csize; (void)out; (void)dsize;
+    *why = "built without zstd";
+    return -1;
+}
+
+void sc_zframe_dctx_free(void *dctx) { (void)dctx; }

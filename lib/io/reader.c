@@ -88,6 +88,9 @@ void sc_reader_close(sc_reader *r)
     if (r->z_ready) inflateEnd(&r->z);
     sc_preader_free(r->par);
     sc_zin_free(r->zs);
+    sc_par_free(r->units);
+    free(r->isal);
+    free(r->decs);
     free(r->zbuf);
     free(r->tbuf);
     free(r);

@@ -68,8 +68,7 @@ static int judge_decoded(sc_reader *r)
     while (!pending(r) && sc_sniff_text_wants_more(r->head, r->head_len)) {
         unsigned char *to = r->head + r->head_len;
         size_t room = sizeof r->head - r->head_len;
-        ssize_t got = r->codec == CODEC_GZ ? sc_gz_read(r, to, room)
-                                           : sc_zst_read(r, to, room);
+        ssize_t got = sc_decode(r, to, room);
         if (got <= 0) break;
         r->head_len += (size_t)got;
     }
@@ -121,6 +120,7 @@ static int open_next(sc_reader *r)
     }
     int started = r->codec == CODEC_GZ ? sc_gz_start(r)
                 : r->codec == CODEC_ZST ? sc_zst_start(r) : 1;
+    if (started > 0 && r->codec != CODEC_NONE) started = sc_decode_begin(r);
     /* A regular file's decoded start was judged when it was checked. */
     if (started > 0 && r->codec != CODEC_NONE && r->fmt == SC_FMT_AUTO &&
         !in->packed)
@@ -159,10 +159,8 @@ ssize_t sc_reader_next_bytes(sc_reader *r, unsigned char *dst, size_t len)
             continue;                   /* its judged start first */
         }
         ssize_t got;
-        if (r->codec == CODEC_GZ) {
-            got = sc_gz_read(r, dst, len);
-        } else if (r->codec == CODEC_ZST) {
-            got = sc_zst_read(r, dst, len);
+        if (r->codec != CODEC_NONE) {
+            got = sc_decode(r, dst, len);
         } else {
             /* Bytes peeked for the magic come first, on their own: a
              * live input may have nothing more for a while. */

@@ -12,6 +12,7 @@
 #include "io/detect.h"
 #include "io/io.h"
 #include "io/fdio.h"
+#include "io/par.h"
 #include "io/pread.h"
 #include "io/zstdio.h"
 
@@ -48,7 +49,8 @@ struct sc_reader {
     enum { CODEC_NONE, CODEC_GZ, CODEC_ZST } codec;  /* current file's */
     int live;                   /* current file is a pipe, tty or socket */
     off_t reg_size;             /* current file's size if regular, else -1 */
-    z_stream z;
+    z_stream z;                 /* gzip's, or the cursors of ISA-L's: */
+    struct inflate_state *isal;
     int z_ready, z_member_done;
     int z_padding;              /* zeros seen after the last member */
     sc_zin *zs;
@@ -73,6 +75,11 @@ struct sc_reader {
     int64_t size_hint;
     sc_preader *par;            /* regular files: reads by several threads */
     int par_tried;
+    sc_par *units;              /* splittable compressed files (par.c) */
+    int streaming;              /* the current file goes to codecs.c */
+    /* For -v: how each compressed file was decoded. */
+    sc_decoding *decs;
+    size_t n_decs;
     int at_end;
     sc_fault fault;             /* to report once the data before it is out */
 };
@@ -129,6 +136,21 @@ ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len);
  * where the data is short, corrupt or needs more than in (codecs.c). */
 size_t sc_decode_head(int packed, const unsigned char *in, size_t len,
                       unsigned char *out, size_t cap);
+
+/* The current compressed file, decoded in parallel where it splits
+ * (par.c): begun on the bytes peeked at; then as sc_gz_read, or
+ * SC_PAR_STREAM where the rest of the file is for the stream decoder,
+ * its input handed over in r->z. */
+void sc_par_begin(sc_par *p, sc_reader *r);
+ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len);
+
+/* A compressed file begun (decode.c): 1, or -1 on a fault (held); then
+ * its bytes decoded, as sc_gz_read. */
+int sc_decode_begin(sc_reader *r);
+ssize_t sc_decode(sc_reader *r, unsigned char *dst, size_t len);
+
+/* The stream decoder of gzip in this build: "ISA-L" or "zlib". */
+extern const char sc_gz_engine[];
 
 /* Text: up to max numbers into buf (text_in.c). */
 sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max,

@@ -14,6 +14,9 @@
  * output keeps what came before a data fault). */
 void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
                    double seconds);
+/* -v's line for each compressed input the reader decoded: how, and at
+ * what rate; called before the reader closes. */
+void sc_job_report_inputs(const sc_job *j, const sc_reader *r);
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 
 /* sc-rsort's job: reads everything, sorts (in runs past -S), writes

@@ -53,6 +53,19 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
     fprintf(stderr, " total %.3f s\n", seconds);
 }
 
+void sc_job_report_inputs(const sc_job *j, const sc_reader *r)
+{
+    const char *prog = j->prog ? j->prog : "sc";
+    const sc_decoding *d;
+    for (size_t i = 0; r && (d = sc_reader_decoding(r, i)); i++) {
+        char how[96];
+        sc_decoding_how(d, how, sizeof how);
+        double mb = (double)d->bytes / 1e6;
+        fprintf(stderr, "%s: input %s: %s, %.1f MB decoded at %.0f MB/s\n",
+                prog, d->name, how, mb, d->seconds > 0 ? mb / d->seconds : 0);
+    }
+}
+
 /* Standard output keeps what was decoded before a data fault, so that is
  * flushed too. */
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st)

@@ -100,6 +100,7 @@ sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t)
     js.source_open = st == SC_OK;
     if (st == SC_OK && !(t->alone && t->alone(&js, &st)))
         st = stream(&js, t, &src, &ps);
+    if (j->verbose) sc_job_report_inputs(j, js.reader);
     sc_reader_close(js.reader);
     st = t->finish ? t->finish(&js, st) : finish(&js, t, st);
     /* The elements the run gave out, wherever they went: --count's figure,

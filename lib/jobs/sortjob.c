@@ -255,6 +255,7 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink, sc_reader *r)
 {
     const sc_job *j = ss->job;
     sc_status st = read_all(ss, r);
+    if (j->verbose) sc_job_report_inputs(j, r);
     sc_reader_close(r);
     if (st == SC_OK) st = open_sink(ss, sink);
     if (j->progress) sink->progress = &ss->progress;
