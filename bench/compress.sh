@@ -72,10 +72,12 @@ for d in /usr/bin $(echo "$PATH" | tr ':' ' '); do
 done
 
 # --------------------------------------------------------------- measuring
-# measure KEY LABEL BYTES OUT CMD: times CMD (eval'd; OUT, a file it writes
-# or "-", removed before each run and written back after it, untimed) and
-# records it under KEY for the current $kind; one printed row.  Its
-# standard output is kept in $D/stdout.KEY.
+# measure KEY LABEL BYTES OUT CMD: times CMD (eval'd) and records it under
+# KEY for the current $kind; one printed row.  OUT, the file it writes (or
+# "-"), is removed before each run, which drops its dirty pages unwritten,
+# and the last is written back after the last run, so that no writeback
+# falls into the next command's time; both untimed.  CMD's standard
+# output is kept in $D/stdout.KEY.
 measure() {
     _key=$1 _label=$2 _b=$3 _out=$4 _cmd=$5 _times= _n=0 _rss=0 _cpu=0
     while :; do
@@ -93,7 +95,6 @@ measure() {
             unset _st
             return 0
         fi
-        [ "$_out" = - ] || sync
         _t=$(calc "$_t1 - $_t0" 4)
         _times="$_times $_t"
         _n=$((_n + 1))
@@ -103,9 +104,11 @@ measure() {
             _cpu=${2%\%}
         fi
         [ $_n -lt 3 ] || break
+        [ $_n -eq 2 ] && continue       # a median of 3, once begun
         awk "BEGIN { exit !($_t > $SLOW) }" && break
         [ "$(elapsed)" -le "$BUDGET" ] || break
     done
+    [ "$_out" = - ] || sync
     _med=$(printf '%s\n' $_times | sort -n | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }')
     printf '%s %s %s %s %s %s %s\n' "$kind" "$_key" "$_med" "$_b" "$_n" "$_rss" "$_cpu" >>"$RES"
     printf '    %-44s %8.3f s %7.2f GB/s%s  %s\n' "$_label" "$_med" \
