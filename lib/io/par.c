@@ -6,8 +6,9 @@
  * decoded aside and served first by the next request.  A smaller request
  * (or larger units) gets a round decoded ahead into the stage: what 2 x
  * threads units decode to, up to AHEAD_MAX, served by copy to the
- * requests that follow.  Memory: BUF_BYTES of compressed input and the
- * stage, at most AHEAD_MAX.
+ * requests that follow, while the round after it decodes into back on a
+ * thread of its own.  Memory: BUF_BYTES of compressed input, and the
+ * stage and back, each at most AHEAD_MAX.
  *
  * Whatever does not split (an ordinary gzip member, a frame without its
  * size, padding, garbage, a unit cut short) goes to the stream decoders
@@ -140,15 +141,24 @@ static void report(sc_par *p, sc_reader *r)
     p->bad_why = NULL;
 }
 
-/* Decodes the planned units, then delivers them in order up to the
- * first that failed, whose fault is held until the bytes before it are
- * out. Straight, they are in dst already (but for the one aside); ahead,
- * in the stage, served from there. Returns the bytes put in dst, -1 for
- * a fault with nothing before it. */
-static ssize_t run(sc_par *p, sc_reader *r, unsigned char *dst, size_t len,
-                   int ahead, size_t to)
+static unsigned char *back_for(sc_par *p, size_t dsize)
 {
-    sc_par_decode_round(p, r, to);
+    if (dsize > p->back_cap) {
+        unsigned char *b = realloc(p->back, dsize);
+        if (!b) return NULL;
+        p->back = b;
+        p->back_cap = dsize;
+    }
+    return p->back;
+}
+
+/* The decoded round's units in order, up to the first that failed, whose
+ * fault is held until the bytes before it are out. Straight, they are in
+ * dst already (but for the one aside); ahead, in the stage. Returns the
+ * bytes put in dst (straight) or in the stage (ahead). */
+static size_t deliver(sc_par *p, unsigned char *dst, size_t len, int ahead,
+                      size_t to)
+{
     size_t out = 0, i;
     for (i = 0; i < p->n && !p->units[i].why; i++) {
         const unit *u = &p->units[i];
@@ -170,14 +180,49 @@ static ssize_t run(sc_par *p, sc_reader *r, unsigned char *dst, size_t len,
         p->bad_why = p->units[i].why;
         p->pos = p->end;
     }
-    if (ahead) {
-        p->stage_pos = 0;
-        p->stage_len = out;
-        out = serve(p, dst, len);
-    }
+    return out;
+}
+
+/* Starts the round after the staged one decoding into back, so that it
+ * is ready when the stage has been served: where the bytes in hand make
+ * a round ahead, and no unit failed. */
+static void launch_next(sc_par *p, sc_reader *r, size_t len)
+{
+    if (p->bad_why) return;
+    make_room(p);
+    int stop;
+    size_t ahead = ahead_bytes(p, len);
+    if (!ahead || !back_for(p, ahead)) return;
+    size_t to = plan(p, r, p->back, ahead, 1, &stop);
+    if (p->n && sc_par_launch(p, r, to) != 0) p->n = 0;
+}
+
+/* A round decoded ahead, out bytes in the stage: the next one started,
+ * then the request served from it, or its fault reported (-1). */
+static ssize_t staged(sc_par *p, sc_reader *r, unsigned char *dst,
+                      size_t len, size_t out)
+{
+    p->stage_pos = 0;
+    p->stage_len = out;
+    launch_next(p, r, len);
+    out = serve(p, dst, len);
     if (out || !p->bad_why) return (ssize_t)out;
     report(p, r);
     return -1;
+}
+
+/* The round from the background: it becomes the stage. */
+static ssize_t joined(sc_par *p, sc_reader *r, unsigned char *dst,
+                      size_t len)
+{
+    sc_par_join(p);
+    unsigned char *b = p->stage;
+    size_t cap = p->stage_cap;
+    p->stage = p->back;
+    p->stage_cap = p->back_cap;
+    p->back = b;
+    p->back_cap = cap;
+    return staged(p, r, dst, len, deliver(p, dst, len, 1, p->bg_to));
 }
 
 /* The file's end at a unit's end: BGZF ends with its end-of-file block,
@@ -206,6 +251,10 @@ static ssize_t hand_over(sc_par *p, sc_reader *r)
 ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len)
 {
     if (p->stage_pos < p->stage_len) return (ssize_t)serve(p, dst, len);
+    if (p->bg_on) {
+        ssize_t got = joined(p, r, dst, len);
+        if (got != 0) return got;
+    }
     if (p->bad_why) {
         report(p, r);
         return -1;
@@ -218,7 +267,11 @@ ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len)
         size_t to = ahead ? plan(p, r, p->stage, ahead, 1, &stop)
                           : plan(p, r, dst, len, 0, &stop);
         if (p->n) {
-            ssize_t got = run(p, r, dst, len, ahead != 0, to);
+            sc_par_decode_round(p, r, to);
+            size_t out = deliver(p, dst, len, ahead != 0, to);
+            ssize_t got = ahead ? staged(p, r, dst, len, out)
+                        : out || !p->bad_why ? (ssize_t)out
+                        : (report(p, r), -1);
             if (got != 0) return got;
             continue;                   /* empty units only */
         }

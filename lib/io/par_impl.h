@@ -33,6 +33,12 @@ struct sc_par {
      * or a round decoded ahead of small requests. */
     unsigned char *stage;
     size_t stage_cap, stage_pos, stage_len;
+    /* The next round, decoded ahead into back by the thread bg (units
+     * ending at bg_to in buf) while the stage is served. */
+    unsigned char *back;
+    size_t back_cap, bg_to;
+    pthread_t bg;
+    int bg_on;
     unit *units;
     size_t units_cap, n;
     uint64_t bad_at;            /* the first unit that did not decode, */
@@ -50,5 +56,10 @@ size_t sc_par_room(const sc_par *p, size_t step);
 /* Decodes the planned units p->units[0, n), which end at to in the
  * buffer, on the pool, reading on meanwhile. */
 void sc_par_decode_round(sc_par *p, sc_reader *r, size_t to);
+
+/* The planned round decoded by a thread of its own: 0, or -1 where none
+ * could be started; then joined, where one was. */
+int sc_par_launch(sc_par *p, sc_reader *r, size_t to);
+void sc_par_join(sc_par *p);
 
 #endif

@@ -26,6 +26,7 @@ sc_par *sc_par_new(unsigned threads)
 void sc_par_free(sc_par *p)
 {
     if (!p) return;
+    sc_par_join(p);
     sc_pool_free(p->pool);
     for (unsigned i = 0; i < p->n_free; i++)
         sc_unit_scratch_free(p->free_slots[i]);
@@ -33,12 +34,14 @@ void sc_par_free(sc_par *p)
     free(p->free_slots);
     free(p->buf);
     free(p->stage);
+    free(p->back);
     free(p->units);
     free(p);
 }
 
 void sc_par_begin(sc_par *p, sc_reader *r)
 {
+    sc_par_join(p);
     size_t have = r->z.avail_in;
     if (have) memcpy(p->buf, r->z.next_in, have);   /* the bytes peeked at */
     r->z.avail_in = 0;
@@ -130,6 +133,29 @@ void sc_par_decode_round(sc_par *p, sc_reader *r, size_t to)
         if (p->read_got > 0) p->end += (size_t)p->read_got;
         else p->eof = 1;
     }
+}
+
+static void *round_thread(void *arg)
+{
+    sc_par *p = arg;
+    sc_par_decode_round(p, p->r, p->bg_to);
+    return NULL;
+}
+
+int sc_par_launch(sc_par *p, sc_reader *r, size_t to)
+{
+    p->r = r;
+    p->bg_to = to;
+    if (pthread_create(&p->bg, NULL, round_thread, p) != 0) return -1;
+    p->bg_on = 1;
+    return 0;
+}
+
+void sc_par_join(sc_par *p)
+{
+    if (!p->bg_on) return;
+    pthread_join(p->bg, NULL);
+    p->bg_on = 0;
 }
 
 unsigned long long sc_par_units(const sc_par *p) { return p->done_units; }
