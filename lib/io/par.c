@@ -1,141 +1,23 @@
 /* par.c — a splittable compressed file (BGZF, zstd frames with their
- * content size) decoded on every thread: each request for len bytes takes
- * the whole units in hand, puts each at its decoded offset in the
- * caller's buffer and decodes them at once on the reader's own pool,
- * while one task of the same loop reads the next compressed bytes.  The
- * unit that runs past the end of the buffer is decoded aside and served
- * first by the next request.  Memory: BUF_BYTES of compressed input and
- * one unit aside.
+ * content size) decoded on every thread, while one task of the same loop
+ * reads the next compressed bytes.  A request for len bytes that holds
+ * 2 x threads units takes the whole units in hand and decodes each at its
+ * offset in the caller's buffer; the unit that runs past its end is
+ * decoded aside and served first by the next request.  A smaller request
+ * (or larger units) gets a round decoded ahead into the stage: what 2 x
+ * threads units decode to, up to AHEAD_MAX, served by copy to the
+ * requests that follow, while the round after it decodes into back on a
+ * thread of its own.  Memory: BUF_BYTES of compressed input, and the
+ * stage and back, each at most AHEAD_MAX.
  *
  * Whatever does not split (an ordinary gzip member, a frame without its
  * size, padding, garbage, a unit cut short) goes to the stream decoders
  * of codecs.c from its first byte on, for the rest of the file: they read
  * it and report its faults as they do for any file. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "io/par.h"
-#include "io/reader_impl.h"
-
-#define BUF_BYTES ((size_t)32 << 20)
-#define READ_STEP ((size_t)8 << 20)
-
-typedef struct unit {
-    const unsigned char *in;
-    size_t csize, dsize;
-    unsigned char *out;
-    uint64_t at;                /* compressed offset in the file */
-    const char *why;            /* NULL, or why it did not decode */
-} unit;
-
-struct sc_par {
-    sc_pool *pool;
-    unsigned threads;
-    pthread_mutex_t lock;       /* the free scratch */
-    sc_unit_scratch **free_slots;
-    unsigned n_free;
-    unsigned char *buf;         /* compressed bytes in hand: [pos, end) */
-    size_t pos, end;
-    int eof, zstd;
-    unsigned char *side;        /* the unit that ran past a request */
-    size_t side_cap, side_pos, side_len;
-    unit *units;
-    size_t units_cap, n;
-    uint64_t done_units;        /* units decoded in this file */
-    int last_empty;             /* BGZF: the last member was empty (EOF) */
-    sc_reader *r;               /* this loop's: reading task 0 */
-    size_t read_len;
-    ssize_t read_got;
-    int reading;
-};
-
-sc_par *sc_par_new(unsigned threads)
-{
-    sc_par *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
-    p->threads = threads ? threads : 1;
-    p->buf = malloc(BUF_BYTES);
-    p->free_slots = calloc(p->threads, sizeof *p->free_slots);
-    if (!p->buf || !p->free_slots) {
-        free(p->buf);
-        free(p->free_slots);
-        free(p);
-        return NULL;
-    }
-    pthread_mutex_init(&p->lock, NULL);
-    return p;
-}
-
-void sc_par_free(sc_par *p)
-{
-    if (!p) return;
-    sc_pool_free(p->pool);
-    for (unsigned i = 0; i < p->n_free; i++)
-        sc_unit_scratch_free(p->free_slots[i]);
-    pthread_mutex_destroy(&p->lock);
-    free(p->free_slots);
-    free(p->buf);
-    free(p->side);
-    free(p->units);
-    free(p);
-}
-
-void sc_par_begin(sc_par *p, sc_reader *r)
-{
-    size_t have = r->z.avail_in;
-    if (have) memcpy(p->buf, r->z.next_in, have);   /* the bytes peeked at */
-    r->z.avail_in = 0;
-    p->pos = 0;
-    p->end = have;
-    p->eof = 0;
-    p->zstd = r->codec == CODEC_ZST;
-    p->side_pos = p->side_len = 0;
-    p->done_units = 0;
-    p->last_empty = 0;
-}
-
-/* A decoding thread's scratch, taken and given back. */
-static sc_unit_scratch *take(sc_par *p)
-{
-    pthread_mutex_lock(&p->lock);
-    sc_unit_scratch *s = p->n_free ? p->free_slots[--p->n_free] : NULL;
-    pthread_mutex_unlock(&p->lock);
-    return s ? s : sc_unit_scratch_new();
-}
-
-static void give(sc_par *p, sc_unit_scratch *s)
-{
-    pthread_mutex_lock(&p->lock);
-    if (p->n_free < p->threads) p->free_slots[p->n_free++] = s;
-    else sc_unit_scratch_free(s);
-    pthread_mutex_unlock(&p->lock);
-}
-
-static void read_more(sc_par *p, sc_reader *r, size_t len)
-{
-    p->read_got = sc_reader_file_read(r, p->buf + p->end, len);
-}
-
-static void task(void *arg, unsigned i)
-{
-    sc_par *p = arg;
-    if (p->reading && i-- == 0) {
-        read_more(p, p->r, p->read_len);
-        return;
-    }
-    unit *u = &p->units[i];
-    sc_unit_scratch *s = take(p);
-    if (!s) {
-        u->why = "out of memory";
-        return;
-    }
-    if (p->zstd)
-        sc_zframe_decode(sc_unit_scratch_zstd(s), u->in, u->csize, u->out,
-                         u->dsize, &u->why);
-    else
-        sc_bgzf_unit_decode(s, u->in, u->csize, u->out, u->dsize, &u->why);
-    give(p, s);
-}
+#include "io/par_impl.h"
 
 static int add_unit(sc_par *p, const unit *u)
 {
@@ -150,21 +32,50 @@ static int add_unit(sc_par *p, const unit *u)
     return 0;
 }
 
-static unsigned char *side_for(sc_par *p, size_t dsize)
+static unsigned char *stage_for(sc_par *p, size_t dsize)
 {
-    if (dsize > p->side_cap) {
-        unsigned char *b = realloc(p->side, dsize);
+    if (dsize > p->stage_cap) {
+        unsigned char *b = realloc(p->stage, dsize);
         if (!b) return NULL;
-        p->side = b;
-        p->side_cap = dsize;
+        p->stage = b;
+        p->stage_cap = dsize;
     }
-    return p->side;
+    return p->stage;
 }
 
-/* The whole units from pos that fill dst[0, len), the last one aside if
- * it runs past; *stop: what came after them. Returns where they end. */
+static int find(const sc_par *p, size_t at, size_t *cs, size_t *ds)
+{
+    int (*unit_at)(const unsigned char *, size_t, size_t *, size_t *) =
+        p->zstd ? sc_zframe_unit : sc_bgzf_unit;
+    return unit_at(p->buf + at, p->end - at, cs, ds);
+}
+
+/* The size of a round decoded ahead into the stage: what the next
+ * 2 x threads units in hand decode to, up to AHEAD_MAX; 0 where the
+ * request holds that many (or one thread decodes), which then decodes
+ * straight into the caller's buffer, with no copy. */
+static size_t ahead_bytes(const sc_par *p, size_t len)
+{
+    size_t at = p->pos, sum = 0;
+    unsigned k = 0;
+    while (p->threads > 1 && k < 2 * p->threads && sum < AHEAD_MAX) {
+        size_t cs = 0, ds = 0;
+        int kind = find(p, at, &cs, &ds);
+        if (kind == SC_UNIT_SKIP) { at += cs; continue; }
+        if (kind != SC_UNIT_WHOLE) break;
+        at += cs;
+        sum += ds;
+        k++;
+    }
+    if (sum <= len) return 0;
+    return sum < AHEAD_MAX ? sum : AHEAD_MAX;
+}
+
+/* The whole units from pos that fill dst[0, len): straight, the last
+ * one aside if it runs past; ahead (dst the stage), those that fit.
+ * *stop: what came after them. Returns where they end. */
 static size_t plan(sc_par *p, sc_reader *r, unsigned char *dst, size_t len,
-                   int *stop)
+                   int ahead, int *stop)
 {
     uint64_t base = r->file_bytes - (p->end - p->pos);
     size_t at = p->pos, out = 0;
@@ -172,12 +83,12 @@ static size_t plan(sc_par *p, sc_reader *r, unsigned char *dst, size_t len,
     *stop = SC_UNIT_MORE;
     while (out < len) {
         size_t cs = 0, ds = 0;
-        int k = (p->zstd ? sc_zframe_unit : sc_bgzf_unit)(
-            p->buf + at, p->end - at, &cs, &ds);
+        int k = find(p, at, &cs, &ds);
         if (k == SC_UNIT_SKIP) { at += cs; continue; }
         if (k != SC_UNIT_WHOLE) { *stop = k; break; }
+        if (ahead && out + ds > len) break;     /* the next round's */
         unit u = { p->buf + at, cs, ds, NULL, base + (at - p->pos), NULL };
-        u.out = out + ds <= len ? dst + out : side_for(p, ds);
+        u.out = out + ds <= len ? dst + out : stage_for(p, ds);
         if (!u.out || add_unit(p, &u) != 0) { *stop = SC_UNIT_NONE; break; }
         at += cs;
         out += ds;
@@ -197,82 +108,121 @@ static void make_room(sc_par *p)
     }
 }
 
-static size_t room(const sc_par *p)
-{
-    size_t free_bytes = BUF_BYTES - p->end;
-    return free_bytes < READ_STEP ? free_bytes : READ_STEP;
-}
-
 /* With no whole unit in hand: reads more now. 1 when bytes came or the
  * file ended; 0 when the buffer is full (a unit larger than it); -1 on a
  * fault (held). */
 static int read_now(sc_par *p, sc_reader *r)
 {
-    size_t want = room(p);
+    size_t want = sc_par_room(p, READ_STEP);
     if (!want) return 0;
-    read_more(p, r, want);
+    p->read_got = sc_reader_file_read(r, p->buf + p->end, want);
     if (p->read_got < 0) return -1;
     if (p->read_got == 0) p->eof = 1;
     p->end += (size_t)p->read_got;
     return 1;
 }
 
-static void run_tasks(sc_par *p, unsigned total)
+/* Decoded bytes from the stage, as many as len takes. */
+static size_t serve(sc_par *p, unsigned char *dst, size_t len)
 {
-    if (!p->pool && p->threads > 1 && total > 1 &&
-        sc_pool_new(&p->pool, p->threads) != SC_OK) {
-        p->threads = 1;                 /* decodes on this thread alone */
-        p->pool = NULL;
-    }
-    if (p->pool) {
-        sc_pool_run(p->pool, total, task, p);
-    } else {
-        for (unsigned i = 0; i < total; i++) task(p, i);
-    }
+    size_t n = p->stage_len - p->stage_pos;
+    if (n > len) n = len;
+    memcpy(dst, p->stage + p->stage_pos, n);
+    p->stage_pos += n;
+    return n;
 }
 
-/* Decodes the planned units, reading on meanwhile; then delivers them in
- * order up to the first that failed, whose fault is held. Returns the
- * bytes put in dst, -1 for a fault with nothing before it. */
-static ssize_t run(sc_par *p, sc_reader *r, unsigned char *dst, size_t len,
-                   size_t to)
+static void report(sc_par *p, sc_reader *r)
 {
-    size_t want = room(p);
-    p->r = r;
-    p->read_len = want;
-    p->reading = !p->eof && want >= SC_UNIT_READ_MIN &&
-                 (!r->live || !sc_read_would_wait(r->fd, 0));
-    run_tasks(p, (unsigned)p->n + (unsigned)p->reading);
-    if (p->reading) {
-        if (p->read_got > 0) p->end += (size_t)p->read_got;
-        else p->eof = 1;
+    defer(r, p->zstd ? SC_ERR_ZSTD : SC_ERR_GZIP, "%s: corrupt %s data near "
+          "compressed byte %llu: %s (in the %s that starts there)", r->name,
+          p->zstd ? "zstd" : "gzip", (unsigned long long)p->bad_at,
+          p->bad_why, p->zstd ? "frame" : "BGZF member");
+    p->bad_why = NULL;
+}
+
+static unsigned char *back_for(sc_par *p, size_t dsize)
+{
+    if (dsize > p->back_cap) {
+        unsigned char *b = realloc(p->back, dsize);
+        if (!b) return NULL;
+        p->back = b;
+        p->back_cap = dsize;
     }
-    size_t out = 0;
-    for (size_t i = 0; i < p->n; i++) {
+    return p->back;
+}
+
+/* The decoded round's units in order, up to the first that failed, whose
+ * fault is held until the bytes before it are out. Straight, they are in
+ * dst already (but for the one aside); ahead, in the stage. Returns the
+ * bytes put in dst (straight) or in the stage (ahead). */
+static size_t deliver(sc_par *p, unsigned char *dst, size_t len, int ahead,
+                      size_t to)
+{
+    size_t out = 0, i;
+    for (i = 0; i < p->n && !p->units[i].why; i++) {
         const unit *u = &p->units[i];
-        if (u->why) {
-            defer(r, p->zstd ? SC_ERR_ZSTD : SC_ERR_GZIP, "%s: corrupt %s "
-                  "data near compressed byte %llu: %s (in the %s that "
-                  "starts there)", r->name, p->zstd ? "zstd" : "gzip",
-                  (unsigned long long)u->at, u->why,
-                  p->zstd ? "frame" : "BGZF member");
-            p->pos = p->end;
-            return out ? (ssize_t)out : -1;
-        }
         p->last_empty = u->dsize == 0;
-        if (u->out == p->side && u->dsize) {
+        if (!ahead && u->out == p->stage && u->dsize) {
             size_t head = len - out;
-            memcpy(dst + out, p->side, head);
-            p->side_pos = head;
-            p->side_len = u->dsize;
+            memcpy(dst + out, p->stage, head);
+            p->stage_pos = head;
+            p->stage_len = u->dsize;
             out = len;
         } else {
             out += u->dsize;
         }
     }
-    p->done_units += p->n;
+    p->done_units += i;
     p->pos = to;
-    return (ssize_t)out;
+    if (i < p->n) {
+        p->bad_at = p->units[i].at;
+        p->bad_why = p->units[i].why;
+        p->pos = p->end;
+    }
+    return out;
+}
+
+/* Starts the round after the staged one decoding into back, so that it
+ * is ready when the stage has been served: where the bytes in hand make
+ * a round ahead, and no unit failed. */
+static void launch_next(sc_par *p, sc_reader *r, size_t len)
+{
+    if (p->bad_why) return;
+    make_room(p);
+    int stop;
+    size_t ahead = ahead_bytes(p, len);
+    if (!ahead || !back_for(p, ahead)) return;
+    size_t to = plan(p, r, p->back, ahead, 1, &stop);
+    if (p->n && sc_par_launch(p, r, to) != 0) p->n = 0;
+}
+
+/* A round decoded ahead, out bytes in the stage: the next one started,
+ * then the request served from it, or its fault reported (-1). */
+static ssize_t staged(sc_par *p, sc_reader *r, unsigned char *dst,
+                      size_t len, size_t out)
+{
+    p->stage_pos = 0;
+    p->stage_len = out;
+    launch_next(p, r, len);
+    out = serve(p, dst, len);
+    if (out || !p->bad_why) return (ssize_t)out;
+    report(p, r);
+    return -1;
+}
+
+/* The round from the background: it becomes the stage. */
+static ssize_t joined(sc_par *p, sc_reader *r, unsigned char *dst,
+                      size_t len)
+{
+    sc_par_join(p);
+    unsigned char *b = p->stage;
+    size_t cap = p->stage_cap;
+    p->stage = p->back;
+    p->stage_cap = p->back_cap;
+    p->back = b;
+    p->back_cap = cap;
+    return staged(p, r, dst, len, deliver(p, dst, len, 1, p->bg_to));
 }
 
 /* The file's end at a unit's end: BGZF ends with its end-of-file block,
@@ -300,19 +250,28 @@ static ssize_t hand_over(sc_par *p, sc_reader *r)
 
 ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len)
 {
-    if (p->side_pos < p->side_len) {
-        size_t n = p->side_len - p->side_pos;
-        if (n > len) n = len;
-        memcpy(dst, p->side + p->side_pos, n);
-        p->side_pos += n;
-        return (ssize_t)n;
+    if (p->stage_pos < p->stage_len) return (ssize_t)serve(p, dst, len);
+    if (p->bg_on) {
+        ssize_t got = joined(p, r, dst, len);
+        if (got != 0) return got;
+    }
+    if (p->bad_why) {
+        report(p, r);
+        return -1;
     }
     for (;;) {
         make_room(p);
         int stop;
-        size_t to = plan(p, r, dst, len, &stop);
+        size_t ahead = ahead_bytes(p, len);
+        if (ahead && !stage_for(p, ahead)) ahead = 0;
+        size_t to = ahead ? plan(p, r, p->stage, ahead, 1, &stop)
+                          : plan(p, r, dst, len, 0, &stop);
         if (p->n) {
-            ssize_t got = run(p, r, dst, len, to);
+            sc_par_decode_round(p, r, to);
+            size_t out = deliver(p, dst, len, ahead != 0, to);
+            ssize_t got = ahead ? staged(p, r, dst, len, out)
+                        : out || !p->bad_why ? (ssize_t)out
+                        : (report(p, r), -1);
             if (got != 0) return got;
             continue;                   /* empty units only */
         }
@@ -327,5 +286,3 @@ ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len)
         return hand_over(p, r);
     }
 }
-
-unsigned long long sc_par_units(const sc_par *p) { return p->done_units; }
