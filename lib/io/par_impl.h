@@ -10,6 +10,7 @@
 
 #define BUF_BYTES ((size_t)64 << 20)
 #define AHEAD_MAX ((size_t)64 << 20)
+#define AHEAD_MIN ((size_t)32 << 20)
 #define READ_STEP ((size_t)8 << 20)
 
 typedef struct unit {
