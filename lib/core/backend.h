@@ -3,7 +3,8 @@
  * core.h: the CPU (cpu/) and the GPU (cuda/) each fill one table, and
  * the device policy (ops/policy.c) picks one per call.  Entries return
  * SC_ERR_NOMEM when the device lacks memory for the call, which sends
- * the call to the CPU's table. */
+ * the call to the CPU's table.  The entries that a run calls add the time
+ * of each phase to the run's `times` (core.h; NULL: not measured). */
 #ifndef SC_BACKEND_H
 #define SC_BACKEND_H
 
@@ -16,29 +17,34 @@ typedef struct sc_backend {
     /* compact() writes 32-bit positions itself (SC_EMIT_IDX32); else a
      * caller asks for 64-bit ones and narrows them. */
     int emits_idx32;
-    sc_status (*compact)(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                         const sc_pred *pred, int out_kind,
-                         uint64_t first_index, void *out, uint64_t *kept);
-    sc_status (*split)(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                       const sc_pred *pred, uint32_t *sel, uint32_t *rej,
-                       uint64_t *selected);
-    sc_status (*scan)(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_scan_op op, int inclusive, int wide, void *out,
-                      uint64_t *carry);
-    sc_status (*sort)(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                      unsigned lo_bit, unsigned hi_bit, int descending);
+    sc_status (*compact)(sc_ctx *ctx, sc_phase_times *times,
+                         const uint32_t *in, uint64_t n, const sc_pred *pred,
+                         int out_kind, uint64_t first_index, void *out,
+                         uint64_t *kept);
+    sc_status (*split)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                       uint64_t n, const sc_pred *pred, uint32_t *sel,
+                       uint32_t *rej, uint64_t *selected);
+    sc_status (*scan)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_scan_op op, int inclusive, int wide,
+                      void *out, uint64_t *carry);
+    sc_status (*sort)(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+                      uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                      int descending);
     /* sort, handing sorted pieces on as they become final; NULL where
      * the device only has the whole result at the end. */
-    sc_status (*sort_ready)(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                            unsigned lo_bit, unsigned hi_bit, int descending,
+    sc_status (*sort_ready)(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+                            unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
-    sc_status (*gen)(sc_ctx *ctx, const sc_gen_plan *plan,
-                     uint64_t first_index, uint32_t *out, uint64_t n);
+    sc_status (*gen)(sc_ctx *ctx, sc_phase_times *times,
+                     const sc_gen_plan *plan, uint64_t first_index,
+                     uint32_t *out, uint64_t n);
     /* Adds in[0..n)'s figures to acc, which is left as it was on failure
      * (so that the CPU may take the same call again). */
-    sc_status (*stat)(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_stat_acc *acc);
-    /* Device arrays; NULL for a device whose memory is the host's. */
+    sc_status (*stat)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_stat_acc *acc);
+    /* Device arrays, which only the library's user calls, unmeasured;
+     * NULL for a device whose memory is the host's. */
     sc_status (*dev_compact)(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                              const sc_pred *pred, uint32_t *d_out,
                              uint64_t *kept);
@@ -51,8 +57,9 @@ typedef struct sc_backend {
      * and finish them later (the GPU's, cuda.h); NULL for the CPU, whose
      * side is the pipeline's own threads.  Host buffers the lanes use are
      * pinned first. */
-    sc_status (*lanes_open)(sc_ctx *ctx, sc_lanes **out, unsigned count,
-                            size_t elems, const sc_chunk_work *w);
+    sc_status (*lanes_open)(sc_ctx *ctx, sc_phase_times *times,
+                            sc_lanes **out, unsigned count, size_t elems,
+                            const sc_chunk_work *w);
     sc_status (*lanes_submit)(sc_lanes *l, unsigned i, sc_chunk *c,
                               int chain);
     sc_status (*lanes_finish)(sc_lanes *l, unsigned i, sc_chunk *c);

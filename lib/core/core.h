@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -38,6 +39,18 @@ typedef enum sc_phase {
 
 double sc_now(void);
 
+/* What one run spent in each phase, for -v: owned by the run (its
+ * result, stream.h's sc_pipeline_stats), handed down to each operation
+ * it asks for, and added to by any of its threads.  Zeroed memory is an
+ * empty one.  NULL where nothing measures: an operation asked for by the
+ * library's user rather than by a run. */
+typedef struct sc_phase_times {
+    _Atomic double seconds[SC_N_PHASES];
+} sc_phase_times;
+/* Adds seconds to phase ph of t (thread-safe); nothing for a NULL t. */
+void sc_phase_add(sc_phase_times *t, sc_phase ph, double seconds);
+double sc_phase_seconds(const sc_phase_times *t, sc_phase ph);
+
 typedef struct sc_pool sc_pool;
 struct sc_cuda;
 
@@ -64,8 +77,8 @@ struct sc_ctx {
     unsigned n_gpus;
     struct sc_cuda *gpus[SC_MAX_GPUS];
     char gpus_name[320];            /* "cuda:0,1 (2x NVIDIA H200)" */
-    /* The reader, worker and writer threads may each record a message or
-     * a phase time: one lock keeps them whole. */
+    /* The reader, worker and writer threads may each record a message:
+     * one lock keeps it whole. */
     pthread_mutex_t lock;
     char name[320];
     char cpu_name[64];
@@ -73,7 +86,6 @@ struct sc_ctx {
     char fallback[1024];
     char choice[256];               /* why auto chose its device */
     char message[1024];
-    double phase_seconds[SC_N_PHASES];
 };
 /* Records status and a formatted message on ctx; returns status.  On a
  * thread that holds its faults back (fault.h) the message goes there. */
@@ -81,7 +93,6 @@ sc_status sc_fail(sc_ctx *ctx, sc_status status, const char *fmt, ...)
     SC_PRINTF(3, 4);
 sc_status sc_fail_errno(sc_ctx *ctx, sc_status status, int err,
                         const char *fmt, ...) SC_PRINTF(4, 5);
-void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds);
 /* The context's threads with the device not yet chosen: parses -d's
  * spec into the policy; nothing is started (ops/context.c starts what
  * the policy asks for).  SC_ERR_USAGE for a spec that is not one. */

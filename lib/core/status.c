@@ -1,5 +1,5 @@
 /* status.c — version, status strings, the context's message, and the
- * clock of -v's phases. */
+ * clock of -v's phases (phase_times.c adds them up). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,12 +46,4 @@ double sc_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void sc_phase_add(sc_ctx *ctx, sc_phase ph, double seconds)
-{
-    /* The reader, worker and writer threads each add theirs. */
-    pthread_mutex_lock(&ctx->lock);
-    ctx->phase_seconds[ph] += seconds;
-    pthread_mutex_unlock(&ctx->lock);
 }

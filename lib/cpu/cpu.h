@@ -9,32 +9,38 @@
 
 extern const sc_backend sc_cpu_backend;
 
-/* The entries of sc_cpu_backend (core/backend.h). */
-sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                         const sc_pred *pred, int out_kind,
-                         uint64_t first_index, void *out, uint64_t *kept);
-sc_status sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                       const sc_pred *pred, uint32_t *sel, uint32_t *rej,
-                       uint64_t *selected);
-sc_status sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_scan_op op, int inclusive, int wide, void *out,
-                      uint64_t *carry);
-sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                      unsigned lo_bit, unsigned hi_bit, int descending);
-sc_status sc_cpu_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                            unsigned lo_bit, unsigned hi_bit, int descending,
+/* The entries of sc_cpu_backend (core/backend.h); each adds its phases'
+ * time to times (NULL: none). */
+sc_status sc_cpu_compact(sc_ctx *ctx, sc_phase_times *times,
+                         const uint32_t *in, uint64_t n, const sc_pred *pred,
+                         int out_kind, uint64_t first_index, void *out,
+                         uint64_t *kept);
+sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                       uint64_t n, const sc_pred *pred, uint32_t *sel,
+                       uint32_t *rej, uint64_t *selected);
+sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_scan_op op, int inclusive, int wide,
+                      void *out, uint64_t *carry);
+sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+                      uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                      int descending);
+sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+                            unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
-sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
-                     uint64_t first_index, uint32_t *out, uint64_t n);
+sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
+                     const sc_gen_plan *plan, uint64_t first_index,
+                     uint32_t *out, uint64_t n);
 /* Adds in[0..n) to acc on the thread pool. */
-sc_status sc_cpu_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_stat_acc *acc);
+sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_stat_acc *acc);
 
 /* Stable split of in[0..n) into nb + 1 parts: part p holds the x with
  * exactly p bounds at or below it (bounds increase strictly).  out gets
  * the parts one after another, each in input order; counts[p] their
  * sizes. */
-sc_status sc_cpu_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times,
+                        const uint32_t *in, uint64_t n,
                         const uint32_t *bounds, unsigned nb, uint32_t *out,
                         uint64_t *counts);
 
@@ -59,10 +65,11 @@ void sc_cpu_sample_free(sc_sample *s);
 /* What ops.h's sc_sample_add and sc_sample_bounds say, on s in place.
  * The bounds are above the smallest value, and fewer where values
  * repeat. */
-sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
-                            uint64_t n, uint64_t first);
-sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
-                               uint32_t *bounds, unsigned *nb);
+sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
+                            const uint32_t *in, uint64_t n, uint64_t first);
+sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_phase_times *times,
+                               sc_sample *s, unsigned parts, uint32_t *bounds,
+                               unsigned *nb);
 
 
 #endif

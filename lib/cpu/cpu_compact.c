@@ -130,7 +130,8 @@ static void compact_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
 
 /* Runs op's phases with move last; *moved: how many went to the output
  * (kept, or selected), which the last sequence's move knows. */
-static sc_status run(sc_ctx *ctx, compact_op *op, uint64_t n,
+static sc_status run(sc_ctx *ctx, sc_phase_times *times, compact_op *op,
+                     uint64_t n,
                      void (*move)(void *, unsigned, uint64_t, uint64_t,
                                   const uint64_t *),
                      uint64_t *moved)
@@ -138,7 +139,7 @@ static sc_status run(sc_ctx *ctx, compact_op *op, uint64_t n,
     sc_phases ph = { n, 1, 1, compact_count, exclusive_sum, move, op };
     *moved = 0;
     if (n == 0) return SC_OK;
-    sc_status st = sc_phases_run(ctx, &ph);
+    sc_status st = sc_phases_run(ctx, times, &ph);
     if (st == SC_OK) *moved = op->moved[sc_phases_seqs(ctx, n) - 1];
     return st;
 }
@@ -147,14 +148,15 @@ static sc_status run(sc_ctx *ctx, compact_op *op, uint64_t n,
  * for a caller that knows first_index + n fits: sc_compact_indices() asks
  * for 64, sc-compact's job for 32 where a chunk's positions all fit (the
  * writer narrows the others). */
-sc_status sc_cpu_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                         const sc_pred *pred, int out_kind,
-                         uint64_t first_index, void *out, uint64_t *kept)
+sc_status sc_cpu_compact(sc_ctx *ctx, sc_phase_times *times,
+                         const uint32_t *in, uint64_t n, const sc_pred *pred,
+                         int out_kind, uint64_t first_index, void *out,
+                         uint64_t *kept)
 {
     uint64_t moved[SC_MAX_SEQS];
     compact_op op = { in, pred, is_default_pred(pred), out_kind, first_index,
                       out, NULL, moved };
-    return run(ctx, &op, n, compact_move, kept);
+    return run(ctx, times, &op, n, compact_move, kept);
 }
 
 /* Split: rejects of a sequence start at (begin - selected before it). */
@@ -194,12 +196,12 @@ static void split_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     op->moved[seq] = off[0] + m;
 }
 
-sc_status sc_cpu_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                       const sc_pred *pred, uint32_t *sel, uint32_t *rej,
-                       uint64_t *selected)
+sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                       uint64_t n, const sc_pred *pred, uint32_t *sel,
+                       uint32_t *rej, uint64_t *selected)
 {
     uint64_t moved[SC_MAX_SEQS];
     compact_op op = { in, pred, is_default_pred(pred), SC_EMIT_VALUES, 0,
                       sel, rej, moved };
-    return run(ctx, &op, n, split_move, selected);
+    return run(ctx, times, &op, n, split_move, selected);
 }

@@ -17,8 +17,9 @@ static void gen_part(void *arg, unsigned i)
         t->out[k] = sc_gen_plan_element(t->plan, t->first + k);
 }
 
-sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
-                     uint64_t first_index, uint32_t *out, uint64_t n)
+sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
+                     const sc_gen_plan *plan, uint64_t first_index,
+                     uint32_t *out, uint64_t n)
 {
     gen_task t = { plan, first_index, n, out, 1 };
     uint64_t parts = n >> 16;
@@ -26,6 +27,6 @@ sc_status sc_cpu_gen(sc_ctx *ctx, const sc_gen_plan *plan,
             : parts > ctx->threads ? ctx->threads : (unsigned)parts;
     double t0 = sc_now();
     sc_pool_run(ctx->pool, t.parts, gen_part, &t);
-    sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);
+    sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
     return SC_OK;
 }

@@ -68,7 +68,8 @@ static void ranges_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     }
 }
 
-sc_status sc_cpu_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times,
+                        const uint32_t *in, uint64_t n,
                         const uint32_t *bounds, unsigned nb, uint32_t *out,
                         uint64_t *counts)
 {
@@ -79,5 +80,5 @@ sc_status sc_cpu_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     ranges_op op = { in, bounds, nb, out, counts };
     sc_phases ph = { n, nb + 1, 0, ranges_count, ranges_prefix, ranges_move,
                      &op };
-    return sc_phases_run(ctx, &ph);
+    return sc_phases_run(ctx, times, &ph);
 }

@@ -121,8 +121,8 @@ static void take_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     op->ends[seq] = (uint64_t)(to - items);
 }
 
-sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
-                        uint64_t n, uint64_t first)
+sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
+                            const uint32_t *in, uint64_t n, uint64_t first)
 {
     /* Pieces of half the room beyond keep: a piece always fits after a
      * selection, so memory never grows with the chunk; and a selection
@@ -137,7 +137,7 @@ sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
         op.first = first + off;
         memset(op.ends, 0, sizeof op.ends);
         sc_phases ph = { m, 1, 1, take_count, take_prefix, take_move, &op };
-        sc_status st = sc_phases_run(ctx, &ph);
+        sc_status st = sc_phases_run(ctx, times, &ph);
         if (st != SC_OK) return st;
         /* The sequences fill one run from len on: the last end is new. */
         for (unsigned q = 0; q < SC_MAX_SEQS; q++)
@@ -146,8 +146,9 @@ sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
     return SC_OK;
 }
 
-sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
-                           uint32_t *bounds, unsigned *nb)
+sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_phase_times *times,
+                               sc_sample *s, unsigned parts, uint32_t *bounds,
+                               unsigned *nb)
 {
     *nb = 0;
     shrink(s);
@@ -156,7 +157,7 @@ sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
     uint32_t *v = malloc(m * sizeof *v);
     if (!v) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < m; i++) v[i] = s->items[i].v;
-    sc_status st = sc_cpu_sort(ctx, v, m, 0, 32, 0);
+    sc_status st = sc_cpu_sort(ctx, times, v, m, 0, 32, 0);
     if (st != SC_OK) { free(v); return st; }
     /* Bound j is the sampled value of rank j * m / parts: about j / parts
      * of the sample lies below it.  A bound equal to the one before (a

@@ -61,15 +61,15 @@ static void scan_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
         s->carry = s->wide ? acc : (uint32_t)acc;
 }
 
-sc_status sc_cpu_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_scan_op op, int inclusive, int wide, void *out,
-                      uint64_t *carry)
+sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_scan_op op, int inclusive, int wide,
+                      void *out, uint64_t *carry)
 {
     if (n == 0) return SC_OK;
     scan_op s = { in, op, inclusive, wide, out,
                   wide ? *carry : (uint32_t)*carry, 1 };
     sc_phases ph = { n, 1, 1, scan_count, scan_prefix, scan_move, &s };
-    sc_status st = sc_phases_run(ctx, &ph);
+    sc_status st = sc_phases_run(ctx, times, &ph);
     if (st == SC_OK) *carry = s.carry;
     return st;
 }

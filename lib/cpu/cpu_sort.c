@@ -25,6 +25,7 @@
 
 typedef struct bucketed {
     sc_ctx *ctx;
+    sc_phase_times *times;
     uint32_t *keys, *alt;       /* the buckets lie in alt; results in keys */
     uint64_t bounds[RADIX + 1]; /* bucket d is [bounds[d], bounds[d + 1]) */
     unsigned lo, hi;            /* the bits below the top digit */
@@ -119,8 +120,9 @@ static sc_status sort_big_buckets(bucketed *bk)
         uint64_t at = bk->bounds[d], m = bucket_len(bk, d);
         if (m <= bk->big) continue;
         uint32_t *res;
-        sc_status st = sc_radix_lsd(bk->ctx, bk->alt + at, bk->keys + at, m,
-                                    bk->lo, bk->hi, bk->descending, &res);
+        sc_status st = sc_radix_lsd(bk->ctx, bk->times, bk->alt + at,
+                                    bk->keys + at, m, bk->lo, bk->hi,
+                                    bk->descending, &res);
         if (st != SC_OK) return st;
         if (res != bk->keys + at) memcpy(bk->keys + at, res, m * sizeof *res);
     }
@@ -138,7 +140,7 @@ static sc_status sort_in_buckets(bucketed *bk)
     if (handing && threads > 1) threads--;
     double t0 = sc_now();
     sc_pool_run(bk->ctx->pool, threads, sort_buckets, bk);
-    sc_phase_add(bk->ctx, SC_PH_MOVE, sc_now() - t0);
+    sc_phase_add(bk->times, SC_PH_MOVE, sc_now() - t0);
     if (handing) {
         pthread_join(t, NULL);
         return bk->ready_status;
@@ -158,7 +160,7 @@ static sc_status split_top(bucketed *bk, unsigned lo, unsigned hi, int *one)
     p.bounds = bk->bounds;
     sc_phases ph = { n, RADIX, 0, sc_radix_count, sc_radix_prefix,
                      sc_radix_move, &p };
-    sc_status st = sc_phases_run(bk->ctx, &ph);
+    sc_status st = sc_phases_run(bk->ctx, bk->times, &ph);
     *one = p.skipped;
     bk->lo = lo;
     bk->hi = hi - bits;
@@ -166,24 +168,27 @@ static sc_status split_top(bucketed *bk, unsigned lo, unsigned hi, int *one)
 }
 
 /* The whole-array passes, with the result handed on at the end. */
-static sc_status sort_whole(sc_ctx *ctx, uint32_t *keys, uint32_t *alt,
-                            uint64_t n, unsigned lo, unsigned hi, int desc,
+static sc_status sort_whole(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint32_t *alt, uint64_t n,
+                            unsigned lo, unsigned hi, int desc,
                             sc_ready_fn ready, void *arg)
 {
     uint32_t *res;
-    sc_status st = sc_radix_lsd(ctx, keys, alt, n, lo, hi, desc, &res);
+    sc_status st = sc_radix_lsd(ctx, times, keys, alt, n, lo, hi, desc, &res);
     if (st != SC_OK) return st;
     if (res != keys) memcpy(keys, res, n * sizeof *keys);
     return ready ? ready(arg, keys, n) : SC_OK;
 }
 
-static sc_status sort_bucketed(sc_ctx *ctx, uint32_t *keys, uint32_t *alt,
-                               uint64_t n, unsigned lo, unsigned hi, int desc,
+static sc_status sort_bucketed(sc_ctx *ctx, sc_phase_times *times,
+                               uint32_t *keys, uint32_t *alt, uint64_t n,
+                               unsigned lo, unsigned hi, int desc,
                                sc_ready_fn ready, void *arg)
 {
     bucketed *bk = calloc(1, sizeof *bk);
     if (!bk) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     bk->ctx = ctx;
+    bk->times = times;
     bk->keys = keys;
     bk->alt = alt;
     bk->bounds[RADIX] = n;
@@ -198,7 +203,8 @@ static sc_status sort_bucketed(sc_ctx *ctx, uint32_t *keys, uint32_t *alt,
     int one = 0;
     sc_status st = split_top(bk, lo, hi, &one);
     if (st == SC_OK && one)
-        st = sort_whole(ctx, keys, alt, n, bk->lo, bk->hi, desc, ready, arg);
+        st = sort_whole(ctx, times, keys, alt, n, bk->lo, bk->hi, desc,
+                        ready, arg);
     else if (st == SC_OK)
         st = sort_in_buckets(bk);
     pthread_cond_destroy(&bk->changed);
@@ -207,8 +213,9 @@ static sc_status sort_bucketed(sc_ctx *ctx, uint32_t *keys, uint32_t *alt,
     return st;
 }
 
-sc_status sc_cpu_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                            unsigned lo_bit, unsigned hi_bit, int descending,
+sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+                            unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg)
 {
     if (n < 2 || lo_bit >= hi_bit)
@@ -219,17 +226,18 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
     int bucketed = n >= BUCKETED_MIN_KEYS && hi_bit - lo_bit > DIGIT_BITS &&
                    sc_phases_seqs(ctx, UINT64_MAX) >= BUCKETED_MIN_THREADS;
     sc_status st = bucketed
-        ? sort_bucketed(ctx, keys, alt, n, lo_bit, hi_bit, descending,
+        ? sort_bucketed(ctx, times, keys, alt, n, lo_bit, hi_bit, descending,
                         ready, arg)
-        : sort_whole(ctx, keys, alt, n, lo_bit, hi_bit, descending, ready,
-                     arg);
+        : sort_whole(ctx, times, keys, alt, n, lo_bit, hi_bit, descending,
+                     ready, arg);
     free(alt);
     return st;
 }
 
-sc_status sc_cpu_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                      unsigned lo_bit, unsigned hi_bit, int descending)
+sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+                      uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                      int descending)
 {
-    return sc_cpu_sort_ready(ctx, keys, n, lo_bit, hi_bit, descending, NULL,
-                             NULL);
+    return sc_cpu_sort_ready(ctx, times, keys, n, lo_bit, hi_bit, descending,
+                             NULL, NULL);
 }

@@ -69,13 +69,13 @@ static int stat_merge(void *arg, uint64_t *res, unsigned seqs)
     return 1;       /* no move phase */
 }
 
-sc_status sc_cpu_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_stat_acc *acc)
+sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_stat_acc *acc)
 {
     if (n == 0) return SC_OK;
     stat_op op = { in, acc };
     sc_phases ph = { n, RES_WIDTH, 0, stat_count, stat_merge, NULL, &op };
-    sc_status st = sc_phases_run(ctx, &ph);
+    sc_status st = sc_phases_run(ctx, times, &ph);
     if (st == SC_OK) acc->count += n;
     return st;
 }

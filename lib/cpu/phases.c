@@ -44,7 +44,8 @@ static void move_task(void *arg, unsigned i)
                  rs->res + (size_t)i * rs->ph->width);
 }
 
-sc_status sc_phases_run(sc_ctx *ctx, const sc_phases *ph)
+sc_status sc_phases_run(sc_ctx *ctx, sc_phase_times *times,
+                        const sc_phases *ph)
 {
     run_state rs = { ph, sc_phases_seqs(ctx, ph->n), NULL };
     rs.res = calloc((size_t)rs.seqs * ph->width, sizeof *rs.res);
@@ -57,9 +58,9 @@ sc_status sc_phases_run(sc_ctx *ctx, const sc_phases *ph)
     double t2 = sc_now();
     if (!skip) sc_pool_run(ctx->pool, rs.seqs, move_task, &rs);
     double t3 = sc_now();
-    sc_phase_add(ctx, SC_PH_COUNT, t1 - t0);
-    sc_phase_add(ctx, SC_PH_PREFIX, t2 - t1);
-    sc_phase_add(ctx, SC_PH_MOVE, t3 - t2);
+    sc_phase_add(times, SC_PH_COUNT, t1 - t0);
+    sc_phase_add(times, SC_PH_PREFIX, t2 - t1);
+    sc_phase_add(times, SC_PH_MOVE, t3 - t2);
     free(rs.res);
     return SC_OK;
 }

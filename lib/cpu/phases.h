@@ -33,6 +33,8 @@ typedef struct sc_phases {
  * per thread, at most SC_MAX_SEQS. */
 #define SC_MAX_SEQS 256
 unsigned sc_phases_seqs(const sc_ctx *ctx, uint64_t n);
-sc_status sc_phases_run(sc_ctx *ctx, const sc_phases *ph);
+/* Runs ph's phases, adding the time of each to times (NULL: none). */
+sc_status sc_phases_run(sc_ctx *ctx, sc_phase_times *times,
+                        const sc_phases *ph);
 
 #endif

@@ -134,16 +134,16 @@ void sc_radix_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     free(sc);
 }
 
-sc_status sc_radix_lsd(sc_ctx *ctx, uint32_t *src, uint32_t *dst, uint64_t n,
-                       unsigned lo, unsigned hi, int descending,
-                       uint32_t **result)
+sc_status sc_radix_lsd(sc_ctx *ctx, sc_phase_times *times, uint32_t *src,
+                       uint32_t *dst, uint64_t n, unsigned lo, unsigned hi,
+                       int descending, uint32_t **result)
 {
     for (; lo < hi; lo += DIGIT_BITS) {
         unsigned bits = hi - lo < DIGIT_BITS ? hi - lo : DIGIT_BITS;
         sort_pass p = sc_radix_pass(src, dst, n, lo, bits, descending);
         sc_phases ph = { n, RADIX, 0, sc_radix_count, sc_radix_prefix,
                          sc_radix_move, &p };
-        sc_status st = sc_phases_run(ctx, &ph);
+        sc_status st = sc_phases_run(ctx, times, &ph);
         if (st != SC_OK) return st;
         if (!p.skipped) { uint32_t *t = src; src = dst; dst = t; }
     }

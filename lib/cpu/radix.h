@@ -39,8 +39,8 @@ void sc_radix_scatter(const sort_pass *p, uint64_t b, uint64_t e,
 
 /* Stable sort of src[0..n) on bits [lo, hi), on the pool, with dst as the
  * other buffer; *result is the one of the two that holds the sorted keys. */
-sc_status sc_radix_lsd(sc_ctx *ctx, uint32_t *src, uint32_t *dst, uint64_t n,
-                       unsigned lo, unsigned hi, int descending,
-                       uint32_t **result);
+sc_status sc_radix_lsd(sc_ctx *ctx, sc_phase_times *times, uint32_t *src,
+                       uint32_t *dst, uint64_t n, unsigned lo, unsigned hi,
+                       int descending, uint32_t **result);
 
 #endif

@@ -108,10 +108,11 @@ static inline const char *sc_device_absent(void) { return NULL; }
 
 
 #ifdef SC_HAVE_CUDA
-/* count lanes for chunks of up to `elems` elements; NOMEM when the device
- * lacks the memory. */
-sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
-                        size_t elems, const sc_chunk_work *w);
+/* count lanes for chunks of up to `elems` elements, adding the time of
+ * their transfers to times (NULL: none); NOMEM when the device lacks the
+ * memory. */
+sc_status sc_lanes_open(sc_ctx *ctx, sc_phase_times *times, sc_lanes **out,
+                        unsigned count, size_t elems, const sc_chunk_work *w);
 /* Queues chunk c on lane i.  chain: the chunk before was queued on the
  * lanes too, and a scan takes its carry from there (else c->carry_in). */
 sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain);
@@ -119,11 +120,11 @@ sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain);
 sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c);
 void sc_lanes_close(sc_lanes *l);
 #else
-static inline sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out,
-                                      unsigned count, size_t elems,
-                                      const sc_chunk_work *w)
+static inline sc_status sc_lanes_open(sc_ctx *ctx, sc_phase_times *times,
+                                      sc_lanes **out, unsigned count,
+                                      size_t elems, const sc_chunk_work *w)
 {
-    (void)count; (void)elems; (void)w;
+    (void)times; (void)count; (void)elems; (void)w;
     *out = NULL;
     return sc_fail(ctx, SC_ERR_NODEVICE, "no CUDA support");
 }

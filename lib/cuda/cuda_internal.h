@@ -82,16 +82,19 @@ static inline struct sc_cuda *sc_gpu(const sc_ctx *ctx, unsigned k)
 }
 
 /* Host arrays to and from GPU c through its pinned stages, the copies
- * into them spread over the thread pool (staging.c); the caller has
- * bound c.  Without _on: the first GPU. */
-sc_status sc_cuda_upload_on(sc_ctx *ctx, struct sc_cuda *c, void *d_dst,
-                            const void *src, size_t bytes);
-sc_status sc_cuda_download_on(sc_ctx *ctx, struct sc_cuda *c, void *dst,
-                              const void *d_src, size_t bytes);
-sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
-                         size_t bytes);
-sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
-                           size_t bytes);
+ * into them spread over the thread pool (staging.c), each timed as its
+ * phase in times (NULL: not); the caller has bound c.  Without _on: the
+ * first GPU. */
+sc_status sc_cuda_upload_on(sc_ctx *ctx, sc_phase_times *times,
+                            struct sc_cuda *c, void *d_dst, const void *src,
+                            size_t bytes);
+sc_status sc_cuda_download_on(sc_ctx *ctx, sc_phase_times *times,
+                              struct sc_cuda *c, void *dst, const void *d_src,
+                              size_t bytes);
+sc_status sc_cuda_upload(sc_ctx *ctx, sc_phase_times *times, void *d_dst,
+                         const void *src, size_t bytes);
+sc_status sc_cuda_download(sc_ctx *ctx, sc_phase_times *times, void *dst,
+                           const void *d_src, size_t bytes);
 void sc_cuda_stages_free(struct sc_cuda *c);
 
 /* The device's stat figures of n elements as the host's running state
@@ -132,12 +135,14 @@ sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
                          size_t bytes);
 /* Sorts host keys on GPU c (bound by the call): src[0..n) in, sorted into
  * dst (may be src).  The whole array must fit (cuda_sort.c). */
-sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
+sc_status sc_cuda_sort_on(sc_ctx *ctx, sc_phase_times *times,
+                          struct sc_cuda *c, const uint32_t *src,
                           uint32_t *dst, uint64_t n, unsigned lo_bit,
                           unsigned hi_bit, int descending);
 /* The CUDA table's sort: on the first GPU, or with -d cuda:all one part
  * per GPU, sorted at once and merged on the host (cuda_sort.c). */
-sc_status sc_cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                       unsigned lo_bit, unsigned hi_bit, int descending);
+sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+                       uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                       int descending);
 
 #endif

@@ -46,12 +46,12 @@ static sc_status sync_stream(sc_ctx *ctx)
 }
 
 /* Kernels of a fused operation are timed as the move phase. */
-static sc_status kernels_done(sc_ctx *ctx, int err, double t0,
-                              const char *what)
+static sc_status kernels_done(sc_ctx *ctx, sc_phase_times *times, int err,
+                              double t0, const char *what)
 {
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, what);
     sc_status st = sync_stream(ctx);
-    sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);
+    sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
     return st;
 }
 
@@ -76,16 +76,17 @@ static sc_status small_put(sc_ctx *ctx, int k, uint64_t v)
 
 /* Runs fn over [0, n) in pieces that fit the device, halving the piece
  * on NOMEM.  The callback gets the offset and length. */
-typedef sc_status (*piece_fn)(sc_ctx *ctx, void *arg, uint64_t off,
-                              uint64_t len);
+typedef sc_status (*piece_fn)(sc_ctx *ctx, sc_phase_times *times, void *arg,
+                              uint64_t off, uint64_t len);
 
-static sc_status in_pieces(sc_ctx *ctx, uint64_t n, piece_fn fn, void *arg)
+static sc_status in_pieces(sc_ctx *ctx, sc_phase_times *times, uint64_t n,
+                           piece_fn fn, void *arg)
 {
     sc_status st = sc_cuda_bind(ctx);
     uint64_t piece = n ? n : 1;
     for (uint64_t off = 0; st == SC_OK && off < n;) {
         uint64_t len = n - off < piece ? n - off : piece;
-        st = fn(ctx, arg, off, len);
+        st = fn(ctx, times, arg, off, len);
         if (st == SC_ERR_NOMEM && piece > MIN_PIECE) {
             piece /= 2;
             st = SC_OK;
@@ -97,13 +98,14 @@ static sc_status in_pieces(sc_ctx *ctx, uint64_t n, piece_fn fn, void *arg)
 }
 
 /* Queues w's kernels on the first GPU and waits for them. */
-static sc_status run_kernels(sc_ctx *ctx, const sc_chunk_work *w, uint64_t n,
+static sc_status run_kernels(sc_ctx *ctx, sc_phase_times *times,
+                             const sc_chunk_work *w, uint64_t n,
                              uint64_t first, const sc_cuda_bufs *b,
                              const char *what)
 {
     double t0 = sc_now();
     int err = sc_cuda_queue(w, n, first, b, ctx->cuda->stream);
-    return kernels_done(ctx, err, t0, what);
+    return kernels_done(ctx, times, err, t0, what);
 }
 
 /* One piece of w, a compaction or (with rej) a split, of host arrays. */
@@ -112,50 +114,53 @@ typedef struct compact_args {
     void *out; uint32_t *rej; uint64_t kept;
 } compact_args;
 
-static sc_status compact_cb(sc_ctx *ctx, void *arg, uint64_t off,
-                            uint64_t len)
+static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
+                            uint64_t off, uint64_t len)
 {
     compact_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
     size_t esz = sc_cuda_out_bytes(&a->w);
     sc_status st;
     if ((st = ensure_for(ctx, &a->w, len)) ||
-        (st = sc_cuda_upload(ctx, c->buf[BUF_IN], a->in + off, len * 4)))
+        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off,
+                             len * 4)))
         return st;
     sc_cuda_bufs b = own_bufs(c);
     uint64_t k = 0;
-    if ((st = run_kernels(ctx, &a->w, len, a->first + off, &b,
+    if ((st = run_kernels(ctx, times, &a->w, len, a->first + off, &b,
                           a->rej ? "split" : "compact")) ||
         (st = small_get(ctx, 0, &k)) ||
-        (st = sc_cuda_download(ctx, (char *)a->out + a->kept * esz,
+        (st = sc_cuda_download(ctx, times, (char *)a->out + a->kept * esz,
                                c->buf[BUF_OUT], k * esz)))
         return st;
     if (a->rej)
-        st = sc_cuda_download(ctx, a->rej + (off - a->kept), c->buf[BUF_AUX],
-                              (len - k) * 4);
+        st = sc_cuda_download(ctx, times, a->rej + (off - a->kept),
+                              c->buf[BUF_AUX], (len - k) * 4);
     a->kept += k;
     return st;
 }
 
-static sc_status cuda_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+static sc_status cuda_compact(sc_ctx *ctx, sc_phase_times *times,
+                              const uint32_t *in, uint64_t n,
                               const sc_pred *pred, int out_kind,
                               uint64_t first_index, void *out, uint64_t *kept)
 {
     sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred,
                         .out_kind = out_kind };
     compact_args a = { w, in, first_index, out, NULL, 0 };
-    sc_status st = in_pieces(ctx, n, compact_cb, &a);
+    sc_status st = in_pieces(ctx, times, n, compact_cb, &a);
     *kept = a.kept;
     return st;
 }
 
-static sc_status cuda_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+static sc_status cuda_split(sc_ctx *ctx, sc_phase_times *times,
+                            const uint32_t *in, uint64_t n,
                             const sc_pred *pred, uint32_t *sel, uint32_t *rej,
                             uint64_t *selected)
 {
     sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred };
     compact_args a = { w, in, 0, sel, rej, 0 };
-    sc_status st = in_pieces(ctx, n, compact_cb, &a);
+    sc_status st = in_pieces(ctx, times, n, compact_cb, &a);
     *selected = a.kept;
     return st;
 }
@@ -164,7 +169,8 @@ typedef struct scan_args {
     sc_chunk_work w; const uint32_t *in; void *out; uint64_t carry;
 } scan_args;
 
-static sc_status scan_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
+static sc_status scan_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
+                         uint64_t off, uint64_t len)
 {
     scan_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
@@ -172,25 +178,27 @@ static sc_status scan_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
     sc_status st;
     if ((st = ensure_for(ctx, &a->w, len)) ||
         (st = small_put(ctx, 0, a->carry)) ||
-        (st = sc_cuda_upload(ctx, c->buf[BUF_IN], a->in + off, len * 4)))
+        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off,
+                             len * 4)))
         return st;
     sc_cuda_bufs b = own_bufs(c);
-    if ((st = run_kernels(ctx, &a->w, len, off, &b, "scan")) ||
-        (st = sc_cuda_download(ctx, (char *)a->out + off * esz,
+    if ((st = run_kernels(ctx, times, &a->w, len, off, &b, "scan")) ||
+        (st = sc_cuda_download(ctx, times, (char *)a->out + off * esz,
                                c->buf[BUF_OUT], len * esz)))
         return st;
     return small_get(ctx, 1, &a->carry);
 }
 
-static sc_status cuda_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                           sc_scan_op op, int inclusive, int wide, void *out,
+static sc_status cuda_scan(sc_ctx *ctx, sc_phase_times *times,
+                           const uint32_t *in, uint64_t n, sc_scan_op op,
+                           int inclusive, int wide, void *out,
                            uint64_t *carry)
 {
     if (n == 0) return SC_OK;
     sc_chunk_work w = { .work = SC_JOB_SCAN, .op = op,
                         .inclusive = inclusive, .wide = wide };
     scan_args a = { w, in, out, *carry };
-    sc_status st = in_pieces(ctx, n, scan_cb, &a);
+    sc_status st = in_pieces(ctx, times, n, scan_cb, &a);
     if (st == SC_OK) *carry = a.carry;
     return st;
 }
@@ -198,39 +206,44 @@ static sc_status cuda_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 typedef struct gen_args { sc_chunk_work w; uint64_t first;
                           uint32_t *out; } gen_args;
 
-static sc_status gen_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
+static sc_status gen_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
+                        uint64_t off, uint64_t len)
 {
     gen_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
     sc_status st = ensure_for(ctx, &a->w, len);
     if (st) return st;
     sc_cuda_bufs b = own_bufs(c);
-    if ((st = run_kernels(ctx, &a->w, len, a->first + off, &b, "gen")))
+    if ((st = run_kernels(ctx, times, &a->w, len, a->first + off, &b, "gen")))
         return st;
-    return sc_cuda_download(ctx, a->out + off, c->buf[BUF_OUT], len * 4);
+    return sc_cuda_download(ctx, times, a->out + off, c->buf[BUF_OUT],
+                            len * 4);
 }
 
-static sc_status cuda_gen(sc_ctx *ctx, const sc_gen_plan *plan,
-                          uint64_t first_index, uint32_t *out, uint64_t n)
+static sc_status cuda_gen(sc_ctx *ctx, sc_phase_times *times,
+                          const sc_gen_plan *plan, uint64_t first_index,
+                          uint32_t *out, uint64_t n)
 {
     sc_chunk_work w = { .work = SC_JOB_GEN, .plan = plan };
     gen_args a = { w, first_index, out };
-    return in_pieces(ctx, n, gen_cb, &a);
+    return in_pieces(ctx, times, n, gen_cb, &a);
 }
 
 typedef struct stat_args { sc_chunk_work w; const uint32_t *in;
                            scg_stat_acc *d_acc; } stat_args;
 
-static sc_status stat_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
+static sc_status stat_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
+                         uint64_t off, uint64_t len)
 {
     stat_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
     sc_status st;
     if ((st = ensure_for(ctx, &a->w, len)) ||
-        (st = sc_cuda_upload(ctx, c->buf[BUF_IN], a->in + off, len * 4)))
+        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off,
+                             len * 4)))
         return st;
     sc_cuda_bufs b = own_bufs(c);
-    return run_kernels(ctx, &a->w, len, off, &b, "stat");
+    return run_kernels(ctx, times, &a->w, len, off, &b, "stat");
 }
 
 /* The pieces add up in one accumulator on the device, which is fetched
@@ -238,8 +251,8 @@ static sc_status stat_cb(sc_ctx *ctx, void *arg, uint64_t off, uint64_t len)
  * was, for the CPU to take the whole array again.  The accumulator is the
  * scratch, ensured here at the size the pieces ask for, so it stays where
  * it is while they add up. */
-static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                           sc_stat_acc *acc)
+static sc_status cuda_stat(sc_ctx *ctx, sc_phase_times *times,
+                           const uint32_t *in, uint64_t n, sc_stat_acc *acc)
 {
     if (n == 0) return SC_OK;
     sc_status st;
@@ -250,10 +263,10 @@ static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                     ctx->cuda->buf[BUF_SCRATCH] };
     int err = scg_stat_reset(a.d_acc, ctx->cuda->stream);
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, "stat");
-    if ((st = in_pieces(ctx, n, stat_cb, &a))) return st;
+    if ((st = in_pieces(ctx, times, n, stat_cb, &a))) return st;
     scg_stat_acc *h = malloc(sizeof *h);
     sc_stat_acc *part = malloc(sizeof *part);
-    st = h && part ? sc_cuda_download(ctx, h, a.d_acc, sizeof *h)
+    st = h && part ? sc_cuda_download(ctx, times, h, a.d_acc, sizeof *h)
                    : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     if (st == SC_OK) {
         sc_cuda_stat_figures(part, h, n);
@@ -267,13 +280,16 @@ static sc_status cuda_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 /* A sort is not cut into pieces here: the whole array (under -d cuda:all,
  * each GPU's part) must fit in device memory, or SC_ERR_NOMEM sends the
  * sort to the CPU (ops.c).  The sort job cuts its input into runs of -S. */
-static sc_status cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                           unsigned lo_bit, unsigned hi_bit, int descending)
+static sc_status cuda_sort(sc_ctx *ctx, sc_phase_times *times,
+                           uint32_t *keys, uint64_t n, unsigned lo_bit,
+                           unsigned hi_bit, int descending)
 {
     /* On one GPU, or a part on each of -d cuda:all's (cuda_sort.c). */
-    return sc_cuda_sort(ctx, keys, n, lo_bit, hi_bit, descending);
+    return sc_cuda_sort(ctx, times, keys, n, lo_bit, hi_bit, descending);
 }
 
+/* The device-array calls come from the library's user, never from a
+ * run: their time is not measured (NULL times). */
 static sc_status cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in,
                                   uint64_t n, const sc_pred *pred,
                                   uint32_t *d_out, uint64_t *kept)
@@ -287,7 +303,7 @@ static sc_status cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in,
     sc_cuda_bufs b = own_bufs(ctx->cuda);
     b.in = d_in;                /* the caller's arrays */
     b.out = d_out;
-    if ((st = run_kernels(ctx, &w, n, 0, &b, "compact"))) return st;
+    if ((st = run_kernels(ctx, NULL, &w, n, 0, &b, "compact"))) return st;
     return small_get(ctx, 0, kept);
 }
 
@@ -305,7 +321,7 @@ static sc_status cuda_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
     sc_cuda_bufs b = own_bufs(ctx->cuda);
     b.in = d_in;                /* the caller's arrays */
     b.out = d_out;
-    if ((st = run_kernels(ctx, &w, n, 0, &b, "scan"))) return st;
+    if ((st = run_kernels(ctx, NULL, &w, n, 0, &b, "scan"))) return st;
     return small_get(ctx, 1, carry);
 }
 
@@ -323,7 +339,7 @@ static sc_status cuda_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
     double t0 = sc_now();
     int err = scg_sort(d_keys, c->buf[BUF_AUX], n, lo_bit, hi_bit, descending,
                        &alt, c->buf[BUF_SCRATCH], c->stream);
-    if ((st = kernels_done(ctx, err, t0, "sort"))) return st;
+    if ((st = kernels_done(ctx, NULL, err, t0, "sort"))) return st;
     if (alt)
         CK(cudaMemcpyAsync(d_keys, c->buf[BUF_AUX], n * 4,
                            cudaMemcpyDeviceToDevice, c->stream), "copy");

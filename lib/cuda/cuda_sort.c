@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include "cuda/cuda_internal.h"
 
-sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
+sc_status sc_cuda_sort_on(sc_ctx *ctx, sc_phase_times *times,
+                          struct sc_cuda *c, const uint32_t *src,
                           uint32_t *dst, uint64_t n, unsigned lo_bit,
                           unsigned hi_bit, int descending)
 {
@@ -33,7 +34,7 @@ sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
         (st = sc_cuda_ensure(ctx, c, BUF_OUT, n * 4)) ||
         (st = sc_cuda_ensure(ctx, c, BUF_SCRATCH,
                              sc_cuda_scratch(SC_JOB_SORT, n))) ||
-        (st = sc_cuda_upload_on(ctx, c, c->buf[BUF_IN], src, n * 4)))
+        (st = sc_cuda_upload_on(ctx, times, c, c->buf[BUF_IN], src, n * 4)))
         return st;
     int alt = 0;
     double t0 = sc_now();
@@ -41,14 +42,15 @@ sc_status sc_cuda_sort_on(sc_ctx *ctx, struct sc_cuda *c, const uint32_t *src,
                        descending, &alt, c->buf[BUF_SCRATCH], c->stream);
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, "sort");
     CK(cudaStreamSynchronize(c->stream), "running kernels");
-    sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);
-    return sc_cuda_download_on(ctx, c, dst, c->buf[alt ? BUF_OUT : BUF_IN],
-                               n * 4);
+    sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
+    return sc_cuda_download_on(ctx, times, c, dst,
+                               c->buf[alt ? BUF_OUT : BUF_IN], n * 4);
 }
 
 /* One GPU's part of a sort spread over several. */
 typedef struct part_job {
     sc_ctx *ctx;
+    sc_phase_times *times;
     struct sc_cuda *gpu;
     const uint32_t *src;
     uint32_t *dst;
@@ -62,8 +64,8 @@ typedef struct part_job {
 static void *part_main(void *arg)
 {
     part_job *j = arg;
-    j->st = sc_cuda_sort_on(j->ctx, j->gpu, j->src, j->dst, j->n, j->lo_bit,
-                            j->hi_bit, j->descending);
+    j->st = sc_cuda_sort_on(j->ctx, j->times, j->gpu, j->src, j->dst, j->n,
+                            j->lo_bit, j->hi_bit, j->descending);
     if (j->st == SC_OK) {
         j->gpu->chunks++;           /* only this thread counts on this GPU */
         j->gpu->elems += j->n;
@@ -85,13 +87,14 @@ static sc_status parts_status(const part_job *jobs, unsigned k)
 }
 
 /* Sorts the k parts keys[bounds[i] .. bounds[i+1]) into tmp at once. */
-static sc_status sort_parts(sc_ctx *ctx, uint32_t *keys, uint32_t *tmp,
+static sc_status sort_parts(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint32_t *tmp,
                             const uint64_t *bounds, unsigned k,
                             unsigned lo_bit, unsigned hi_bit, int descending)
 {
     part_job jobs[SC_MAX_GPUS];
     for (unsigned i = 0; i < k; i++) {
-        part_job j = { .ctx = ctx, .gpu = sc_gpu(ctx, i),
+        part_job j = { .ctx = ctx, .times = times, .gpu = sc_gpu(ctx, i),
                        .src = keys + bounds[i], .dst = tmp + bounds[i],
                        .n = bounds[i + 1] - bounds[i], .lo_bit = lo_bit,
                        .hi_bit = hi_bit, .descending = descending };
@@ -109,24 +112,25 @@ static sc_status sort_parts(sc_ctx *ctx, uint32_t *keys, uint32_t *tmp,
     return parts_status(jobs, k);
 }
 
-sc_status sc_cuda_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                       unsigned lo_bit, unsigned hi_bit, int descending)
+sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+                       uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                       int descending)
 {
     unsigned k = sc_gpu_count(ctx);
     uint32_t *tmp = k > 1 && n >= 2 ? sc_big_alloc(n * 4) : NULL;
     if (!tmp)
-        return sc_cuda_sort_on(ctx, ctx->cuda, keys, keys, n, lo_bit, hi_bit,
-                               descending);
+        return sc_cuda_sort_on(ctx, times, ctx->cuda, keys, keys, n, lo_bit,
+                               hi_bit, descending);
     uint64_t bounds[SC_MAX_GPUS + 1];
     for (unsigned i = 0; i <= k; i++) bounds[i] = n / k * i + n % k * i / k;
-    sc_status st = sort_parts(ctx, keys, tmp, bounds, k, lo_bit, hi_bit,
-                              descending);
+    sc_status st = sort_parts(ctx, times, keys, tmp, bounds, k, lo_bit,
+                              hi_bit, descending);
     if (st == SC_OK) {
         /* Host work of the sort, shown with the kernels' under -v. */
         double t0 = sc_now();
         sc_merge_parts(ctx, tmp, bounds, k, lo_bit, hi_bit, descending,
                            keys);
-        sc_phase_add(ctx, SC_PH_MOVE, sc_now() - t0);
+        sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
     }
     free(tmp);
     return st;

@@ -30,6 +30,7 @@ typedef struct lane {
 
 struct sc_lanes {
     sc_ctx *ctx;
+    sc_phase_times *times;      /* the run's: its transfers' time */
     sc_chunk_work w;
     size_t elems;
     unsigned count, last;       /* last: the lane queued most recently */
@@ -72,8 +73,8 @@ static sc_status lane_open(sc_lanes *l, lane *ln)
     return stat_open(l, ln);
 }
 
-sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
-                        size_t elems, const sc_chunk_work *w)
+sc_status sc_lanes_open(sc_ctx *ctx, sc_phase_times *times, sc_lanes **out,
+                        unsigned count, size_t elems, const sc_chunk_work *w)
 {
     *out = NULL;
     sc_status st = sc_cuda_bind(ctx);
@@ -81,6 +82,7 @@ sc_status sc_lanes_open(sc_ctx *ctx, sc_lanes **out, unsigned count,
     sc_lanes *l = calloc(1, sizeof *l + count * sizeof(lane));
     if (!l) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     l->ctx = ctx;
+    l->times = times;
     l->w = *w;
     l->elems = elems;
     l->count = count;
@@ -212,7 +214,7 @@ sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain)
     CK(cudaMemcpyAsync(ln->h_small, ln->d_small, 2 * sizeof(uint64_t),
                        cudaMemcpyDeviceToHost, ln->stream), "download");
     CK(cudaEventRecord(ln->all_done, ln->stream), "recording an event");
-    sc_phase_add(ctx, SC_PH_UPLOAD, sc_now() - t0);
+    sc_phase_add(l->times, SC_PH_UPLOAD, sc_now() - t0);
     return SC_OK;
 }
 
@@ -243,6 +245,6 @@ sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
                "download");
         CK(cudaStreamSynchronize(ln->stream), "download");
     }
-    sc_phase_add(ctx, SC_PH_DOWNLOAD, sc_now() - t0);
+    sc_phase_add(l->times, SC_PH_DOWNLOAD, sc_now() - t0);
     return SC_OK;
 }

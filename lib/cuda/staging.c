@@ -64,6 +64,7 @@ typedef struct transfer {
     int up;                     /* to the device, else from it */
     char *host, *dev;           /* the side sent from is only read */
     size_t bytes;
+    sc_phase_times *times;      /* the run's, or NULL */
 } transfer;
 
 /* Piece i is a stage's worth (the last one what is left), in stage
@@ -144,32 +145,35 @@ static sc_status run_transfer(sc_ctx *ctx, const transfer *t)
         return st;
     }
     CK(cudaStreamSynchronize(c->stream), what);
-    sc_phase_add(ctx, t->up ? SC_PH_UPLOAD : SC_PH_DOWNLOAD, sc_now() - t0);
+    sc_phase_add(t->times, t->up ? SC_PH_UPLOAD : SC_PH_DOWNLOAD,
+                 sc_now() - t0);
     return SC_OK;
 }
 
-sc_status sc_cuda_upload_on(sc_ctx *ctx, struct sc_cuda *c, void *d_dst,
-                            const void *src, size_t bytes)
+sc_status sc_cuda_upload_on(sc_ctx *ctx, sc_phase_times *times,
+                            struct sc_cuda *c, void *d_dst, const void *src,
+                            size_t bytes)
 {
-    transfer t = { c, 1, (char *)src, d_dst, bytes };
+    transfer t = { c, 1, (char *)src, d_dst, bytes, times };
     return run_transfer(ctx, &t);
 }
 
-sc_status sc_cuda_upload(sc_ctx *ctx, void *d_dst, const void *src,
-                         size_t bytes)
+sc_status sc_cuda_upload(sc_ctx *ctx, sc_phase_times *times, void *d_dst,
+                         const void *src, size_t bytes)
 {
-    return sc_cuda_upload_on(ctx, ctx->cuda, d_dst, src, bytes);
+    return sc_cuda_upload_on(ctx, times, ctx->cuda, d_dst, src, bytes);
 }
 
-sc_status sc_cuda_download_on(sc_ctx *ctx, struct sc_cuda *c, void *dst,
-                              const void *d_src, size_t bytes)
+sc_status sc_cuda_download_on(sc_ctx *ctx, sc_phase_times *times,
+                              struct sc_cuda *c, void *dst, const void *d_src,
+                              size_t bytes)
 {
-    transfer t = { c, 0, dst, (char *)d_src, bytes };
+    transfer t = { c, 0, dst, (char *)d_src, bytes, times };
     return run_transfer(ctx, &t);
 }
 
-sc_status sc_cuda_download(sc_ctx *ctx, void *dst, const void *d_src,
-                           size_t bytes)
+sc_status sc_cuda_download(sc_ctx *ctx, sc_phase_times *times, void *dst,
+                           const void *d_src, size_t bytes)
 {
-    return sc_cuda_download_on(ctx, ctx->cuda, dst, d_src, bytes);
+    return sc_cuda_download_on(ctx, times, ctx->cuda, dst, d_src, bytes);
 }

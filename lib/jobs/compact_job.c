@@ -37,7 +37,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
      * so that the writer thread has none to narrow. */
     int narrow = b->emits_idx32 && j->compact_out == SC_OUT_INDICES32 &&
                  c->first + c->n <= (uint64_t)UINT32_MAX + 1;
-    SC_ON(b, compact(ctx, c->in, c->n, &j->pred,
+    SC_ON(b, compact(ctx, js->times, c->in, c->n, &j->pred,
                      !indices(j) ? SC_EMIT_VALUES
                      : narrow ? SC_EMIT_IDX32 : SC_EMIT_IDX64,
                      c->first, c->out, &c->n_sel));

@@ -57,7 +57,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     job_state *js = op;
     sc_ctx *ctx = js->ctx;
     sc_status st;
-    SC_ON(b, gen(ctx, &js->plan, s->c.first, s->c.out, s->c.n));
+    SC_ON(b, gen(ctx, js->times, &js->plan, s->c.first, s->c.out, s->c.n));
     return st;
 }
 

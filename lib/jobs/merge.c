@@ -25,7 +25,7 @@ sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
     }
     double t0 = sc_now();
     sc_status st = sc_writer_write(s->w, v, kept);
-    sc_phase_add(s->ctx, SC_PH_WRITE, sc_now() - t0);
+    sc_phase_add(s->times, SC_PH_WRITE, sc_now() - t0);
     s->out += kept;
     return st;
 }
@@ -67,7 +67,7 @@ static sc_status refill_input(source *s)
     size_t got = 0;
     double t0 = sc_now();
     sc_status st = sc_reader_read(s->r, s->buf, s->cap, &got);
-    sc_phase_add(s->ctx, SC_PH_READ, sc_now() - t0);
+    sc_phase_add(s->meter->times, SC_PH_READ, sc_now() - t0);
     s->meter->elems += got;
     if (s->meter->progress)
         sc_progress_update(s->meter->progress, 4.0 * (double)s->meter->elems,
@@ -224,7 +224,7 @@ static sc_status merge_pass(sc_ctx *ctx, sc_runs *rs, size_t fan,
     uint64_t off = 0;
     for (size_t g = 0; st == SC_OK && g < n; g += fan) {
         size_t k = n - g < fan ? n - g : fan;
-        sc_sink to = { ctx, o, NULL, 0, { 0, 0 }, 0, next, NULL };
+        sc_sink to = { ctx, o, NULL, 0, { 0, 0 }, 0, next, NULL, NULL };
         if ((st = sc_runs_begin(next)) == SC_OK)
             st = merge_group(rs, g, k, off, o, &to, mem_bytes);
         for (size_t i = g; i < g + k; i++) off += sc_runs_length(rs, i);

@@ -19,6 +19,7 @@ typedef struct sc_sink {
     uint64_t out;           /* elements written */
     sc_runs *to_runs;       /* instead of w when set */
     struct sc_progress *progress;   /* -P: bytes put, or NULL */
+    sc_phase_times *times;  /* -v: the writes' time, or NULL */
 } sc_sink;
 
 /* Writes the sorted v[0..n), dropping -u's duplicates in place. */
@@ -31,11 +32,13 @@ sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
                         size_t mem_bytes);
 
 /* -P for -m and -C: elements read so far, and the line that shows them
- * (progress NULL: nothing shown). */
+ * (progress NULL: nothing shown); and -v's time of the reads (times NULL:
+ * not measured). */
 typedef struct sc_read_meter {
     struct sc_progress *progress;
     double total_bytes;         /* < 0 when unknown */
     uint64_t elems;
+    sc_phase_times *times;
 } sc_read_meter;
 
 /* -m: merges inputs each sorted already, each read on its own (n == 0:

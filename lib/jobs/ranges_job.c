@@ -155,8 +155,9 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     const job_state *js = op;
     ranges_state *rs = js->own;
     (void)b;    /* CPU-only: there is no GPU kernel for this split */
-    return sc_split_ranges(rs->ctx, s->c.in, s->c.n, rs->job->bounds,
-                         rs->parts - 1, s->c.out, (uint64_t *)s->c.aux);
+    return sc_split_ranges(rs->ctx, js->times, s->c.in, s->c.n,
+                           rs->job->bounds, rs->parts - 1, s->c.out,
+                           (uint64_t *)s->c.aux);
 }
 
 static sc_status emit(void *op, sc_slot *s)

@@ -49,7 +49,8 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
             ps->in, ps->out);
     fprintf(stderr, "%s: time:", prog);
     for (int k = 0; k < SC_N_PHASES; k++)
-        fprintf(stderr, " %s %.3f s,", names[k], ctx->phase_seconds[k]);
+        fprintf(stderr, " %s %.3f s,", names[k],
+                sc_phase_seconds(&ps->phases, (sc_phase)k));
     fprintf(stderr, " total %.3f s\n", seconds);
 }
 

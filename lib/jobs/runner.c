@@ -94,6 +94,7 @@ sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t)
     memset(&src, 0, sizeof src);
     sc_pipeline_stats ps;
     memset(&ps, 0, sizeof ps);
+    js.times = &ps.phases;
     sc_status st = t->check ? t->check(ctx, j) : sc_check_outputs(ctx, j);
     if (st == SC_OK) st = t->open ? t->open(&js) : open_outputs(&js, t);
     if (st == SC_OK) st = open_source(&js, t, &src);

@@ -25,8 +25,8 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_chunk *c = &s->c;
     sc_status st;
     c->carry_out = c->carry_in;
-    SC_ON(b, scan(ctx, c->in, c->n, j->scan_op, j->inclusive, j->out.wide,
-                  c->out, &c->carry_out));
+    SC_ON(b, scan(ctx, js->times, c->in, c->n, j->scan_op, j->inclusive,
+                  j->out.wide, c->out, &c->carry_out));
     return st;
 }
 

@@ -31,6 +31,7 @@ typedef struct sort_state {
     sc_runs *runs;          /* NULL until the input outgrows the buffer */
     sc_fault fault;         /* a data fault, reported after the output */
     uint64_t in;
+    sc_pipeline_stats result;   /* -v: what the run did */
     sc_progress progress;   /* -P: read, sorted runs, merged, written */
     double total_bytes;     /* -P: of all inputs, < 0 when unknown */
     uint64_t run_elems;     /* -P: what the merge will read */
@@ -102,7 +103,7 @@ static sc_status read_some(sort_state *ss, sc_reader *r, uint32_t *dst,
 {
     double t0 = sc_now();
     sc_status st = sc_reader_read(r, dst, max, got);
-    sc_phase_add(ss->ctx, SC_PH_READ, sc_now() - t0);
+    sc_phase_add(&ss->result.phases, SC_PH_READ, sc_now() - t0);
     ss->in += *got;
     if (ss->total_bytes < 0) start_gpu_early(ss, 4 * (int64_t)ss->in, 0.5);
     if (ss->job->progress)
@@ -142,8 +143,9 @@ static sc_status sort_buffer(sort_state *ss, const char *what,
         sc_progress_note(&ss->progress, note,
                          ss->sort_rate > 0 ? bytes / ss->sort_rate : -1);
     }
-    sc_status st = sc_sort_ready(ss->ctx, ss->buf, ss->len, j->lo_bit,
-                                 j->hi_bit, j->reverse, ready, arg);
+    sc_status st = sc_sort_ready(ss->ctx, &ss->result.phases, ss->buf,
+                                 ss->len, j->lo_bit, j->hi_bit, j->reverse,
+                                 ready, arg);
     double took = sc_now() - t0;
     if (took > 0 && bytes > 0) ss->sort_rate = bytes / took;
     if (j->progress) sc_progress_note(&ss->progress, NULL, -1);
@@ -236,6 +238,7 @@ static sc_status open_sink(sort_state *ss, sc_sink *sink)
     sink->ctx = ss->ctx;
     sink->order = &ss->order;
     sink->unique = ss->job->unique;
+    sink->times = &ss->result.phases;
     sc_writer_opts o = ss->job->out;
     o.wide = 0;
     return sc_writer_open(&sink->w, ss->ctx, ss->job->output, &o);
@@ -271,7 +274,7 @@ static sc_status merge_inputs(sort_state *ss, sc_sink *sink)
     const sc_job *j = ss->job;
     sc_status st = open_sink(ss, sink);
     sc_read_meter meter = { j->progress ? &ss->progress : NULL,
-                            ss->total_bytes, 0 };
+                            ss->total_bytes, 0, &ss->result.phases };
     if (st == SC_OK)
         st = sc_merge_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
                              &ss->order, sink, ss->limit * 4, &ss->fault,
@@ -284,7 +287,7 @@ static sc_status check_inputs(sort_state *ss)
 {
     const sc_job *j = ss->job;
     sc_read_meter meter = { j->progress ? &ss->progress : NULL,
-                            ss->total_bytes, 0 };
+                            ss->total_bytes, 0, &ss->result.phases };
     sc_status st = sc_check_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
                                    &ss->order, j->unique, ss->chunk,
                                    &ss->fault, &meter);
@@ -328,8 +331,9 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
     else if (job->progress)
         sc_progress_finish(&ss.progress);
     if (job->verbose) {
-        sc_pipeline_stats ps = { .in = ss.in, .out = sink.out };
-        sc_job_report(ctx, job, &ps, sc_now() - t0);
+        ss.result.in = ss.in;
+        ss.result.out = sink.out;
+        sc_job_report(ctx, job, &ss.result, sc_now() - t0);
     }
     return st;
 }

@@ -34,8 +34,8 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_ctx *ctx = js->ctx;
     sc_chunk *c = &s->c;
     sc_status st;
-    SC_ON(b, split(ctx, c->in, c->n, &js->job->pred, c->out, c->aux,
-                   &c->n_sel));
+    SC_ON(b, split(ctx, js->times, c->in, c->n, &js->job->pred, c->out,
+                   c->aux, &c->n_sel));
     return st;
 }
 

@@ -18,6 +18,7 @@
 
 typedef struct stat_state {
     sc_ctx *ctx;
+    sc_phase_times *times;      /* the run's */
     sc_stat_acc *acc;
     /* The worker and the writer both add to acc: the pipeline gives a
      * chunk to the CPU only before the lanes open, but nothing here
@@ -40,9 +41,9 @@ typedef struct stat_state {
  * figures and the quantiles' sample. */
 static sc_status reduce(stat_state *ss, const uint32_t *x, size_t n)
 {
-    sc_status st = sc_stat_add(ss->ctx, x, n, ss->acc);
+    sc_status st = sc_stat_add(ss->ctx, ss->times, x, n, ss->acc);
     if (st == SC_OK && ss->quant)
-        st = sc_sample_add(ss->ctx, ss->quant, x, n, ss->seen);
+        st = sc_sample_add(ss->ctx, ss->times, ss->quant, x, n, ss->seen);
     ss->seen += n;
     return st;
 }
@@ -58,7 +59,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_ctx *ctx = ss->ctx;
     sc_status st;
     pthread_mutex_lock(&ss->lock);
-    SC_ON(b, stat(ctx, s->c.in, s->c.n, ss->acc));
+    SC_ON(b, stat(ctx, ss->times, s->c.in, s->c.n, ss->acc));
     pthread_mutex_unlock(&ss->lock);
     return st;
 }
@@ -119,7 +120,8 @@ static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
     if (st == SC_OK && ss->quant && s.count) {
         uint32_t bounds[SC_MAX_PARTS];
         unsigned nb;
-        st = sc_sample_bounds(ss->ctx, ss->quant, j->quantiles, bounds, &nb);
+        st = sc_sample_bounds(ss->ctx, ss->times, ss->quant, j->quantiles,
+                              bounds, &nb);
         if (st == SC_OK) st = sc_stat_quantiles_print(w, bounds, nb);
     }
     if (st == SC_OK && hist) st = sc_stat_hist_print(w, &h);
@@ -153,6 +155,7 @@ static sc_status open(job_state *js)
     }
     js->own = ss;
     ss->ctx = ctx;
+    ss->times = js->times;
     pthread_mutex_init(&ss->lock, NULL);
     sc_stat_acc_init(ss->acc);
     sc_status st = sc_blocks_init(ctx, &ss->blocks, j->sample, j->sample_seed);
@@ -192,7 +195,7 @@ static int alone(job_state *js, sc_status *st)
         return 1;
     }
     if (sc_blocks_direct(&ss->blocks, j, js->reader)) {
-        *st = sc_blocks_read(js->ctx, j, &ss->blocks, look, ss,
+        *st = sc_blocks_read(js->ctx, js->times, j, &ss->blocks, look, ss,
                              &js->in_alone);
         return 1;
     }

@@ -40,10 +40,11 @@ size_t sc_blocks_untaken(const sc_blocks *b, uint32_t **x);
 /* Whether the inputs are files whose taken blocks can be read in place. */
 int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r);
 /* Reads only the blocks taken, in order, handing them to look() in
- * batches; *in counts the elements read. */
+ * batches; *in counts the elements read, times their reading. */
 typedef sc_status (*sc_look_fn)(void *arg, uint32_t *x, size_t n);
-sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, sc_blocks *b,
-                         sc_look_fn look, void *arg, uint64_t *in);
+sc_status sc_blocks_read(sc_ctx *ctx, sc_phase_times *times, const sc_job *j,
+                         sc_blocks *b, sc_look_fn look, void *arg,
+                         uint64_t *in);
 
 /* The "quantiles" line of bounds (stat_report.c). */
 sc_status sc_stat_quantiles_print(sc_writer *w, const uint32_t *bounds,

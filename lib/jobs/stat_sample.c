@@ -155,9 +155,9 @@ int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r)
     return 1;
 }
 
-static sc_status read_blocks(sc_ctx *ctx, sc_blocks *b, const files *f,
-                             uint32_t *buf, sc_look_fn look, void *arg,
-                             uint64_t *in)
+static sc_status read_blocks(sc_ctx *ctx, sc_phase_times *times,
+                             sc_blocks *b, const files *f, uint32_t *buf,
+                             sc_look_fn look, void *arg, uint64_t *in)
 {
     uint64_t bytes = f->n ? f->end[f->n - 1] : 0;
     uint64_t blocks = (bytes / 4 + BLOCK_ELEMS - 1) / BLOCK_ELEMS;
@@ -171,7 +171,7 @@ static sc_status read_blocks(sc_ctx *ctx, sc_blocks *b, const files *f,
                                                   : BLOCK_ELEMS * 4;
         double t0 = sc_now();
         st = read_at(ctx, f, &file, at, (unsigned char *)(buf + have), len);
-        sc_phase_add(ctx, SC_PH_READ, sc_now() - t0);
+        sc_phase_add(times, SC_PH_READ, sc_now() - t0);
         have += len / 4;
         if (st == SC_OK && have == BATCH_BLOCKS * BLOCK_ELEMS) {
             st = look(arg, buf, have);
@@ -186,15 +186,16 @@ static sc_status read_blocks(sc_ctx *ctx, sc_blocks *b, const files *f,
     return st;
 }
 
-sc_status sc_blocks_read(sc_ctx *ctx, const sc_job *j, sc_blocks *b,
-                         sc_look_fn look, void *arg, uint64_t *in)
+sc_status sc_blocks_read(sc_ctx *ctx, sc_phase_times *times, const sc_job *j,
+                         sc_blocks *b, sc_look_fn look, void *arg,
+                         uint64_t *in)
 {
     files f = { 0, NULL, NULL, NULL };
     sc_status st = open_files(ctx, j, &f);
     uint32_t *buf = NULL;
     if (st == SC_OK && !(buf = malloc(BATCH_BLOCKS * BLOCK_ELEMS * 4)))
         st = sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    if (st == SC_OK) st = read_blocks(ctx, b, &f, buf, look, arg, in);
+    if (st == SC_OK) st = read_blocks(ctx, times, b, &f, buf, look, arg, in);
     free(buf);
     close_files(&f);
     return st;

@@ -16,6 +16,9 @@
 typedef struct job_state {
     sc_ctx *ctx;
     const sc_job *job;
+    /* The run's phase times (its result's), for every operation it asks
+     * for. */
+    sc_phase_times *times;
     sc_writer *out;
     sc_writer *rejects;         /* split -r */
     sc_spill *spill;            /* split without -r */

@@ -6,11 +6,12 @@
 #include "cpu/cpu.h"
 #include "ops/ops.h"
 
-sc_status sc_split_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times,
+                          const uint32_t *in, uint64_t n,
                           const uint32_t *bounds, unsigned nb, uint32_t *out,
                           uint64_t *counts)
 {
-    return sc_cpu_ranges(ctx, in, n, bounds, nb, out, counts);
+    return sc_cpu_ranges(ctx, times, in, n, bounds, nb, out, counts);
 }
 
 sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed)
@@ -32,14 +33,14 @@ void sc_sample_free(sc_sample *s)
     free(s);
 }
 
-sc_status sc_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
-                        uint64_t n, uint64_t first)
+sc_status sc_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
+                        const uint32_t *in, uint64_t n, uint64_t first)
 {
-    return sc_cpu_sample_add(ctx, s, in, n, first);
+    return sc_cpu_sample_add(ctx, times, s, in, n, first);
 }
 
-sc_status sc_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
-                           uint32_t *bounds, unsigned *nb)
+sc_status sc_sample_bounds(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
+                           unsigned parts, uint32_t *bounds, unsigned *nb)
 {
-    return sc_cpu_sample_bounds(ctx, s, parts, bounds, nb);
+    return sc_cpu_sample_bounds(ctx, times, s, parts, bounds, nb);
 }

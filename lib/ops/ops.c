@@ -4,6 +4,9 @@
  * When the GPU finds itself out of memory the work runs on the CPU
  * instead (SC_ERR_NOMEM from the CUDA table means exactly that), so a
  * result is never lost or wrong because the GPU was full.
+ *
+ * The calls of sc.h come from the library's user, not from a run: no one
+ * asks for their phases' times, so the backends get NULL for them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +38,8 @@ sc_status sc_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
     if (bad) return bad;
     ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
-              compact(ctx, in, n, pred, SC_EMIT_VALUES, 0, out, kept));
+              compact(ctx, NULL, in, n, pred, SC_EMIT_VALUES, 0, out,
+                      kept));
 }
 
 sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -45,7 +49,8 @@ sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
     if (bad) return bad;
     ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
-              compact(ctx, in, n, pred, SC_EMIT_IDX64, first_index, out, kept));
+              compact(ctx, NULL, in, n, pred, SC_EMIT_IDX64, first_index,
+                      out, kept));
 }
 
 sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -56,7 +61,7 @@ sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                                   (n && (!in || !sel || !rej)));
     if (bad) return bad;
     ON_DEVICE(ctx, SC_JOB_SPLIT, n * 4,
-              split(ctx, in, n, pred, sel, rej, selected));
+              split(ctx, NULL, in, n, pred, sel, rej, selected));
 }
 
 sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -81,7 +86,7 @@ sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
     if ((unsigned)op > SC_OP_XOR)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid scan operator");
     ON_DEVICE(ctx, SC_JOB_SCAN, n * 4,
-              scan(ctx, in, n, op, inclusive, wide, out, carry));
+              scan(ctx, NULL, in, n, op, inclusive, wide, out, carry));
 }
 
 sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
@@ -89,13 +94,13 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
 {
     sc_status bad = BAD_ARGS(ctx, n && !keys);
     if (bad) return bad;
-    return sc_sort_ready(ctx, keys, n, lo_bit, hi_bit, descending, NULL,
-                         NULL);
+    return sc_sort_ready(ctx, NULL, keys, n, lo_bit, hi_bit, descending,
+                         NULL, NULL);
 }
 
-sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                        unsigned lo_bit, unsigned hi_bit, int descending,
-                        sc_ready_fn ready, void *arg)
+sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+                        uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                        int descending, sc_ready_fn ready, void *arg)
 {
     if (lo_bit >= hi_bit || hi_bit > 32)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
@@ -106,9 +111,9 @@ sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
     /* A retry moves a GPU's whole sort to the CPU: nothing was handed on
      * yet. */
     do st = b->sort_ready
-            ? b->sort_ready(ctx, keys, n, lo_bit, hi_bit, descending, ready,
-                            arg)
-            : b->sort(ctx, keys, n, lo_bit, hi_bit, descending);
+            ? b->sort_ready(ctx, times, keys, n, lo_bit, hi_bit, descending,
+                            ready, arg)
+            : b->sort(ctx, times, keys, n, lo_bit, hi_bit, descending);
     while (sc_backend_retry(ctx, &b, st));
     sc_backend_used(ctx, b);
     if (st == SC_OK && !b->sort_ready && ready && n) st = ready(arg, keys, n);
@@ -123,14 +128,15 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
     if ((bad = sc_gen_params_check(ctx, g))) return bad;
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);
-    ON_DEVICE(ctx, SC_JOB_GEN, n * 4, gen(ctx, &plan, first_index, out, n));
+    ON_DEVICE(ctx, SC_JOB_GEN, n * 4,
+              gen(ctx, NULL, &plan, first_index, out, n));
 }
 
 /* sc_stat()'s reduction (ops_stat.c makes the figures of it). */
-sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_stat_acc *acc)
+sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_stat_acc *acc)
 {
-    ON_DEVICE(ctx, SC_JOB_STAT, n * 4, stat(ctx, in, n, acc));
+    ON_DEVICE(ctx, SC_JOB_STAT, n * 4, stat(ctx, times, in, n, acc));
 }
 
 sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,

@@ -58,17 +58,20 @@ void sc_policy_report(const sc_ctx *ctx, const char *prog, FILE *f);
 int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta,
                      int streaming, char *why, size_t why_len);
 
+/* The operations a run asks for take the run's phase times (core.h),
+ * which they add to; NULL: not measured. */
+
 /* sc_sort(), with ready() (if not NULL) given the sorted keys: piece by
  * piece while the rest is still sorting where the device can (the CPU),
  * else at the end (ops.c). */
-sc_status sc_sort_ready(sc_ctx *ctx, uint32_t *keys, uint64_t n,
-                        unsigned lo_bit, unsigned hi_bit, int descending,
-                        sc_ready_fn ready, void *arg);
+sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+                        uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                        int descending, sc_ready_fn ready, void *arg);
 
 /* The array layer's dispatch of the same (ops.c), and the figures
  * (ops_stat.c). */
-sc_status sc_stat_add(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                      sc_stat_acc *acc);
+sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                      uint64_t n, sc_stat_acc *acc);
 
 /* Split into separate selected and rejected buffers (the stream layer). */
 sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
@@ -91,7 +94,8 @@ sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st);
  * value into nb + 1 parts, part k holding bounds[k-1] <= x < bounds[k],
  * each in input order, one after another into out, their sizes into
  * counts. */
-sc_status sc_split_ranges(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times,
+                          const uint32_t *in, uint64_t n,
                           const uint32_t *bounds, unsigned nb, uint32_t *out,
                           uint64_t *counts);
 /* A uniform sample of a stream's elements, of fixed size, the same
@@ -100,11 +104,11 @@ typedef struct sc_sample sc_sample;
 sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed);
 void sc_sample_free(sc_sample *s);
 /* Adds in[0..n), the elements at stream positions first, first + 1, ... */
-sc_status sc_sample_add(sc_ctx *ctx, sc_sample *s, const uint32_t *in,
-                        uint64_t n, uint64_t first);
+sc_status sc_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
+                        const uint32_t *in, uint64_t n, uint64_t first);
 /* Bounds cutting the sampled values into `parts` parts of about equal
  * count (at most parts - 1, strictly increasing); their number in *nb. */
-sc_status sc_sample_bounds(sc_ctx *ctx, sc_sample *s, unsigned parts,
-                           uint32_t *bounds, unsigned *nb);
+sc_status sc_sample_bounds(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
+                           unsigned parts, uint32_t *bounds, unsigned *nb);
 
 #endif

@@ -13,7 +13,7 @@ sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out)
     sc_stat_acc *acc = malloc(sizeof *acc);
     if (!acc) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_stat_acc_init(acc);
-    sc_status st = sc_stat_add(ctx, in, n, acc);
+    sc_status st = sc_stat_add(ctx, NULL, in, n, acc);
     if (st == SC_OK) sc_stat_acc_result(acc, out);
     free(acc);
     return st;

@@ -19,7 +19,7 @@ void *sc_ordered_reader(void *arg)
         size_t got = 0;
         sc_status st = c->source.fill(c->source.self, s->c.in, p->chunk_elems,
                                       &got);
-        sc_phase_add(c->ctx, SC_PH_READ, sc_now() - t0);
+        sc_phase_add(&p->run->phases, SC_PH_READ, sc_now() - t0);
         s->c.n = got;
         s->c.first = pos;
         s->seq = seq++;
@@ -50,8 +50,8 @@ static sc_status attach(pipeline *p)
                      p->ops) != 0)
         st = sc_fail(ctx, SC_ERR_NOMEM, "cannot pin host memory");
     if (st == SC_OK)
-        st = p->gpu->lanes_open(ctx, &p->lanes, p->n_slots, p->chunk_elems,
-                                &p->ops->work);
+        st = p->gpu->lanes_open(ctx, &p->run->phases, &p->lanes, p->n_slots,
+                                p->chunk_elems, &p->ops->work);
     if (st == SC_OK) return SC_OK;
     sc_slots_unpin(ctx, p->gpu, p->slots, p->n_slots);
     if (st == SC_ERR_NOMEM) {
@@ -76,7 +76,7 @@ static sc_status route(pipeline *p, const sc_backend **b)
     *b = p->lanes ? NULL : p->sync_gpu ? p->sync_gpu : sc_ops_cpu();
     if (p->lanes || p->sync_gpu || !p->want_gpu) return SC_OK;
     sc_status st;
-    switch (sc_policy_gpu_turn(ctx, p->run.chunks_cpu, &st)) {
+    switch (sc_policy_gpu_turn(ctx, p->run->chunks_cpu, &st)) {
     case SC_GPU_NOT_YET: return SC_OK;
     case SC_GPU_NEVER: p->want_gpu = 0; return st;
     case SC_GPU_TAKE: break;
@@ -107,10 +107,10 @@ static sc_status run_chunk(pipeline *p, sc_slot *s)
     } else {
         st = p->gpu->lanes_submit(p->lanes, (unsigned)(s - p->slots), &s->c,
                              p->prev_on_gpu);
-        if (!p->run.chunks_gpu) sc_backend_used(ctx, NULL);
+        if (!p->run->chunks_gpu) sc_backend_used(ctx, NULL);
     }
-    if (b == sc_ops_cpu()) p->run.chunks_cpu++;
-    else p->run.chunks_gpu++;
+    if (b == sc_ops_cpu()) p->run->chunks_cpu++;
+    else p->run->chunks_gpu++;
     p->prev_on_gpu = s->on_gpu;
     return st;
 }

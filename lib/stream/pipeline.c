@@ -41,8 +41,8 @@ static sc_slot *next_in_order(pipeline *p)
 static void emit(pipeline *p, sc_slot *s)
 {
     sc_ctx *ctx = p->cfg->ctx;
-    p->run.in += s->c.n;
-    if (p->n_workers && p->run.chunks_cpu++ == 0)
+    p->run->in += s->c.n;
+    if (p->n_workers && p->run->chunks_cpu++ == 0)
         sc_backend_used(ctx, sc_ops_cpu());
     if (p->write_status != SC_OK) return;
     double t0 = sc_now();
@@ -50,8 +50,8 @@ static void emit(pipeline *p, sc_slot *s)
         ? p->gpu->lanes_finish(p->lanes, (unsigned)(s - p->slots), &s->c)
         : SC_OK;
     if (st == SC_OK) st = p->ops->emit(p->ops->op, s);
-    sc_phase_add(ctx, SC_PH_WRITE, sc_now() - t0);
-    p->run.out += s->n_out;
+    sc_phase_add(&p->run->phases, SC_PH_WRITE, sc_now() - t0);
+    p->run->out += s->n_out;
     p->write_status = st;
     if (st != SC_OK) sc_pl_stop(p);
 }
@@ -173,6 +173,7 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     memset(&p, 0, sizeof p);
     p.cfg = cfg;
     p.ops = ops;
+    p.run = stats;
     p.chunk_elems = cfg->chunk_elems;
     p.last_carry = cfg->carry_in;
     sc_progress_start(&p.progress, cfg->prog, cfg->source.verb);
@@ -188,8 +189,8 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     p.n_workers = sc_workers_count(&p);
     if (p.n_workers) {
         p.chunk_elems = sc_workers_chunk(&p);
-        p.run.chunk_workers = p.n_workers;
-        p.run.worker_chunk_bytes = p.chunk_elems * 4;
+        p.run->chunk_workers = p.n_workers;
+        p.run->worker_chunk_bytes = p.chunk_elems * 4;
     }
     p.n_slots = p.n_workers ? p.n_workers + 4 : ordered_slot_count(cfg->ctx);
     sc_status st;
@@ -209,6 +210,5 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     for (int i = 0; i < 3; i++) pthread_cond_destroy(&qs[i]->nonempty);
     pthread_cond_destroy(&p.claims_done);
     pthread_cond_destroy(&p.carry_passed);
-    *stats = p.run;
     return st;
 }

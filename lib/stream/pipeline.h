@@ -78,14 +78,19 @@ typedef struct sc_pipeline_cfg {
 
 /* What a run did, for -v: elements in and out; chunks on each device;
  * where threads took whole chunks (workers.c), how many threads and the
- * chunk's bytes (0 when one chunk at a time). */
+ * chunk's bytes (0 when one chunk at a time); the time of each phase,
+ * the pipeline's reads and writes and that of every operation the run
+ * asks for (its process() passes `phases` on to them). */
 typedef struct sc_pipeline_stats {
     uint64_t in, out;
     uint64_t chunks_cpu, chunks_gpu;
     unsigned chunk_workers;
     size_t worker_chunk_bytes;
+    sc_phase_times phases;
 } sc_pipeline_stats;
 
+/* Runs the stream, counting into *stats, which the caller has zeroed
+ * (its phases may hold the run's time before the stream already). */
 sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
                           sc_pipeline_stats *stats);
 

@@ -45,7 +45,7 @@ typedef struct pipeline {
     int stop;
     sc_status read_status, work_status, write_status;
     sc_fault write_fault;       /* the writer thread's message, held */
-    sc_pipeline_stats run;      /* what the run did, for -v */
+    sc_pipeline_stats *run;     /* the caller's: what the run did, for -v */
     sc_progress progress;
     /* The writer: the next chunk in input order, and those that came
      * before it from faster workers. */

@@ -120,7 +120,7 @@ static int take_chunk(pipeline *p, sc_slot *s, int *claimed)
         if (!wait_claims(p)) goto over;
         double t0 = sc_now();
         st = src->fill(src->self, s->c.in, p->chunk_elems, &got);
-        sc_phase_add(p->cfg->ctx, SC_PH_READ, sc_now() - t0);
+        sc_phase_add(&p->run->phases, SC_PH_READ, sc_now() - t0);
     }
     s->seq = p->next_seq++;
     s->c.first = p->next_first;
@@ -143,7 +143,7 @@ static void read_claim(pipeline *p, sc_slot *s)
     const sc_source *src = &p->cfg->source;
     double t0 = sc_now();
     sc_status st = src->claim_read(src->self, &s->claim, s->c.in);
-    sc_phase_add(p->cfg->ctx, SC_PH_READ, sc_now() - t0);
+    sc_phase_add(&p->run->phases, SC_PH_READ, sc_now() - t0);
     if (st != SC_OK) {
         s->kind = SC_SLOT_READ_FAILED;
         s->status = st;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "tap.h"
 
@@ -1229,6 +1230,59 @@ static void test_stat(void)
     test_stat_devices();
 }
 
+/* ------------------------------------------------------------ -v per run */
+
+/* Runs job on ctx with its -v report on stderr sent to log; the seconds
+ * of the report's move phase, or -1 when there is none. */
+static double run_move_seconds(sc_ctx *ctx, sc_job *job, const char *log)
+{
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (saved < 0 || fd < 0 || dup2(fd, 2) < 0) return -1;
+    sc_status st = sc_run(ctx, job);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    char text[4096];
+    FILE *f = fopen(log, "r");
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = '\0';
+    const char *move = strstr(text, " move ");
+    double s;
+    if (st != SC_OK || !move || sscanf(move, " move %lf s,", &s) != 1)
+        return -1;
+    return s;
+}
+
+/* -v's phase times are the run's own: a small job after a large one on
+ * the same context reports its own move time, not the two added up. */
+static void test_verbose_per_run(void)
+{
+    char dir[] = "/tmp/sc-test-verbose.XXXXXX", log[600], out[600];
+    if (!mkdtemp(dir)) {
+        skip("mkdtemp failed", "-v per run");
+        return;
+    }
+    snprintf(log, sizeof log, "%s/err.txt", dir);
+    snprintf(out, sizeof out, "%s/out.bin", dir);
+    sc_job job;
+    sc_job_init(&job, SC_JOB_GEN);
+    job.output = out;
+    job.verbose = 1;
+    job.prog = "test_api";
+    job.gen_count = (uint64_t)16 << 20;
+    double big = run_move_seconds(cpu_ctx, &job, log);
+    job.gen_count = 1;
+    double small = run_move_seconds(cpu_ctx, &job, log);
+    ok(big > 0 && small >= 0 && small < big,
+       "-v: a job's move time is its own (%.3f s after %.3f s)", small, big);
+    unlink(log);
+    unlink(out);
+    rmdir(dir);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1247,6 +1301,7 @@ int main(void)
     test_streams();
     test_stat();
     test_bad_arguments();
+    test_verbose_per_run();
     sc_ctx_free(cpu_ctx);
     sc_ctx_free(cpu1_ctx);
     sc_ctx_free(def_ctx);
