@@ -115,6 +115,11 @@ typedef void (*sc_task_fn)(void *arg, unsigned i);
 sc_status sc_pool_new(sc_pool **out, unsigned threads);
 void sc_pool_free(sc_pool *pool);
 void sc_pool_run(sc_pool *pool, unsigned n, sc_task_fn fn, void *arg);
+/* dst = src, in pieces of at least 1 MiB, at most parts of them at once
+ * on the pool's threads: one thread copies at about a third of what the
+ * memory takes. */
+void sc_pool_copy(sc_pool *pool, unsigned parts, void *dst, const void *src,
+                  size_t bytes);
 /* For the calling thread only: whether its loops run inline, as one
  * sequence, because it is one of several threads that each take a whole
  * chunk (the pipeline's workers) and the other cores are busy. */

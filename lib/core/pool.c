@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "core/core.h"
 
 struct sc_pool {
@@ -122,4 +123,29 @@ void sc_pool_run(sc_pool *p, unsigned n, sc_task_fn fn, void *arg)
     p->total = 0;
     pthread_mutex_unlock(&p->lock);
     pthread_mutex_unlock(&p->run_lock);
+}
+
+#define COPY_PIECE ((size_t)1 << 20)
+
+typedef struct copy_task {
+    char *dst;
+    const char *src;
+    size_t bytes;
+    unsigned parts;
+} copy_task;
+
+static void copy_part(void *arg, unsigned i)
+{
+    copy_task *t = arg;
+    size_t b = t->bytes * i / t->parts, e = t->bytes * (i + 1) / t->parts;
+    memcpy(t->dst + b, t->src + b, e - b);
+}
+
+void sc_pool_copy(sc_pool *pool, unsigned parts, void *dst, const void *src,
+                  size_t bytes)
+{
+    size_t most = bytes / COPY_PIECE;
+    if (most < parts) parts = (unsigned)most;
+    copy_task t = { dst, src, bytes, parts ? parts : 1 };
+    sc_pool_run(pool, t.parts, copy_part, &t);
 }

@@ -12,28 +12,6 @@
 #define STAGE_BYTES ((size_t)16 << 20)
 #define SMALL_COPY ((size_t)1 << 20)
 
-typedef struct copy_task {
-    char *dst;
-    const char *src;
-    size_t bytes;
-    unsigned parts;
-} copy_task;
-
-static void copy_part(void *arg, unsigned i)
-{
-    copy_task *t = arg;
-    size_t b = t->bytes * i / t->parts, e = t->bytes * (i + 1) / t->parts;
-    memcpy(t->dst + b, t->src + b, e - b);
-}
-
-static void pool_copy(sc_ctx *ctx, void *dst, const void *src, size_t bytes)
-{
-    size_t parts = bytes / SMALL_COPY;
-    if (parts > ctx->threads) parts = ctx->threads;
-    copy_task t = { dst, src, bytes, parts ? (unsigned)parts : 1 };
-    sc_pool_run(ctx->pool, t.parts, copy_part, &t);
-}
-
 static sc_status ensure_stages(sc_ctx *ctx, struct sc_cuda *c)
 {
     if (c->stage_bytes) return SC_OK;
@@ -104,8 +82,8 @@ static sc_status copy_piece(sc_ctx *ctx, const transfer *t, size_t i)
     char *stage = c->stage[i & 1], *host = t->host + i * c->stage_bytes;
     CK(cudaEventSynchronize(c->stage_done[i & 1]),
        t->up ? "upload" : "download");
-    pool_copy(ctx, t->up ? stage : host, t->up ? host : stage,
-              piece_len(c, t, i));
+    sc_pool_copy(ctx->pool, ctx->threads, t->up ? stage : host,
+                 t->up ? host : stage, piece_len(c, t, i));
     return SC_OK;
 }
 

@@ -99,18 +99,6 @@ static size_t plan(sc_par *p, sc_reader *r, unsigned char *dst, size_t len,
     return at;
 }
 
-/* Moves the bytes in hand to the start of the buffer when too little
- * room is left after them to read a step. Units point into the buffer:
- * only between loops. */
-static void make_room(sc_par *p)
-{
-    if (p->pos && BUF_BYTES - p->end < READ_STEP) {
-        memmove(p->buf, p->buf + p->pos, p->end - p->pos);
-        p->end -= p->pos;
-        p->pos = 0;
-    }
-}
-
 /* With no whole unit in hand: reads more now. 1 when bytes came or the
  * file ended; 0 when the buffer is full (a unit larger than it); -1 on a
  * fault (held). */
@@ -130,7 +118,7 @@ static size_t serve(sc_par *p, unsigned char *dst, size_t len)
 {
     size_t n = p->stage_len - p->stage_pos;
     if (n > len) n = len;
-    memcpy(dst, p->stage + p->stage_pos, n);
+    sc_par_copy(p, dst, p->stage + p->stage_pos, n);
     p->stage_pos += n;
     return n;
 }
@@ -192,7 +180,7 @@ static size_t deliver(sc_par *p, unsigned char *dst, size_t len, int ahead,
 static void launch_next(sc_par *p, sc_reader *r, size_t len)
 {
     if (p->bad_why) return;
-    make_room(p);
+    p->pos = sc_par_make_room(p, p->pos);
     int stop;
     size_t ahead = ahead_bytes(p, len);
     if (!ahead || !back_for(p, ahead)) return;
@@ -263,7 +251,7 @@ ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len)
         return -1;
     }
     for (;;) {
-        make_room(p);
+        p->pos = sc_par_make_room(p, p->pos);
         int stop;
         size_t ahead = ahead_bytes(p, len);
         if (ahead && !stage_for(p, ahead)) ahead = 0;

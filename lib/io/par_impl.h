@@ -12,6 +12,7 @@
 #define AHEAD_MAX ((size_t)64 << 20)
 #define AHEAD_MIN ((size_t)32 << 20)
 #define READ_STEP ((size_t)8 << 20)
+#define COPY_THREADS 4u
 
 typedef struct unit {
     const unsigned char *in;
@@ -23,6 +24,7 @@ typedef struct unit {
 
 struct sc_par {
     sc_pool *pool;
+    sc_pool *copy_pool;         /* serves the stage; NULL: one thread */
     unsigned threads;
     pthread_mutex_t lock;       /* the free scratch */
     sc_unit_scratch **free_slots;
@@ -54,6 +56,13 @@ struct sc_par {
 
 /* Bytes to read after the bytes in hand: step, or what room is left. */
 size_t sc_par_room(const sc_par *p, size_t step);
+/* dst = src on the copy pool's threads (started with the first copy),
+ * whatever the calling thread's loops do. */
+void sc_par_copy(sc_par *p, void *dst, const void *src, size_t bytes);
+/* Moves the bytes in hand from from on to the start of the buffer when
+ * too little room is left after them to read a step; where they start
+ * now. Units point into the buffer: only between loops. */
+size_t sc_par_make_room(sc_par *p, size_t from);
 /* Decodes the planned units p->units[0, n), which end at to in the
  * buffer, on the pool, reading on meanwhile. */
 void sc_par_decode_round(sc_par *p, sc_reader *r, size_t to);

@@ -112,18 +112,37 @@ static void run_tasks(sc_par *p, unsigned total)
     }
 }
 
+/* The stage is served on the thread that fills the pipeline's chunks
+ * while the others wait for it: its copy, on a few threads, is what
+ * the serial part of a parallel decode costs. */
+void sc_par_copy(sc_par *p, void *dst, const void *src, size_t bytes)
+{
+    unsigned n = p->threads < COPY_THREADS ? p->threads : COPY_THREADS;
+    if (!p->copy_pool && n > 1 && sc_pool_new(&p->copy_pool, n) != SC_OK)
+        p->copy_pool = NULL;
+    if (!p->copy_pool) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    int was_inline = sc_pool_is_inline();
+    sc_pool_set_inline(0);
+    sc_pool_copy(p->copy_pool, n, dst, src, bytes);
+    sc_pool_set_inline(was_inline);
+}
+
 size_t sc_par_room(const sc_par *p, size_t step)
 {
     size_t free_bytes = BUF_BYTES - p->end;
     return free_bytes < step ? free_bytes : step;
 }
 
-/* Decodes the planned units, reading on meanwhile (as much again as the
- * round takes, so that the next round has as many in hand). */
+/* Decodes the planned units, reading on meanwhile: as much as makes a
+ * round like this one, and a step, in hand after it.  No more: the bytes
+ * in hand are what moves when the buffer's end is reached. */
 void sc_par_decode_round(sc_par *p, sc_reader *r, size_t to)
 {
-    size_t step = 2 * (to - p->pos);
-    size_t want = sc_par_room(p, step > READ_STEP ? step : READ_STEP);
+    size_t target = (to - p->pos) + READ_STEP, after = p->end - to;
+    size_t want = after < target ? sc_par_room(p, target - after) : 0;
     p->r = r;
     p->read_len = want;
     p->reading = !p->eof && want >= SC_UNIT_READ_MIN &&
@@ -135,10 +154,22 @@ void sc_par_decode_round(sc_par *p, sc_reader *r, size_t to)
     }
 }
 
+size_t sc_par_make_room(sc_par *p, size_t from)
+{
+    if (!from || BUF_BYTES - p->end >= READ_STEP) return from;
+    memmove(p->buf, p->buf + from, p->end - from);
+    p->end -= from;
+    return 0;
+}
+
+/* The round's units are done with the buffer when it ends: the bytes
+ * after them move here, while the stage is served, rather than on the
+ * thread that serves it (units keep their offsets in the file). */
 static void *round_thread(void *arg)
 {
     sc_par *p = arg;
     sc_par_decode_round(p, p->r, p->bg_to);
+    p->bg_to = sc_par_make_room(p, p->bg_to);
     return NULL;
 }
 
