@@ -317,12 +317,14 @@ user_dir() {
 }
 
 @test "outputs: sc-rsort -m with more inputs than open files allows: refused, nothing written" {
-    for i in $(seq 1 60); do sc-gen -n 10 -s "$i" | sc-rsort > "f$i"; done
-    run_to out.bin err.txt bash -c 'ulimit -Sn 40 && ulimit -Hn 40 && exec sc-rsort -m f*'
+    # Limits well above the 30 to 40 descriptors a CUDA context takes, so
+    # that with SC_DEVICE=cuda the GPU starts and the merge is what fails.
+    for i in $(seq 1 120); do sc-gen -n 10 -s "$i" | sc-rsort > "f$i"; done
+    run_to out.bin err.txt bash -c 'ulimit -Sn 100 && ulimit -Hn 100 && exec sc-rsort -m f*'
     [ "$status" -eq 1 ] && [ ! -s out.bin ]
-    grep -q 'needs more open files than the limit of 40' err.txt
+    grep -q 'with 120 inputs needs more open files than the limit of 100' err.txt
     # Within the limit it merges, lifting the soft limit to the hard one.
-    run_to out.bin err.txt bash -c 'ulimit -Sn 40 && ulimit -Hn 200 && exec sc-rsort -m f*'
+    run_to out.bin err.txt bash -c 'ulimit -Sn 100 && ulimit -Hn 400 && exec sc-rsort -m f*'
     [ "$status" -eq 0 ]
     cat f* | sc-rsort | cmp - out.bin
 }
