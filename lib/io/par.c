@@ -32,15 +32,21 @@ static int add_unit(sc_par *p, const unit *u)
     return 0;
 }
 
+/* *buf holding at least need bytes (its contents kept), or NULL. */
+static unsigned char *grown(unsigned char **buf, size_t *cap, size_t need)
+{
+    if (need > *cap) {
+        unsigned char *b = realloc(*buf, need);
+        if (!b) return NULL;
+        *buf = b;
+        *cap = need;
+    }
+    return *buf;
+}
+
 static unsigned char *stage_for(sc_par *p, size_t dsize)
 {
-    if (dsize > p->stage_cap) {
-        unsigned char *b = realloc(p->stage, dsize);
-        if (!b) return NULL;
-        p->stage = b;
-        p->stage_cap = dsize;
-    }
-    return p->stage;
+    return grown(&p->stage, &p->stage_cap, dsize);
 }
 
 static int find(const sc_par *p, size_t at, size_t *cs, size_t *ds)
@@ -134,13 +140,7 @@ static void report(sc_par *p, sc_reader *r)
 
 static unsigned char *back_for(sc_par *p, size_t dsize)
 {
-    if (dsize > p->back_cap) {
-        unsigned char *b = realloc(p->back, dsize);
-        if (!b) return NULL;
-        p->back = b;
-        p->back_cap = dsize;
-    }
-    return p->back;
+    return grown(&p->back, &p->back_cap, dsize);
 }
 
 /* The decoded round's units in order, up to the first that failed, whose
