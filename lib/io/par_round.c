@@ -28,6 +28,7 @@ void sc_par_free(sc_par *p)
     if (!p) return;
     sc_par_join(p);
     sc_pool_free(p->pool);
+    sc_pool_free(p->copy_pool);
     for (unsigned i = 0; i < p->n_free; i++)
         sc_unit_scratch_free(p->free_slots[i]);
     pthread_mutex_destroy(&p->lock);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include "tap.h"
@@ -822,6 +823,53 @@ static void test_format_files(const uint32_t *v, size_t n, uint32_t *back)
     }
 }
 
+/* Threads of this process now, from /proc/self/task; -1 where there is
+ * no /proc. */
+static int threads_now(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+/* A BGZF file read in requests smaller than its members, on 4 threads,
+ * goes through the decoder's stage and the threads that copy it: closing
+ * the reader ends them all (a reader a file, in a long-running program).
+ * At most as many threads after three more readers as after the first:
+ * a thread of the library's own may end meanwhile, none may stay. */
+static void test_reader_threads(const char *path, const uint32_t *v, size_t n)
+{
+    sc_ctx *c = NULL;
+    uint32_t *back = xmalloc((n + 1) * 4);
+    int before = -1, after = -1, same = 1;
+    if (sc_ctx_new(&c, "cpu", 4) != SC_OK) c = NULL;
+    for (int round = 0; c && round < 4; round++) {
+        if (round == 1) before = threads_now();
+        sc_reader *r = NULL;
+        const char *paths[1] = { path };
+        size_t total = 0, got = 0;
+        sc_status st = sc_reader_open(&r, c, paths, 1, SC_FMT_AUTO);
+        while (st == SC_OK && total < n &&
+               (st = sc_reader_read(r, back + total, 4099, &got)) == SC_OK && got)
+            total += got;
+        sc_reader_close(r);
+        same = same && st == SC_OK && total == n && memcmp(v, back, n * 4) == 0;
+    }
+    after = threads_now();
+    ok(c && same, "reader gz: 4 threads, 4099-element requests, read back 4 times");
+    if (before < 0)
+        skip("no /proc/self/task", "reader gz: closing the reader ends its threads");
+    else
+        ok(after <= before, "reader gz: closing the reader ends its threads (%d after "
+           "the first read, %d after the fourth)", before, after);
+    sc_ctx_free(c);
+    free(back);
+}
+
 static void test_streams(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -858,6 +906,7 @@ static void test_streams(void)
                 fclose(f);
             }
             ok(magic[0] == 0x1f && magic[1] == 0x8b, "writer gz starts with the gzip magic");
+            test_reader_threads(path, v, n);
         }
         if (fmts[k].f == SC_FMT_RAW) {
             FILE *f = fopen(path, "rb");
