@@ -78,3 +78,20 @@ everything() {
         done
     done
 }
+
+@test "par-ahead: a write error while a round decodes ahead: one line, exit 1, at -j 2, 8, 64" {
+    [ -w /dev/full ] || skip "/dev/full not available"
+    # 48 MB of BGZF: the first request stages a round and starts the next
+    # one reading and decoding behind it, and the first write fails.  The
+    # reader must end that round before it closes the file and its read
+    # pool (under check-tsan or check-asan a race shows as more lines).
+    gen_file in.bin 12000000 10 0.7 --max 1000
+    sc-compact --ge 0 -z --level 1 in.bin > in.gz
+    local j
+    for j in 2 8 64; do
+        run -1 --separate-stderr bash -c \
+            "timeout 60 sc-compact --ge 0 -j $j -c 64K in.gz > /dev/full"
+        [ "$stderr" = "sc-compact: (standard output): write error: No space left on device" ] ||
+            { echo "# -j $j: $stderr" >&2; return 1; }
+    done
+}

@@ -83,12 +83,14 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
 void sc_reader_close(sc_reader *r)
 {
     if (!r) return;
+    /* First: a round decoding ahead still reads the file through the
+     * read pool when a consumer stops early (a write error, say). */
+    sc_par_free(r->units);
     if (r->fd > 0) close(r->fd);
     sc_inputs_release(r->inputs, r->n_paths);
     if (r->z_ready) inflateEnd(&r->z);
     sc_preader_free(r->par);
     sc_zin_free(r->zs);
-    sc_par_free(r->units);
     free(r->isal);
     free(r->decs);
     free(r->zbuf);
