@@ -48,6 +48,7 @@ static void parse_ranges(cli *c, const char *arg)
         p += len + 1;
     }
     c->job.ranges = 1;
+    free((void *)c->job.bounds);        /* a --ranges given before */
     c->job.bounds = b;
     c->job.n_bounds = n;
 }
@@ -86,5 +87,7 @@ int main(int argc, char **argv)
                         "--ne, --lt, --le, --gt, --ge, --range, --mask, -x)");
     if (c.job.ranges && c.job.rejects)
         cli_usage_error(&c, "--ranges and --rejects exclude each other");
-    return cli_run(&c);
+    int status = cli_run(&c);
+    free((void *)c.job.bounds);
+    return status;
 }

@@ -147,6 +147,26 @@ all_readers() {
     done
 }
 
+@test "zstd-frames: a run that fails after frames went out: one message, exit 1, no file, the other file kept" {
+    # Stray bytes end the input after 10 frames have been compressed and
+    # written: the writer is given up with its threads still writing, and
+    # they must stop before its file is closed (check-tsan saw the race).
+    gen_file big.bin 5000000 12 0.7 --max 1000
+    printf xy >> big.bin
+    echo keep > kept.zst
+    local j
+    for j in 2 4 16; do
+        run --separate-stderr sc-compact --in raw --ge 0 --zstd --level 1 -j "$j" -o out.zst big.bin
+        expect_status 1
+        [ "$stderr" = "sc-compact: big.bin: the input ends with 2 stray bytes after 5000000 whole elements (byte offset 20000000)" ] ||
+            { echo "# -j $j: $stderr" >&2; return 1; }
+        [ ! -e out.zst ]
+        run --separate-stderr sc-compact --in raw --ge 0 --zstd --level 1 -j "$j" -o kept.zst big.bin
+        expect_status 1
+        [ "$(cat kept.zst)" = keep ]
+    done
+}
+
 @test "zstd-frames: compression threads that cannot start: one line, exit 1" {
     # Whichever thread fails (the pool's, the pipeline's, the compressors'),
     # the run ends whole or with one line, and without the output.

@@ -291,13 +291,19 @@ void sc_writer_release(sc_writer *w)
     free(w);
 }
 
+void sc_writer_stop_threads(sc_writer *w)
+{
+    sc_gzout_free(w->gz);
+    w->gz = NULL;
+    sc_zout_free(w->zout);
+    w->zout = NULL;
+}
+
 /* A writer given up: its temporary removed, nothing renamed. */
 void sc_writer_abort(sc_writer *w)
 {
     if (!w) return;
-    /* Its writer thread stopped before the descriptor goes. */
-    sc_gzout_free(w->gz);
-    w->gz = NULL;
+    sc_writer_stop_threads(w);
     if (w->direct) close(w->fd);
     if (w->tmp) {
         if (w->fd >= 0) close(w->fd);

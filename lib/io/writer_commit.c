@@ -11,6 +11,7 @@
 static sc_status seal(sc_writer *w)
 {
     sc_status st = w->failed ? SC_ERR_IO : sc_writer_drain(w);
+    if (st != SC_OK) sc_writer_stop_threads(w);
     if (w->direct) {
         if (close(w->fd) != 0 && st == SC_OK) st = sc_writer_error(w, errno);
         w->direct = 0;

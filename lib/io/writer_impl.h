@@ -31,5 +31,8 @@ sc_status sc_writer_error(sc_writer *w, int err);
 sc_status sc_writer_drain(sc_writer *w);
 /* Frees w, its buffers and its pool; the file is left as it is. */
 void sc_writer_release(sc_writer *w);
+/* The compression threads (gzip's, zstd's) stopped, with what they had
+ * not written given up: before the descriptor they write to is closed. */
+void sc_writer_stop_threads(sc_writer *w);
 
 #endif

@@ -178,10 +178,12 @@ void sc_zout_free(sc_zout *z)
  * the oldest to be written: the workers stay busy. */
 static int ring_new(sc_zout *z, unsigned nslots)
 {
+    slot *s = calloc(nslots, sizeof *s);
+    if (!s) return -1;              /* the ring before stays whole */
     free(z->slots);
+    z->slots = s;
     z->nslots = nslots;
-    z->slots = calloc(nslots, sizeof *z->slots);
-    return z->slots ? 0 : -1;
+    return 0;
 }
 
 sc_zout *sc_zout_new(int level, unsigned threads, const char **err)
