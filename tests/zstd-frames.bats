@@ -150,7 +150,7 @@ all_readers() {
 @test "zstd-frames: a run that fails after frames went out: one message, exit 1, no file, the other file kept" {
     # Stray bytes end the input after 10 frames have been compressed and
     # written: the writer is given up with its threads still writing, and
-    # they must stop before its file is closed (check-tsan saw the race).
+    # they must stop before its file is closed (check-tsan reports the race).
     gen_file big.bin 5000000 12 0.7 --max 1000
     printf xy >> big.bin
     echo keep > kept.zst
