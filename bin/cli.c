@@ -17,6 +17,9 @@ static const char common_help[] =
 "  -c, --chunk SIZE    bytes per chunk, a multiple of 4K (default 16M on a\n"
 "                      GPU, 4M on the CPU; 1M a thread where threads take\n"
 "                      whole chunks of a file, see sc(7))\n"
+"  -e, --type T        element type: u32 (default), i32, f32 (sc-stat: u32\n"
+"                      only so far)\n"
+"      --big-endian    binary numbers in and out are big-endian\n"
 "  -d, --device DEV    auto (default, or $SC_DEVICE), cpu, cuda, cuda:N,\n"
 "                      cuda:all (every GPU)\n"
 "  -j, --threads N     host threads (default: online CPUs)\n"
@@ -221,6 +224,18 @@ void cli_common_option(cli *c, int opt, const char *arg)
         break;
     }
     case 'd': c->device = arg; break;
+    case 'e': {
+        sc_type t;
+        if (sc_type_parse(arg, &t) != SC_OK)
+            cli_usage_error(c, "invalid --type '%s' (u32, i32, f32)", arg);
+        if (sc_type_size(t) != 4)
+            cli_usage_error(c, "--type %s: 64-bit types are not supported "
+                            "yet (u32, i32, f32)", arg);
+        c->job.type = t;
+        c->job.gen.type = t;
+        break;
+    }
+    case OPT_BIG_ENDIAN: c->job.big_endian = 1; break;
     case 'j':
         c->threads = (unsigned)cli_number(c, "--threads", arg, 0, 4096);
         if (c->threads == 0) cli_usage_error(c, "--threads must be at least 1");
@@ -239,45 +254,84 @@ void cli_common_option(cli *c, int opt, const char *arg)
     }
 }
 
+uint32_t cli_value(const cli *c, const char *opt, const char *arg)
+{
+    sc_type t = c->job.type;
+    if (t == SC_U32) return cli_u32(c, opt, arg);
+    uint64_t bits;
+    sc_status st = sc_value_parse(t, arg, strlen(arg), &bits);
+    if (st == SC_ERR_RANGE)
+        cli_usage_error(c, "value '%s' for %s is out of range for %s", arg,
+                        opt, sc_type_name(t));
+    if (st != SC_OK)
+        cli_usage_error(c, "invalid value '%s' for %s (%s)", arg, opt,
+                        sc_type_is_float(t) ? "a number, inf or nan"
+                                            : "a signed integer");
+    return (uint32_t)bits;
+}
+
 int cli_pred_option(cli *c, int opt, const char *arg)
+{
+    if (opt == 'x') { c->job.pred.invert = 1; return 1; }
+    if (opt < OPT_EQ || opt > OPT_MASK) return 0;
+    if (c->n_conds == sizeof c->conds / sizeof c->conds[0])
+        cli_usage_error(c, "too many conditions (at most %zu)",
+                        sizeof c->conds / sizeof c->conds[0]);
+    c->conds[c->n_conds].opt = opt;
+    c->conds[c->n_conds++].arg = arg;
+    c->pred_given = 1;
+    return 1;
+}
+
+/* One condition, in the element type. */
+static void add_condition(cli *c, int opt, const char *arg)
 {
     sc_pred *p = &c->job.pred;
     static const struct { int opt; sc_cmp cmp; const char *name; } cmps[] = {
         { OPT_EQ, SC_EQ, "--eq" }, { OPT_NE, SC_NE, "--ne" },
         { OPT_LT, SC_LT, "--lt" }, { OPT_LE, SC_LE, "--le" },
         { OPT_GT, SC_GT, "--gt" }, { OPT_GE, SC_GE, "--ge" } };
-    if (opt == 'x') { p->invert = 1; return 1; }
-    if (opt < OPT_EQ || opt > OPT_MASK) return 0;
-    if (!c->pred_given) {
-        /* The first condition replaces the default x != 0. */
-        int inv = p->invert;
-        sc_pred_all(p);
-        p->invert = (uint32_t)inv;
-    }
     for (size_t k = 0; k < sizeof cmps / sizeof cmps[0]; k++)
         if (cmps[k].opt == opt) {
-            c->pred_given = 1;
-            if (sc_pred_add_cmp(p, cmps[k].cmp, cli_u32(c, cmps[k].name, arg)))
+            if (sc_pred_add_cmp(p, cmps[k].cmp, cli_value(c, cmps[k].name, arg)))
                 cli_usage_error(c, "too many %s conditions (at most %d)",
                                 cmps[k].name, SC_PRED_MAX_TERMS);
-            return 1;
+            return;
         }
     if (opt == OPT_RANGE) {
-        uint64_t lo, hi;
-        cli_pair(c, "--range", arg, UINT32_MAX, &lo, &hi);
-        if (lo > hi) cli_usage_error(c, "--range %s: LO is above HI", arg);
-        c->pred_given = 1;
-        sc_pred_add_range(p, (uint32_t)lo, (uint32_t)hi);
-        return 1;
+        const char *colon = strchr(arg, ':');
+        /* A leading '-' is a sign: the colon comes after LO. */
+        if (!colon) cli_usage_error(c, "--range needs LO:HI, not '%s'", arg);
+        char lo_text[64];
+        size_t n = (size_t)(colon - arg);
+        if (n >= sizeof lo_text)
+            cli_usage_error(c, "invalid value '%s' for --range", arg);
+        memcpy(lo_text, arg, n);
+        lo_text[n] = '\0';
+        uint32_t lo = cli_value(c, "--range", lo_text);
+        uint32_t hi = cli_value(c, "--range", colon + 1);
+        if (sc_value_order(c->job.type, lo, hi) > 0)
+            cli_usage_error(c, "--range %s: LO is above HI", arg);
+        sc_pred_add_range(p, lo, hi);
+        return;
     }
-    if (opt == OPT_MASK) {
-        c->pred_given = 1;
-        if (sc_pred_add_mask(p, cli_u32(c, "--mask", arg)))
-            cli_usage_error(c, "too many --mask conditions (at most %d)",
-                            SC_PRED_MAX_TERMS);
-        return 1;
-    }
-    return 0;
+    if (c->job.type == SC_F32)
+        cli_usage_error(c, "--mask tests bits: it takes an integer --type");
+    if (sc_pred_add_mask(p, cli_u32(c, "--mask", arg)))
+        cli_usage_error(c, "too many --mask conditions (at most %d)",
+                        SC_PRED_MAX_TERMS);
+}
+
+/* The conditions given replace the default x != 0, in the type. */
+static void build_pred(cli *c)
+{
+    sc_pred *p = &c->job.pred;
+    uint32_t invert = p->invert;
+    if (c->pred_given) sc_pred_all_type(p, c->job.type);
+    else sc_pred_default_type(p, c->job.type);
+    p->invert = invert;
+    for (unsigned k = 0; k < c->n_conds; k++)
+        add_condition(c, c->conds[k].opt, c->conds[k].arg);
 }
 
 int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)
@@ -313,6 +367,7 @@ static void check_level(cli *c)
 void cli_operands(cli *c, int argc, char **argv)
 {
     check_level(c);
+    build_pred(c);
     if (!c->takes_input && optind < argc)
         cli_usage_error(c, "extra operand '%s'", argv[optind]);
     c->job.inputs = (const char *const *)(argv + optind);

@@ -16,15 +16,17 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 enum {
     OPT_IN = 256, OPT_LEVEL, OPT_ZSTD,
     OPT_EQ, OPT_NE, OPT_LT, OPT_LE, OPT_GT, OPT_GE, OPT_RANGE, OPT_MASK,
-    OPT_COUNT, OPT_INDICES, OPT_TOOL_BASE = 300
+    OPT_COUNT, OPT_INDICES, OPT_BIG_ENDIAN, OPT_TOOL_BASE = 300
 };
 
 /* sc-stat's output is a report, text: it takes none of the options that
  * choose an output format (-z, --zstd, --level, -f), so that getopt
  * refuses them as it refuses any option a tool lacks. */
-#define CLI_REPORT_SHORT "o:tc:d:j:vPhV"
+#define CLI_REPORT_SHORT "o:tc:d:j:vPhVe:"
 #define CLI_REPORT_LONG                                                 \
     { "output", required_argument, NULL, 'o' },                         \
+    { "type", required_argument, NULL, 'e' },                           \
+    { "big-endian", no_argument, NULL, OPT_BIG_ENDIAN },                \
     { "in", required_argument, NULL, OPT_IN },                          \
     { "text", no_argument, NULL, 't' },                                 \
     { "chunk", required_argument, NULL, 'c' },                          \
@@ -78,6 +80,10 @@ typedef struct cli {
     int level_given;
     int force;                  /* -f: binary output even to a terminal */
     int pred_given;
+    /* The conditions, read once the element type is known (--type may
+     * come after them). */
+    struct { int opt; const char *arg; } conds[64];
+    unsigned n_conds;
     sc_job job;
 } cli;
 
@@ -92,8 +98,12 @@ int cli_pred_option(cli *c, int opt, const char *arg);
  * keep data aside in memory and then in temporary files; returns 0 if
  * opt is neither. */
 int cli_buffer_option(cli *c, int opt, const char *arg, size_t least);
-/* Remaining operands are the inputs. */
+/* Remaining operands are the inputs; the conditions are read in the
+ * element type, now known. */
 void cli_operands(cli *c, int argc, char **argv);
+/* A value of the job's element type (after cli_operands), as its bits;
+ * a usage error names opt when arg is not one. */
+uint32_t cli_value(const cli *c, const char *opt, const char *arg);
 
 /* Messages and values. */
 void cli_usage_error(const cli *c, const char *fmt, ...)

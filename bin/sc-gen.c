@@ -56,6 +56,7 @@ int main(int argc, char **argv)
     cli_init(&c, argv, "sc-gen", SC_JOB_GEN, usage, 0);
     sc_gen_params *g = &c.job.gen;
     int have_n = 0, opt;
+    const char *min = NULL, *max = NULL, *value = NULL;
     while ((opt = getopt_long(argc, argv, CLI_COMMON_SHORT "n:p:s:", longs,
                               NULL)) != -1) {
         switch (opt) {
@@ -66,15 +67,28 @@ int main(int argc, char **argv)
         case OPT_DIST: g->dist = parse_dist(&c, optarg); break;
         case 'p': g->density = parse_density(&c, optarg); break;
         case 's': g->seed = cli_number(&c, "--seed", optarg, 0, UINT64_MAX); break;
-        case OPT_MIN: g->min = cli_u32(&c, "--min", optarg); break;
-        case OPT_MAX: g->max = cli_u32(&c, "--max", optarg); break;
-        case OPT_VALUE: g->value = cli_u32(&c, "--value", optarg); break;
+        case OPT_MIN: min = optarg; break;
+        case OPT_MAX: max = optarg; break;
+        case OPT_VALUE: value = optarg; break;
         default: cli_common_option(&c, opt, optarg);
         }
     }
     cli_operands(&c, argc, argv);
     if (!have_n) cli_usage_error(&c, "missing -n COUNT");
-    if (g->min > g->max)
-        cli_usage_error(&c, "--min %u is above --max %u", g->min, g->max);
+    /* Values in the type, known now; floats default to [0, 1]. */
+    int is_float = sc_type_is_float(c.job.type);
+    g->min = cli_value(&c, "--min", min ? min : c.job.type == SC_I32
+                                                  ? "-2147483648" : "0");
+    g->max = cli_value(&c, "--max", max ? max : c.job.type == SC_I32
+                                                  ? "2147483647"
+                                              : is_float ? "1" : "4294967295");
+    g->value = cli_value(&c, "--value", value ? value : "1");
+    if (sc_value_order(c.job.type, g->min, g->max) > 0)
+        cli_usage_error(&c, "--min %s is above --max %s", min ? min : "0",
+                        max ? max : "1");
+    if (is_float && g->dist == SC_DIST_UNIFORM &&
+        ((g->min & 0x7f800000u) == 0x7f800000u ||
+         (g->max & 0x7f800000u) == 0x7f800000u))
+        cli_usage_error(&c, "--min and --max must be finite numbers");
     return cli_run(&c);
 }

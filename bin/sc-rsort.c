@@ -55,6 +55,8 @@ int main(int argc, char **argv)
         }
     }
     cli_operands(&c, argc, argv);
+    if (sc_type_is_float(c.job.type) && (c.job.lo_bit != 0 || c.job.hi_bit != 32))
+        cli_usage_error(&c, "--bits orders by bits: it takes an integer --type");
     if (c.job.check && c.job.merge)
         cli_usage_error(&c, "--check and --merge exclude each other");
     return cli_run(&c);

@@ -6,8 +6,8 @@ static const char usage[] =
 "Usage: sc-scan [OPTION]... [FILE]...\n"
 "Exclusive prefix scan: out[0] = identity, out[i] = in[0] op ... op in[i-1].\n\n"
 "  -i, --inclusive     out[i] = in[0] op ... op in[i]\n"
-"      --op OP         sum (default, mod 2^32), max, min, xor\n"
-"  -w, --wide          64-bit accumulator, uint64 output\n"
+"      --op OP         sum (default, mod 2^32), max, min, xor (integers)\n"
+"  -w, --wide          64-bit output: uint64 (u32), int64 (i32), double (f32)\n"
 "      --carry-in V    start from V instead of the identity\n"
 "      --total         print only the final accumulator\n";
 
@@ -20,6 +20,26 @@ static sc_scan_op parse_op(const cli *c, const char *arg)
     if (strcmp(arg, "min") == 0) return SC_OP_MIN;
     if (strcmp(arg, "xor") == 0) return SC_OP_XOR;
     cli_usage_error(c, "invalid --op '%s' (sum, max, min, xor)", arg);
+}
+
+/* --carry-in in the accumulator's type: with -w the 64-bit one for u32
+ * (whatever the operator) and for i32 sums; a double for float sums;
+ * else the element's. */
+static uint64_t carry_value(const cli *c, const char *arg)
+{
+    sc_type t = c->job.type;
+    int sum = c->job.scan_op == SC_OP_SUM, wide = c->job.out.wide;
+    if (t == SC_U32 && wide)
+        return cli_number(c, "--carry-in", arg, 0, UINT64_MAX);
+    if ((t == SC_I32 && sum && wide) || (t == SC_F32 && sum)) {
+        sc_type w = sc_type_wide(t);
+        uint64_t bits;
+        if (sc_value_parse(w, arg, strlen(arg), &bits) != SC_OK)
+            cli_usage_error(c, "invalid value '%s' for --carry-in (an %s)",
+                            arg, sc_type_name(w));
+        return bits;
+    }
+    return cli_value(c, "--carry-in", arg);
 }
 
 int main(int argc, char **argv)
@@ -48,10 +68,11 @@ int main(int argc, char **argv)
         }
     }
     cli_operands(&c, argc, argv);
-    /* With -w the accumulator has 64 bits whatever the operator. */
-    c.job.carry_in = carry
-        ? cli_number(&c, "--carry-in", carry, 0,
-                     c.job.out.wide ? UINT64_MAX : UINT32_MAX)
-        : (c.job.scan_op == SC_OP_MIN ? UINT32_MAX : 0);
+    sc_type t = c.job.type;
+    sc_scan_op op = c.job.scan_op;
+    if (op == SC_OP_XOR && sc_type_is_float(t))
+        cli_usage_error(&c, "--op xor takes an integer --type");
+    c.job.carry_in = sc_scan_identity_of(t, op);
+    if (carry) c.job.carry_in = carry_value(&c, carry);
     return cli_run(&c);
 }

@@ -38,13 +38,13 @@ static void parse_ranges(cli *c, const char *arg)
     const char *p = arg;
     for (size_t k = 0; k < n; k++) {
         size_t len = strcspn(p, ",");
-        char item[32];
+        char item[64];
         if (len == 0 || len >= sizeof item)
             cli_usage_error(c, "--ranges '%s': %s bound %zu", arg,
                             len ? "malformed" : "empty", k + 1);
         memcpy(item, p, len);
         item[len] = '\0';
-        b[k] = cli_u32(c, "--ranges", item);
+        b[k] = cli_value(c, "--ranges", item);
         p += len + 1;
     }
     c->job.ranges = 1;
@@ -64,6 +64,7 @@ int main(int argc, char **argv)
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-split", SC_JOB_SPLIT, usage, 1);
+    const char *ranges = NULL;
     int opt;
     while ((opt = getopt_long(argc, argv,
                               CLI_COMMON_SHORT "xr:" CLI_BUFFER_SHORT,
@@ -73,11 +74,12 @@ int main(int argc, char **argv)
         switch (opt) {
         case 'r': c.job.rejects = optarg; break;
         case OPT_COUNT: c.job.count_only = 1; break;
-        case OPT_RANGES: parse_ranges(&c, optarg); break;
+        case OPT_RANGES: ranges = optarg; break;
         default: cli_common_option(&c, opt, optarg);
         }
     }
     cli_operands(&c, argc, argv);
+    if (ranges) parse_ranges(&c, ranges);    /* in the type, known now */
     if (c.job.count_only && c.job.rejects)
         cli_usage_error(&c, "--count and --rejects exclude each other");
     /* The bounds decide each element's part: a condition would have no

@@ -65,6 +65,14 @@ int scg_scan(const uint32_t *d_in, uint64_t n, int op, int inclusive,
              int wide, const uint64_t *d_carry_in, void *d_out,
              uint64_t *d_carry_out, void *d_scratch, scg_stream s);
 
+/* The same for elements of a 32-bit type (sc_scan_ranks; scan_typed.cu):
+ * max and min keep the accumulator as a rank, the carries too; d_in is
+ * ranked in place. */
+int scg_scan_type(uint32_t *d_in, uint64_t n, uint32_t type, int op,
+                  int inclusive, int wide, const uint64_t *d_carry_in,
+                  void *d_out, uint64_t *d_carry_out, void *d_scratch,
+                  scg_stream s);
+
 /* Stable LSD radix sort of d_keys on bits [lo_bit, hi_bit), ascending or
  * descending; d_alt has room for n keys.  *result_is_alt (host) is set to
  * 1 when the sorted keys ended in d_alt, else 0.  Returns when the sort is

@@ -45,7 +45,12 @@ struct pred_general {
     }
 };
 
-static inline bool is_range(const sc_pred &p) { return p.n_ne == 0 && p.n_mask == 0; }
+/* A float's predicate reads it as sc_pred_eval does, which only
+ * pred_general does. */
+static inline bool is_range(const sc_pred &p)
+{
+    return p.n_ne == 0 && p.n_mask == 0 && p.key_neg == 0;
+}
 
 /* p (a range: is_range) as a pred_range in r; false when p admits
  * nothing, which no interval says: the caller then runs no kernel. */

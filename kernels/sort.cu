@@ -45,7 +45,7 @@ __device__ __forceinline__ void hist_add(uint32_t (*h)[RADIX],
 #pragma unroll
     for (int p = 0; p < MAX_PASSES; p++)
         if (p < ps.count)
-            atomicAdd(&h[p][sc_order_rank(&ps.d[p], k)], 1u);
+            atomicAdd(&h[p][sc_order_digit(&ps.d[p], k)], 1u);
 }
 
 __global__ void __launch_bounds__(HIST_THREADS)
@@ -181,7 +181,7 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         if (i * 32 < rem) {
-            uint32_t dd = sc_order_rank(&a.dig, key[i]);
+            uint32_t dd = sc_order_digit(&a.dig, key[i]);
             rank[i] += sh.local_start[dd] + sh.sm.w.cnt[warp][dd];
         }
     }
@@ -200,7 +200,7 @@ __device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS,
         uint32_t j = threadIdx.x + i * THREADS;
         if (FULL || j < tile_n) {
             uint32_t k = sh.sm.keys[j];
-            a.out[sh.global[sc_order_rank(&a.dig, k)] + j] = k;
+            a.out[sh.global[sc_order_digit(&a.dig, k)] + j] = k;
         }
     }
 }

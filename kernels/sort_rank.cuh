@@ -59,7 +59,7 @@ __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         bool valid = i * 32 < rem;
-        uint32_t d = sc_order_rank(&dig, key[i]);
+        uint32_t d = sc_order_digit(&dig, key[i]);
         if (valid)
             atomicOr(&match[d], bit);
         __syncwarp();

@@ -41,7 +41,7 @@ comp() {
     comp sc-rsort --u | grep -qx -- --unique
 }
 
-@test "completion: the values of --in, --device, --dist and --op, each one the tool takes" {
+@test "completion: the values of --in, --device, --dist, --op and --type, each one the tool takes" {
     [ "$(comp sc-compact --in '' | tr '\n' ' ')" = "auto gz raw text zst " ]
     [ "$(comp sc-compact --in = g)" = gz ]
     [ "$(comp sc-split -d cu | tr '\n' ' ')" = "cuda cuda:all " ]
@@ -53,6 +53,8 @@ comp() {
     done
     for v in $(comp sc-gen --dist ''); do sc-gen --dist "$v" -n 4 > /dev/null; done
     for v in $(comp sc-scan --op ''); do sc-gen -n 4 | sc-scan --op "$v" > /dev/null; done
+    [ "$(comp sc-rsort -e '' | tr '\n' ' ')" = "f32 i32 u32 " ]
+    for v in $(comp sc-rsort --type ''); do sc-gen -n 4 | sc-rsort --type "$v" > /dev/null; done
     for v in $(comp sc-gen --device ''); do
         # no GPU here is exit 1; a value it does not know would be 2
         run sc-gen --device "$v" -n 4 -o /dev/null

@@ -156,7 +156,7 @@ usage_errors() {
 --ranges 1, -o p.%d|empty bound 2
 --ranges ,1 -o p.%d|empty bound 1
 --ranges 1,x -o p.%d|invalid value 'x' for --ranges
---ranges 1,01234567890123456789012345678901234 -o p.%d|malformed bound 2
+--ranges 1,0123456789012345678901234567890123456789012345678901234567890123456789 -o p.%d|malformed bound 2
 --ranges 4294967296 -o p.%d|out of range
 --ranges 5 -o p|needs a %d
 --ranges 5 -o p.%d.%d|more than one %d

@@ -25,8 +25,8 @@ typedef struct sc_backend {
                        uint64_t n, const sc_pred *pred, uint32_t *sel,
                        uint32_t *rej, uint64_t *selected);
     sc_status (*scan)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_scan_op op, int inclusive, int wide,
-                      void *out, uint64_t *carry);
+                      uint64_t n, sc_type type, sc_scan_op op, int inclusive,
+                      int wide, void *out, uint64_t *carry);
     sc_status (*sort)(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
                       uint64_t n, unsigned lo_bit, unsigned hi_bit,
                       int descending);

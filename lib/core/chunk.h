@@ -12,6 +12,7 @@ typedef struct sc_chunk_work {
     int out_kind;               /* COMPACT: sc_emit wanted */
     sc_scan_op op;              /* SCAN */
     int inclusive, wide;
+    sc_type type;               /* SCAN: the elements' (sc_scan_ranks) */
     const sc_gen_plan *plan;    /* GEN */
     int figures_only;           /* only counts or the total are wanted */
 } sc_chunk_work;

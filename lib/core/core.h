@@ -136,6 +136,11 @@ sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
  * taker's from then on (-u drops duplicates in it in place). */
 typedef sc_status (*sc_ready_fn)(void *arg, uint32_t *keys, uint64_t n);
 
+/* v[0..n) to their ranks under key (sc_hd.h's sc_key), or back from
+ * them (unrank), in parts on the pool's threads (types.c). */
+void sc_keys_rank(sc_pool *pool, unsigned threads, sc_key key, uint32_t *v,
+                  uint64_t n, int unrank);
+
 /* sc_stat's running state: mergeable, so chunks and threads may be
  * reduced in any order and give the same figures. The distinct estimate
  * is a HyperLogLog sketch of SC_HLL_REGS registers (sc_hd.h). */
@@ -156,6 +161,21 @@ static inline void sc_add128(uint64_t *lo, uint64_t *hi, uint64_t v,
     *hi += v_hi + (*lo < v);
 }
 
+/* The float sum scan in its fixed order (sc(7), ELEMENT TYPES): where a
+ * stream's scan stands between calls.  Zeroed with the carry set, it
+ * starts a stream. */
+#define SC_FSUM_BLOCK 1024
+typedef struct sc_fsum_state {
+    double carry;           /* the sum of the blocks before the current */
+    double partial;         /* the current block's, so far */
+} sc_fsum_state;
+/* The accumulator: the last output's value (a NaN as +nan). */
+static inline double sc_fsum_total(const sc_fsum_state *s)
+{
+    double t = s->carry + s->partial;
+    return t != t ? __builtin_nan("") : t;
+}
+
 /* Scan identities and combination, shared by both backends and the
  * streaming jobs (scan_ops.c). */
 uint64_t sc_scan_identity(sc_scan_op op, int wide);
@@ -163,6 +183,10 @@ uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b);
 /* in[0..n) combined from the identity, on the calling thread. */
 uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,
                         int wide);
+/* The same for elements of a 32-bit type, the accumulator as the
+ * backends keep it (sc_scan_ranks: max and min of ranks). */
+uint64_t sc_scan_reduce_type(const uint32_t *in, uint64_t n, sc_type type,
+                             sc_scan_op op, int wide);
 
 /* Sorted parts merged on the pool's threads (merge_parts.c): what the
  * GPUs of -d cuda:all sorted, each a part.  Merges the k (1 ≤ k ≤ SC_MAX_GPUS) parts src[bounds[i] .. bounds[i+1]),

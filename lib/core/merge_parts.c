@@ -30,7 +30,7 @@ static uint64_t below(const merge_args *m, unsigned i, uint64_t x)
     uint64_t lo = 0, hi = m->bounds[i + 1] - m->bounds[i];
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (sc_order_rank(&m->rank, v[mid]) < x) lo = mid + 1;
+        if (sc_order_digit(&m->rank, v[mid]) < x) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -76,7 +76,7 @@ static void merge_two(const sc_order *order, const uint32_t *a, uint64_t na,
     uint64_t i = 0, j = 0;
     while (i < na && j < nb) {
         uint32_t x = a[i], y = b[j];
-        uint64_t take_b = sc_order_rank(&r, y) < sc_order_rank(&r, x);
+        uint64_t take_b = sc_order_digit(&r, y) < sc_order_digit(&r, x);
         *out++ = take_b ? y : x;
         j += take_b;
         i += 1 - take_b;
@@ -97,7 +97,7 @@ static void merge_many(const merge_args *m, const uint64_t *from,
         uint32_t best_rank = 0;
         for (unsigned i = 0; i < m->k; i++) {
             if (pos[i] == to[i]) continue;
-            uint32_t rk = sc_order_rank(&m->rank, m->src[m->bounds[i] + pos[i]]);
+            uint32_t rk = sc_order_digit(&m->rank, m->src[m->bounds[i] + pos[i]]);
             if (best == m->k || rk < best_rank) { best = i; best_rank = rk; }
         }
         if (best == m->k) return;
@@ -126,7 +126,7 @@ void sc_merge_parts(sc_ctx *ctx, const uint32_t *src, const uint64_t *bounds,
                     unsigned k, unsigned lo_bit, unsigned hi_bit,
                     int descending, uint32_t *dst)
 {
-    merge_args m = { { 0, 0, 0 }, src, bounds, k, 1, dst };
+    merge_args m = { { 0, 0, 0, { 0, 0 } }, src, bounds, k, 1, dst };
     sc_order_init(&m.rank, lo_bit, hi_bit, descending);
     uint64_t n = bounds[k], most = n / MIN_SHARE + 1;
     m.shares = most < ctx->threads ? (unsigned)most : ctx->threads;

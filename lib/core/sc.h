@@ -88,6 +88,46 @@ const char *sc_ctx_message(const sc_ctx *ctx);
 const char *sc_ctx_fallback_reason(const sc_ctx *ctx);
 
 /* ------------------------------------------------------------------ */
+/* Element types (sc(7), "Element types").  An element's bits travel in
+ * a uint32_t (32-bit types) or a uint64_t; the type says how they order,
+ * compare, add and read and print as text.  This version handles the
+ * 32-bit types; the 64-bit ones are named here and refused with
+ * SC_ERR_USAGE where they are not handled yet. */
+
+typedef enum sc_type { SC_U32 = 0, SC_I32, SC_F32, SC_U64, SC_I64, SC_F64,
+                       SC_TYPE_COUNT } sc_type;
+
+/* "u32", "i32", "f32", "u64", "i64", "f64"; NULL for no such type. */
+const char *sc_type_name(sc_type t);
+/* The type named s; SC_ERR_USAGE for none. */
+sc_status sc_type_parse(const char *s, sc_type *t);
+/* Bytes an element takes: 4 or 8 (0 for no such type). */
+unsigned sc_type_size(sc_type t);
+int sc_type_is_float(sc_type t);
+int sc_type_is_signed(sc_type t);
+/* The 64-bit type of the same kind (u32 -> u64, i32 -> i64, f32 -> f64):
+ * what sc_scan's `wide` writes. */
+sc_type sc_type_wide(sc_type t);
+/* Reads s (len bytes, no terminator needed) as a value of type t into
+ * its bits: integers in decimal, with a '-' for signed types, or 0x hex;
+ * floats as strtod reads them (inf, nan, exponents, hex floats).
+ * SC_ERR_TEXT for malformed text, SC_ERR_RANGE for a value the type
+ * cannot hold (a float finite in text beyond the type's largest). */
+sc_status sc_value_parse(sc_type t, const char *s, size_t len, uint64_t *bits);
+/* Writes the value whose bits are `bits` as text: integers in decimal,
+ * floats in the fewest digits that read back to the same bits (inf,
+ * -inf, nan, -nan).  buf holds at least SC_VALUE_CHARS; returns the
+ * length, with a terminator after it. */
+#define SC_VALUE_CHARS 32
+size_t sc_value_format(sc_type t, uint64_t bits, char *buf);
+/* -1, 0 or 1 as a comes before, with or after b in the order sc_sort_type
+ * gives elements of the 32-bit type t (floats: IEEE 754 totalOrder). */
+int sc_value_order(sc_type t, uint32_t a, uint32_t b);
+/* Elements of `size` bytes (4 or 8) reversed in place: big-endian data
+ * to the host's order and back. */
+void sc_swap_bytes(void *elems, size_t n, unsigned size);
+
+/* ------------------------------------------------------------------ */
 /* Predicates: all given conditions must hold; invert negates the whole. */
 
 #define SC_PRED_MAX_TERMS 8
@@ -100,15 +140,29 @@ typedef struct sc_pred {
     uint32_t n_mask;
     uint32_t empty;                     /* the bounds admit nothing */
     uint32_t invert;
+    /* The element type (sc_type, a 32-bit one) and what it takes to
+     * compare its elements as unsigned numbers: each x is read as
+     * x ^ (key_neg & -(x >> 31)), which orders floats as signed
+     * integers order; lo and hi bound that in circular unsigned order,
+     * so that signed bounds are one interval too.  Set by the calls
+     * below; values given to them are the type's bits. */
+    uint32_t type;
+    uint32_t key_neg;
 } sc_pred;
 
-/* The default predicate: x != 0. */
+/* The default predicate: x != 0, for uint32 elements. */
 void sc_pred_default(sc_pred *p);
-/* Everything passes; narrow it with the calls below. */
+/* Everything passes, for uint32 elements; narrow it with the calls below. */
 void sc_pred_all(sc_pred *p);
+/* The same for elements of a 32-bit type t (SC_ERR_USAGE for others).
+ * Conditions compare as C does in t: a NaN fails every one but SC_NE,
+ * and -0.0 equals +0.0 (so the default drops both zeros). */
+sc_status sc_pred_default_type(sc_pred *p, sc_type t);
+sc_status sc_pred_all_type(sc_pred *p, sc_type t);
 typedef enum sc_cmp { SC_EQ, SC_NE, SC_LT, SC_LE, SC_GT, SC_GE } sc_cmp;
 sc_status sc_pred_add_cmp(sc_pred *p, sc_cmp cmp, uint32_t v);
 sc_status sc_pred_add_range(sc_pred *p, uint32_t lo, uint32_t hi);
+/* Integer types only (SC_ERR_USAGE for floats). */
 sc_status sc_pred_add_mask(sc_pred *p, uint32_t mask);
 int sc_pred_test(const sc_pred *p, uint32_t x);
 
@@ -124,6 +178,12 @@ typedef struct sc_gen_params {
     uint32_t min, max;      /* uniform */
     uint32_t value;         /* constant */
     double density;         /* probability an element is kept nonzero */
+    /* The elements' type (a 32-bit one); min, max and value are its bits.
+     * uniform draws integers evenly from [min, max] and floats as
+     * min + u * (max - min), u even in [0, 1) in steps of 2^-53;
+     * structured and iota write i + 1 and i in the type (an integer
+     * wraps, a float rounds). */
+    sc_type type;
 } sc_gen_params;
 
 void sc_gen_params_default(sc_gen_params *g);
@@ -148,9 +208,34 @@ sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
  * *carry holds the carry-in and receives the final accumulator. */
 sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
                   int inclusive, int wide, void *out, uint64_t *carry);
+/* The same for elements of a 32-bit type.  Sums of i32 wrap as u32 sums
+ * do, and with `wide` are sign-extended into an int64; max and min
+ * follow the type's order (sc_sort_type's: floats by totalOrder) and,
+ * with `wide`, write the int64 or double of the element; xor takes an
+ * integer type.  Float sums accumulate in double in one fixed order:
+ * inside aligned blocks of 1024 elements in order, then the block totals
+ * in order; outputs are floats (wide: doubles).  *carry holds the
+ * element's bits (max, min, and sums and xor without `wide`), an int64's
+ * (an i32 wide sum) or a double's (every float sum), and receives the
+ * final accumulator: a float sum continues exactly from it when n is a
+ * multiple of 1024. */
+sc_status sc_scan_type(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                       sc_type type, sc_scan_op op, int inclusive, int wide,
+                       void *out, uint64_t *carry);
+/* The identity of op over elements of a 32-bit type, as *carry holds it:
+ * 0 for sums and xor; for max the least element of the type's order,
+ * for min the greatest (for floats NaNs: -NaN and +NaN with every
+ * payload bit set). */
+uint64_t sc_scan_identity_of(sc_type type, sc_scan_op op);
 /* Stable LSD radix sort on bits [lo_bit, hi_bit), in place. */
 sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                   unsigned lo_bit, unsigned hi_bit, int descending);
+/* The same for elements of a 32-bit type: signed integers by value,
+ * floats by IEEE 754 totalOrder; the bits are those of the element's
+ * rank, in which a signed type's sign bit is flipped (so bits 0:32 are
+ * the signed order). */
+sc_status sc_sort_type(sc_ctx *ctx, uint32_t *keys, uint64_t n, sc_type type,
+                       unsigned lo_bit, unsigned hi_bit, int descending);
 /* One pass over an array: what sc-stat prints.  The sum is exact (128
  * bits: sum_hi carries what passes 2^64); distinct is a HyperLogLog
  * estimate (2^14 registers: standard error 0.8 %, within 2 % in practice,
@@ -203,12 +288,19 @@ sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got);
  * gzip or zstd whether forced or detected, not text), else -1. */
 int64_t sc_reader_size_hint(const sc_reader *r);
 uint64_t sc_reader_bytes_read(const sc_reader *r);
+/* Before the first read: elements of 32-bit type t (u32 unless set),
+ * whose text reads as t's values; big_endian: binary elements are
+ * big-endian, handed on in the host's order.  SC_ERR_USAGE for a type
+ * the reader does not handle yet. */
+sc_status sc_reader_set_type(sc_reader *r, sc_type t, int big_endian);
 void sc_reader_close(sc_reader *r);
 
 typedef struct sc_writer_opts {
     sc_format fmt;      /* SC_FMT_RAW, SC_FMT_GZ, SC_FMT_ZST or SC_FMT_TEXT */
     int level;          /* gzip level 1..9, zstd 1..19 (others: SC_ERR_USAGE) */
-    int wide;           /* elements are uint64 */
+    int wide;           /* elements are the 64-bit form of `type` */
+    sc_type type;       /* a 32-bit type: how text writes elements */
+    int big_endian;     /* binary elements written big-endian */
 } sc_writer_opts;
 
 /* path NULL or "-": standard output. A file is written beside path and
@@ -232,6 +324,11 @@ typedef struct sc_job {
     sc_job_kind kind;
     const char *const *inputs;  size_t n_inputs;
     sc_format in_fmt;
+    /* The elements' type, in and out (a 32-bit one; u32 by default), and
+     * whether binary numbers read and written are big-endian.  The job
+     * sets out.type and out.big_endian from them. */
+    sc_type type;
+    int big_endian;
     const char *output;         /* NULL: standard output */
     sc_writer_opts out;
     size_t chunk_bytes;         /* 0: default */

@@ -9,6 +9,9 @@
 #define SC_HD_H
 
 #include <stdint.h>
+#ifndef __CUDACC__
+#include <math.h>
+#endif
 #include "core/sc.h"
 
 #ifdef __CUDACC__
@@ -22,9 +25,68 @@
 typedef enum sc_emit { SC_EMIT_VALUES = 0, SC_EMIT_IDX32 = 1,
                        SC_EMIT_IDX64 = 2 } sc_emit;
 
-/* No data-dependent branch: every term is evaluated and and-ed. */
+/* An element type's order as the order of unsigned numbers, the usual
+ * order-preserving transform of radix sorts: x's rank is
+ * x ^ (sign | (neg & -(x >> 31))).  Signed integers flip the sign bit;
+ * floats flip it too when positive, and every bit when negative, which
+ * gives IEEE 754's totalOrder (-NaN < -inf < ... < -0 < +0 < ... < +inf
+ * < +NaN).  Unsigned integers are their own rank. */
+typedef struct sc_key {
+    uint32_t sign, neg;
+} sc_key;
+
+SC_HD sc_key sc_key_of(uint32_t type)
+{
+    sc_key k;
+    k.sign = type == SC_I32 || type == SC_F32 ? 0x80000000u : 0u;
+    k.neg = type == SC_F32 ? 0x7fffffffu : 0u;
+    return k;
+}
+
+SC_HD uint32_t sc_key_rank(sc_key k, uint32_t x)
+{
+    return x ^ (k.sign | (k.neg & (0u - (x >> 31))));
+}
+
+SC_HD uint32_t sc_key_unrank(sc_key k, uint32_t r)
+{
+    return r ^ (k.sign | (k.neg & (0u - ((r >> 31) ^ 1u))));
+}
+
+/* An element of a 32-bit type as its type's 64-bit form (sc_type_wide):
+ * u32 zero-extended, i32 sign-extended, f32 as the double of the same
+ * value. */
+SC_HD uint64_t sc_widen(uint32_t type, uint32_t x)
+{
+    if (type == SC_I32) return (uint64_t)(int64_t)(int32_t)x;
+    if (type != SC_F32) return x;
+#ifdef __CUDA_ARCH__
+    return (uint64_t)__double_as_longlong((double)__uint_as_float(x));
+#else
+    union { uint32_t u; float f; } in;
+    union { double d; uint64_t u; } out;
+    in.u = x;
+    out.d = in.f;
+    return out.u;
+#endif
+}
+
+/* What a typed scan (sc_scan_type) does beyond a u32 one: max and min
+ * compare ranks (sc_key), so they run on ranks and write the elements
+ * back (widened with `wide`); an i32 wide sum sign-extends.  Sums of
+ * i32 that wrap, and xor, are the u32 ones bit for bit; float sums are
+ * a scan of their own (fsum.c). */
+SC_HD int sc_scan_ranks(uint32_t type, int op)
+{
+    return type != SC_U32 && (op == SC_OP_MAX || op == SC_OP_MIN);
+}
+
+/* No data-dependent branch: every term is evaluated and and-ed.  A
+ * float is first read so that it orders as a signed integer does (the
+ * rank without its sign flip: sc_pred's lo and hi are circular). */
 SC_HD int sc_pred_eval(const sc_pred *p, uint32_t x)
 {
+    x ^= p->key_neg & (0u - (x >> 31));
     uint32_t ok = (uint32_t)(x - p->lo) <= (uint32_t)(p->hi - p->lo);
     ok &= p->empty ^ 1u;
     for (uint32_t k = 0; k < p->n_ne; k++)
@@ -38,8 +100,13 @@ SC_HD int sc_pred_eval(const sc_pred *p, uint32_t x)
  * agree exactly (no floating point at generation time). */
 typedef struct sc_gen_plan {
     uint32_t dist;
+    uint32_t type;          /* sc_type, a 32-bit one */
     uint32_t lo;            /* uniform: lowest value drawn */
     uint64_t span;          /* uniform: values drawn, 1 .. 2^32 */
+    uint64_t skip_from;     /* uniform: draws from here on step over 0
+                             * (floats: 0 when a zero drawn becomes hi) */
+    double flo, fspan;      /* uniform floats: min and max - min */
+    uint32_t hi;            /* uniform floats: max */
     uint64_t key;           /* from the seed */
     uint64_t keep_below;    /* element kept when its draw < keep_below */
     uint32_t keep_all;      /* density 1: no draw */
@@ -60,19 +127,49 @@ SC_HD uint64_t sc_draw(const sc_gen_plan *g, uint64_t i, uint64_t k)
     return sc_mix64(g->key + (2 * i + k + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
+SC_HD uint32_t sc_f32_bits(float f)
+{
+#ifdef __CUDA_ARCH__
+    return (uint32_t)__float_as_uint(f);
+#else
+    union { float f; uint32_t u; } c;
+    c.f = f;
+    return c.u;
+#endif
+}
+
+/* Position i as an element of the type: integers wrap, floats round. */
+SC_HD uint32_t sc_gen_count_value(uint32_t type, uint64_t i)
+{
+    return type == SC_F32 ? sc_f32_bits((float)i) : (uint32_t)i;
+}
+
+/* fma rounds once, the same on the host and the GPU. */
+SC_HD uint32_t sc_gen_uniform(const sc_gen_plan *g, uint64_t i)
+{
+    uint64_t draw = sc_draw(g, i, 1);
+    if (g->type == SC_F32) {
+        double u = (double)(draw >> 11) * 0x1p-53;
+        float f = (float)fma(u, g->fspan, g->flo);
+        return sc_f32_bits(f) == 0 && g->skip_from == 0 ? g->hi : sc_f32_bits(f);
+    }
+    uint64_t d = ((draw >> 32) * g->span) >> 32;
+    return g->lo + (uint32_t)d + (uint32_t)(d >= g->skip_from);
+}
+
 SC_HD uint32_t sc_gen_plan_element(const sc_gen_plan *g, uint64_t i)
 {
     uint32_t kept = g->keep_all | (uint32_t)(sc_draw(g, i, 0) < g->keep_below);
     uint32_t v;
     switch (g->dist) {
     case SC_DIST_UNIFORM:
-        v = g->lo + (uint32_t)(((sc_draw(g, i, 1) >> 32) * g->span) >> 32);
+        v = sc_gen_uniform(g, i);
         break;
     case SC_DIST_STRUCTURED:
-        v = (i & 1) ? 0u : (uint32_t)(i + 1);
+        v = (i & 1) ? 0u : sc_gen_count_value(g->type, i + 1);
         break;
     case SC_DIST_IOTA:
-        v = (uint32_t)i;
+        v = sc_gen_count_value(g->type, i);
         break;
     default:
         v = g->value;
@@ -82,27 +179,43 @@ SC_HD uint32_t sc_gen_plan_element(const sc_gen_plan *g, uint64_t i)
 }
 
 /* sc-rsort's key order as one unsigned comparison: the rank of v is bits
- * [lo, hi) of v, inverted for descending order (so descending is
- * ascending rank, and stability means the same thing both ways).  A
- * radix digit is the rank over the digit's bits.  The CPU's sort, its
- * merge, the order checks and the GPU's sort passes all rank by it. */
+ * [lo, hi) of v's key rank (sc_key), inverted for descending order (so
+ * descending is ascending rank, and stability means the same thing both
+ * ways).  A radix digit is the rank over the digit's bits.  The CPU's
+ * sort, its merge and the order checks rank by it; the GPU's sort passes
+ * take the digit of keys ranked beforehand (sc_order_digit). */
 typedef struct sc_order {
     unsigned shift;
     uint32_t mask, flip;
+    sc_key key;
 } sc_order;
 
-/* Bits [lo_bit, hi_bit), 0 <= lo_bit < hi_bit <= 32. */
-SC_HD void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
+/* Bits [lo_bit, hi_bit), 0 <= lo_bit < hi_bit <= 32, of elements of the
+ * 32-bit type `type`. */
+SC_HD void sc_order_init_type(sc_order *o, unsigned lo_bit, unsigned hi_bit,
+                              int reverse, uint32_t type)
 {
     unsigned width = hi_bit - lo_bit;
     o->shift = lo_bit;
     o->mask = width >= 32 ? UINT32_MAX : ((uint32_t)1 << width) - 1;
     o->flip = reverse ? o->mask : 0;
+    o->key = sc_key_of(type);
+}
+
+SC_HD void sc_order_init(sc_order *o, unsigned lo_bit, unsigned hi_bit, int reverse)
+{
+    sc_order_init_type(o, lo_bit, hi_bit, reverse, SC_U32);
+}
+
+/* The rank of r, already in key-rank form (the key not applied). */
+SC_HD uint32_t sc_order_digit(const sc_order *o, uint32_t r)
+{
+    return ((r >> o->shift) & o->mask) ^ o->flip;
 }
 
 SC_HD uint32_t sc_order_rank(const sc_order *o, uint32_t v)
 {
-    return ((v >> o->shift) & o->mask) ^ o->flip;
+    return sc_order_digit(o, sc_key_rank(o->key, v));
 }
 
 /* sc-stat's distinct estimate: a HyperLogLog sketch of SC_HLL_REGS

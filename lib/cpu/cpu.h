@@ -19,8 +19,11 @@ sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                        uint64_t n, const sc_pred *pred, uint32_t *sel,
                        uint32_t *rej, uint64_t *selected);
 sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_scan_op op, int inclusive, int wide,
-                      void *out, uint64_t *carry);
+                      uint64_t n, sc_type type, sc_scan_op op, int inclusive,
+                      int wide, void *out, uint64_t *carry);
+/* The fixed-order float sum (cpu_fsum.c; core.h's sc_fsum_state).  Scans in[0..n), stream positions first.., into floats (wide: doubles). */
+void sc_cpu_fsum(const uint32_t *in, uint64_t n, uint64_t first,
+                 int inclusive, int wide, void *out, sc_fsum_state *st);
 sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
                       uint64_t n, unsigned lo_bit, unsigned hi_bit,
                       int descending);
@@ -41,8 +44,8 @@ sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
  * sizes. */
 sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times,
                         const uint32_t *in, uint64_t n,
-                        const uint32_t *bounds, unsigned nb, uint32_t *out,
-                        uint64_t *counts);
+                        const uint32_t *bounds, sc_key key, unsigned nb,
+                        uint32_t *out, uint64_t *counts);
 
 /* A uniform sample without replacement of a stream's elements, of fixed
  * size: the `keep` elements whose positions hash lowest (a bottom-k

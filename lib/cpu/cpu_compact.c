@@ -20,7 +20,9 @@ SC_INLINE int pred_general(const sc_pred *p, uint32_t x)
 
 static int is_default_pred(const sc_pred *p)
 {
-    return !p->empty && !p->invert && p->lo == 0 && p->hi == UINT32_MAX &&
+    /* Any bounds that admit everything: a signed type's are shifted. */
+    return !p->empty && !p->invert && p->hi - p->lo == UINT32_MAX &&
+           p->key_neg == 0 &&
            p->n_mask == 0 && p->n_ne == 1 && p->ne[0] == 0;
 }
 

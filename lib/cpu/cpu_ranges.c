@@ -9,7 +9,8 @@
 
 typedef struct ranges_op {
     const uint32_t *in;
-    const uint32_t *bounds;
+    const uint32_t *bounds;     /* ranks (sc_key) */
+    sc_key key;
     unsigned nb;
     uint32_t *out;
     uint64_t *counts;
@@ -34,7 +35,7 @@ static void ranges_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
 {
     const ranges_op *op = arg;
     for (uint64_t i = b; i < e; i++)
-        res[part_of(op->bounds, op->nb, op->in[i])]++;
+        res[part_of(op->bounds, op->nb, sc_key_rank(op->key, op->in[i]))]++;
 }
 
 /* res[q * parts + p]: sequence q's count in part p, then its offset. */
@@ -64,20 +65,20 @@ static void ranges_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     memcpy(at, offsets, (op->nb + 1) * sizeof *at);
     for (uint64_t i = b; i < e; i++) {
         uint32_t x = op->in[i];
-        op->out[at[part_of(op->bounds, op->nb, x)]++] = x;
+        op->out[at[part_of(op->bounds, op->nb, sc_key_rank(op->key, x))]++] = x;
     }
 }
 
 sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times,
                         const uint32_t *in, uint64_t n,
-                        const uint32_t *bounds, unsigned nb, uint32_t *out,
-                        uint64_t *counts)
+                        const uint32_t *bounds, sc_key key, unsigned nb,
+                        uint32_t *out, uint64_t *counts)
 {
     if (nb >= SC_MAX_PARTS)
         return sc_fail(ctx, SC_ERR_USAGE, "too many bounds");
     memset(counts, 0, (nb + 1) * sizeof *counts);
     if (n == 0) return SC_OK;
-    ranges_op op = { in, bounds, nb, out, counts };
+    ranges_op op = { in, bounds, key, nb, out, counts };
     sc_phases ph = { n, nb + 1, 0, ranges_count, ranges_prefix, ranges_move,
                      &op };
     return sc_phases_run(ctx, times, &ph);

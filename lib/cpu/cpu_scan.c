@@ -5,6 +5,7 @@
 
 typedef struct scan_op {
     const uint32_t *in;
+    uint32_t type;          /* sc_type: see sc_scan_ranks */
     sc_scan_op op;
     int inclusive, wide;
     void *out;
@@ -15,7 +16,8 @@ typedef struct scan_op {
 static void scan_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
 {
     scan_op *s = arg;
-    res[0] = sc_scan_reduce(s->in + b, e - b, s->op, s->wide);
+    res[0] = sc_scan_reduce_type(s->in + b, e - b, (sc_type)s->type, s->op,
+                                 s->wide);
 }
 
 static int scan_prefix(void *arg, uint64_t *res, unsigned seqs)
@@ -31,24 +33,43 @@ static int scan_prefix(void *arg, uint64_t *res, unsigned seqs)
     return 0;
 }
 
-#define SCAN_LOOP(T, EXPR)                                             \
+/* READ: an element as the accumulator takes it; WRITE: the accumulator
+ * as the output holds it. */
+#define SCAN_LOOP(T, READ, WRITE, EXPR)                                \
     do {                                                               \
         T *out = (T *)s->out;                                          \
         if (s->inclusive)                                              \
             for (uint64_t i = b; i < e; i++) {                         \
-                uint64_t x = in[i]; acc = EXPR; out[i] = (T)acc; }     \
+                uint64_t x = READ; acc = EXPR; out[i] = (T)(WRITE); }  \
         else                                                           \
             for (uint64_t i = b; i < e; i++) {                         \
-                uint64_t x = in[i]; out[i] = (T)acc; acc = EXPR; }     \
+                uint64_t x = READ; out[i] = (T)(WRITE); acc = EXPR; }  \
     } while (0)
 
-#define SCAN_OPS(T)                                                    \
+#define SCAN_OPS(T, READ, WRITE)                                       \
     switch (s->op) {                                                   \
-    case SC_OP_SUM: SCAN_LOOP(T, acc + x); break;                      \
-    case SC_OP_MAX: SCAN_LOOP(T, x > acc ? x : acc); break;            \
-    case SC_OP_MIN: SCAN_LOOP(T, x < acc ? x : acc); break;            \
-    default:        SCAN_LOOP(T, acc ^ x); break;                      \
+    case SC_OP_SUM: SCAN_LOOP(T, READ, WRITE, acc + x); break;         \
+    case SC_OP_MAX: SCAN_LOOP(T, READ, WRITE, x > acc ? x : acc); break; \
+    case SC_OP_MIN: SCAN_LOOP(T, READ, WRITE, x < acc ? x : acc); break; \
+    default:        SCAN_LOOP(T, READ, WRITE, acc ^ x); break;         \
     }
+
+/* Max and min of a signed or float type, on ranks; the elements written
+ * back, widened by `wide`. */
+static uint64_t scan_ranks(const scan_op *s, uint64_t b, uint64_t e,
+                           uint64_t acc)
+{
+    const uint32_t *in = s->in;
+    sc_key k = sc_key_of(s->type);
+    if (s->wide) {
+        SCAN_OPS(uint64_t, sc_key_rank(k, in[i]),
+                 sc_widen(s->type, sc_key_unrank(k, (uint32_t)acc)))
+    } else {
+        SCAN_OPS(uint32_t, sc_key_rank(k, in[i]),
+                 sc_key_unrank(k, (uint32_t)acc))
+    }
+    return acc;
+}
 
 static void scan_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
                       const uint64_t *off)
@@ -56,17 +77,25 @@ static void scan_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     scan_op *s = arg;
     const uint32_t *in = s->in;
     uint64_t acc = off[0];
-    if (s->wide) { SCAN_OPS(uint64_t) } else { SCAN_OPS(uint32_t) }
+    if (sc_scan_ranks(s->type, (int)s->op)) {
+        acc = scan_ranks(s, b, e, acc);
+    } else if (s->wide && s->type == SC_I32) {
+        SCAN_OPS(uint64_t, sc_widen(SC_I32, in[i]), acc)
+    } else if (s->wide) {
+        SCAN_OPS(uint64_t, in[i], acc)
+    } else {
+        SCAN_OPS(uint32_t, in[i], acc)
+    }
     if (seq == s->seqs - 1)
         s->carry = s->wide ? acc : (uint32_t)acc;
 }
 
 sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_scan_op op, int inclusive, int wide,
-                      void *out, uint64_t *carry)
+                      uint64_t n, sc_type type, sc_scan_op op, int inclusive,
+                      int wide, void *out, uint64_t *carry)
 {
     if (n == 0) return SC_OK;
-    scan_op s = { in, op, inclusive, wide, out,
+    scan_op s = { in, (uint32_t)type, op, inclusive, wide, out,
                   wide ? *carry : (uint32_t)*carry, 1 };
     sc_phases ph = { n, 1, 1, scan_count, scan_prefix, scan_move, &s };
     sc_status st = sc_phases_run(ctx, times, &ph);

@@ -12,7 +12,7 @@
 sort_pass sc_radix_pass(const uint32_t *src, uint32_t *dst, uint64_t n,
                         unsigned lo, unsigned bits, int descending)
 {
-    sort_pass p = { src, dst, { 0, 0, 0 }, n, 0, NULL };
+    sort_pass p = { src, dst, { 0, 0, 0, { 0, 0 } }, n, 0, NULL };
     sc_order_init(&p.digit, lo, lo + bits, descending);
     return p;
 }
@@ -20,7 +20,7 @@ sort_pass sc_radix_pass(const uint32_t *src, uint32_t *dst, uint64_t n,
 void sc_radix_count(void *arg, uint64_t b, uint64_t e, uint64_t *hist)
 {
     sort_pass *p = arg;
-    for (uint64_t i = b; i < e; i++) hist[sc_order_rank(&p->digit, p->src[i])]++;
+    for (uint64_t i = b; i < e; i++) hist[sc_order_digit(&p->digit, p->src[i])]++;
 }
 
 int sc_radix_prefix(void *arg, uint64_t *res, unsigned seqs)
@@ -81,7 +81,7 @@ void sc_radix_scatter(const sort_pass *p, uint64_t b, uint64_t e,
 {
     for (uint64_t i = b; i < e; i++) {
         uint32_t k = p->src[i];
-        p->dst[pos[sc_order_rank(&p->digit, k)]++] = k;
+        p->dst[pos[sc_order_digit(&p->digit, k)]++] = k;
     }
 }
 
@@ -95,7 +95,7 @@ static void move_by_lines(const sort_pass *p, uint64_t b, uint64_t e,
         sc->fill[d] = sc->start[d] = (unsigned)((at & 63) / 4);
     }
     for (uint64_t i = b; i < e; i++) {
-        uint32_t k = p->src[i], d = sc_order_rank(&p->digit, k);
+        uint32_t k = p->src[i], d = sc_order_digit(&p->digit, k);
         sc->line[d][sc->fill[d]++] = k;
         if (sc->fill[d] == LINE_KEYS) {
             unsigned from = sc->start[d];

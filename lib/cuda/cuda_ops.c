@@ -190,13 +190,13 @@ static sc_status scan_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
 }
 
 static sc_status cuda_scan(sc_ctx *ctx, sc_phase_times *times,
-                           const uint32_t *in, uint64_t n, sc_scan_op op,
-                           int inclusive, int wide, void *out,
+                           const uint32_t *in, uint64_t n, sc_type type,
+                           sc_scan_op op, int inclusive, int wide, void *out,
                            uint64_t *carry)
 {
     if (n == 0) return SC_OK;
     sc_chunk_work w = { .work = SC_JOB_SCAN, .op = op,
-                        .inclusive = inclusive, .wide = wide };
+                        .inclusive = inclusive, .wide = wide, .type = type };
     scan_args a = { w, in, out, *carry };
     sc_status st = in_pieces(ctx, times, n, scan_cb, &a);
     if (st == SC_OK) *carry = a.carry;

@@ -55,8 +55,11 @@ int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
         return scg_split(b->in, n, w->pred, b->out, b->aux, b->count,
                          b->scratch, s);
     case SC_JOB_SCAN:
-        return scg_scan(b->in, n, (int)w->op, w->inclusive, w->wide,
-                        b->carry_in, b->out, b->carry_out, b->scratch, s);
+        /* A typed scan ranks its input in place: b->in is a buffer of
+         * the library's, the chunk's copy on the device. */
+        return scg_scan_type((uint32_t *)b->in, n, (uint32_t)w->type,
+                             (int)w->op, w->inclusive, w->wide, b->carry_in,
+                             b->out, b->carry_out, b->scratch, s);
     case SC_JOB_STAT:
         return scg_stat(b->in, n, b->scratch, s);
     default:

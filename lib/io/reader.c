@@ -98,6 +98,17 @@ void sc_reader_close(sc_reader *r)
     free(r);
 }
 
+sc_status sc_reader_set_type(sc_reader *r, sc_type t, int big_endian)
+{
+    if (!r || sc_type_size(t) != 4)
+        return r ? sc_fail(r->ctx, SC_ERR_USAGE, "%s elements are not read "
+                           "yet", sc_type_name(t) ? sc_type_name(t) : "such")
+                 : SC_ERR_USAGE;
+    r->type = t;
+    r->swap = big_endian != 0;
+    return SC_OK;
+}
+
 int64_t sc_reader_size_hint(const sc_reader *r) { return r->size_hint; }
 uint64_t sc_reader_bytes_read(const sc_reader *r)
 {
@@ -140,6 +151,7 @@ sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     if (max == 0) return SC_OK;
     if (!pending(r))
         (r->fmt == SC_FMT_TEXT ? sc_text_read : read_raw)(r, buf, max, got);
+    if (r->swap && r->fmt != SC_FMT_TEXT) sc_swap_bytes(buf, *got, 4);
     return *got == 0 ? pending(r) : SC_OK;
 }
 
@@ -188,6 +200,7 @@ sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
     } else {
         atomic_fetch_add_explicit(&r->total_bytes, (uint64_t)got,
                                   memory_order_relaxed);
+        if (r->swap) sc_swap_bytes(buf, cl->len / 4, 4);
     }
     return pending(r);
 }

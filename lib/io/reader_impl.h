@@ -44,6 +44,8 @@ struct sc_reader {
     size_t n_paths, next_path;
     sc_input *inputs;           /* per path, from the check */
     sc_format fmt;
+    sc_type type;               /* text: how numbers read */
+    int swap;                   /* big-endian elements: reversed */
     int fd;                     /* -1: between files */
     const char *name;           /* current file, for messages */
     enum { CODEC_NONE, CODEC_GZ, CODEC_ZST } codec;  /* current file's */

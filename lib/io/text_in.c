@@ -1,5 +1,6 @@
 /* text_in.c — text input: whitespace-separated decimal or 0x hex
- * numbers, each a uint32; line numbers in messages count from each
+ * numbers, each a uint32 or a value of the reader's type (sc_value_parse);
+ * line numbers in messages count from each
  * file's start. */
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +14,7 @@ static int has_sep(const char *s, size_t len)
 }
 
 /* Parses one token; returns 0 and the value, or -1 / -2 (range). */
-static int parse_token(const char *s, size_t len, uint32_t *v)
+static int parse_u32(const char *s, size_t len, uint32_t *v)
 {
     uint64_t x = 0;
     size_t i = 0;
@@ -32,6 +33,16 @@ static int parse_token(const char *s, size_t len, uint32_t *v)
     }
     *v = (uint32_t)x;
     return 0;
+}
+
+static int parse_token(const sc_reader *r, const char *s, size_t len,
+                       uint32_t *v)
+{
+    if (r->type == SC_U32) return parse_u32(s, len, v);
+    uint64_t bits;
+    sc_status st = sc_value_parse(r->type, s, len, &bits);
+    *v = (uint32_t)bits;
+    return st == SC_OK ? 0 : st == SC_ERR_RANGE ? -2 : -1;
 }
 
 /* A token as a message may show it: bytes that are not printable ASCII
@@ -77,14 +88,19 @@ sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
         }
         if (r->tpos == end) break;              /* nothing but space left */
         uint32_t v;
-        int e = parse_token(r->tbuf + r->tpos, end - r->tpos, &v);
+        int e = parse_token(r, r->tbuf + r->tpos, end - r->tpos, &v);
         if (e) {
-            char shown[64];
+            char shown[64], range[48];
+            if (r->type == SC_U32)
+                snprintf(range, sizeof range, "number above 4294967295");
+            else
+                snprintf(range, sizeof range, "number out of range for %s",
+                         sc_type_name(r->type));
             printable(shown, sizeof shown, r->tbuf + r->tpos, end - r->tpos);
             defer(r, e == -2 ? SC_ERR_RANGE : SC_ERR_TEXT,
                   "%s: line %llu: %s '%s'%s", r->name,
                   (unsigned long long)r->line,
-                  e == -2 ? "number above 4294967295" : "malformed number",
+                  e == -2 ? range : "malformed number",
                   shown, has_sep(r->tbuf + r->tpos, end - r->tpos)
                   ? " (numbers are separated by white space: tr ',;' "
                     "'\\n\\n' makes CSV so)" : "");

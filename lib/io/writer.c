@@ -110,6 +110,10 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     if (opts->fmt == SC_FMT_ZST && (opts->level < 1 || opts->level > 19))
         return sc_fail(ctx, SC_ERR_USAGE, "zstd level %d is not 1 to 19",
                        opts->level);
+    if (sc_type_size(opts->type) != 4)
+        return sc_fail(ctx, SC_ERR_USAGE, "%s elements are not written yet",
+                       sc_type_name(opts->type) ? sc_type_name(opts->type)
+                                                : "such");
     if (opts->fmt == SC_FMT_ZST && !sc_zstd_built())
         return sc_fail(ctx, SC_ERR_USAGE, "zstd output: this libsc was built "
                        "without zstd");
@@ -119,6 +123,8 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     if (!w) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     w->ctx = ctx;
     w->o = *opts;
+    w->type = opts->wide ? sc_type_wide(opts->type) : opts->type;
+    w->size = sc_type_size(w->type);
     w->fd = 1;
     w->name = "(standard output)";
     sc_status st = SC_OK;
@@ -223,9 +229,16 @@ static sc_status write_text(sc_writer *w, const void *elems, size_t n)
             if (st) return st;
             w->text_len = 0;
         }
-        uint64_t v = w->o.wide ? ((const uint64_t *)elems)[i]
-                               : ((const uint32_t *)elems)[i];
-        w->text_len = (size_t)(format_u64(w->text + w->text_len, v) - w->text);
+        uint64_t v = w->size == 8 ? ((const uint64_t *)elems)[i]
+                                  : ((const uint32_t *)elems)[i];
+        char *at = w->text + w->text_len;
+        if (w->type == SC_U32 || w->type == SC_U64) {
+            w->text_len = (size_t)(format_u64(at, v) - w->text);
+        } else {
+            size_t len = sc_value_format(w->type, v, at);
+            at[len] = '\n';
+            w->text_len += len + 1;
+        }
     }
     /* Each chunk's text goes out with it, so a live stream stays live. */
     sc_status st = w->text_len ? put(w, w->text, w->text_len) : SC_OK;
@@ -233,22 +246,47 @@ static sc_status write_text(sc_writer *w, const void *elems, size_t n)
     return st;
 }
 
-sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
+static sc_status write_binary(sc_writer *w, const void *elems, size_t n)
 {
-    if (w->failed) return SC_ERR_IO;
-    size_t bytes = n * (w->o.wide ? 8 : 4);
+    size_t bytes = n * w->size;
     switch (w->o.fmt) {
-    case SC_FMT_TEXT: return write_text(w, elems, n);
     case SC_FMT_GZ:   return gz_status(w, sc_gzout_write(w->gz, elems, bytes));
     case SC_FMT_ZST:  return write_zst(w, elems, bytes, 0);
     default:          return put(w, elems, bytes);
     }
 }
 
+/* Big-endian output goes out a piece at a time, reversed in a buffer
+ * of its own: the caller's elements are left as they were. */
+#define SWAP_PIECE ((size_t)1 << 18)
+static sc_status write_swapped(sc_writer *w, const void *elems, size_t n)
+{
+    if (!w->swapped && !(w->swapped = malloc(SWAP_PIECE * 8)))
+        return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
+    const char *p = elems;
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < SWAP_PIECE ? n - done : SWAP_PIECE;
+        memcpy(w->swapped, p + done * w->size, k * w->size);
+        sc_swap_bytes(w->swapped, k, w->size);
+        sc_status st = write_binary(w, w->swapped, k);
+        if (st) return st;
+        done += k;
+    }
+    return SC_OK;
+}
+
+sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
+{
+    if (w->failed) return SC_ERR_IO;
+    if (w->o.fmt == SC_FMT_TEXT) return write_text(w, elems, n);
+    if (w->o.big_endian) return write_swapped(w, elems, n);
+    return write_binary(w, elems, n);
+}
+
 sc_status sc_writer_write_pages(sc_writer *w, const void *elems, size_t n)
 {
     if (w->failed) return SC_ERR_IO;
-    if (!w->pipe || w->o.fmt != SC_FMT_RAW || w->o.wide)
+    if (!w->pipe || w->o.fmt != SC_FMT_RAW || w->size != 4 || w->o.big_endian)
         return sc_writer_write(w, elems, n);
     size_t len = n * 4, done = 0;
     if (sc_splice_full(w->fd, elems, len, &done) == 0) return SC_OK;
@@ -286,6 +324,7 @@ void sc_writer_release(sc_writer *w)
     sc_gzout_free(w->gz);
     sc_zout_free(w->zout);
     free(w->text);
+    free(w->swapped);
     free(w->path);
     free(w->tmp);
     free(w);

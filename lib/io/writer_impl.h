@@ -20,6 +20,9 @@ struct sc_writer {
     sc_gzout *gz;               /* gzip */
     sc_zout *zout;              /* zstd */
     int figures;                /* --count's figures are the whole output */
+    sc_type type;               /* the elements', wide already applied */
+    unsigned size;              /* bytes an element */
+    void *swapped;              /* big-endian: a piece reversed */
     char *text;                 /* text: formatted numbers */
     size_t text_len;
     int failed;

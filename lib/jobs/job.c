@@ -17,6 +17,8 @@ static const sc_job_type *const streaming[SC_N_JOB_KINDS] = {
 
 static const sc_job_type *job_type(const sc_job *j)
 {
+    if (j->kind == SC_JOB_SCAN && j->type == SC_F32 && j->scan_op == SC_OP_SUM)
+        return &sc_fsum_job;
     return j->kind == SC_JOB_SPLIT && j->ranges ? &sc_ranges_job
                                                 : streaming[j->kind];
 }
@@ -28,6 +30,13 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     const char *bad = NULL;
     if ((unsigned)j->kind > SC_JOB_STAT) bad = "invalid job kind";
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
+    else if (sc_type_size(j->type) != 4)
+        bad = "only 32-bit element types are handled yet";
+    else if (j->kind == SC_JOB_STAT && j->type != SC_U32)
+        bad = "figures of elements other than u32 are not handled yet";
+    else if (j->kind == SC_JOB_SCAN && j->scan_op == SC_OP_XOR &&
+             sc_type_is_float(j->type))
+        bad = "xor takes an integer type";
     else if (j->chunk_bytes % SC_MIN_CHUNK_BYTES)
         bad = "chunk size is not a multiple of 4 KiB";
     else if (j->n_inputs && !j->inputs) bad = "inputs missing";

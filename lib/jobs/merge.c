@@ -276,8 +276,9 @@ static sc_status room_for_inputs(sc_ctx *ctx, size_t n)
     return SC_OK;
 }
 
-sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
-                          sc_format fmt, const sc_order *o, sc_sink *sink,
+sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
+                          const char *const *paths, size_t n,
+                          const sc_order *o, sc_sink *sink,
                           size_t mem_bytes, sc_fault *fault,
                           sc_read_meter *meter)
 {
@@ -290,7 +291,7 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
         s->refill = refill_input;
         s->meter = meter;
         s->cur.name = sc_input_name(paths[i]);
-        st = sc_reader_open(&s->r, ctx, &paths[i], 1, fmt);
+        st = sc_job_open_reader(ctx, j, &paths[i], 1, &s->r);
     }
     if (st == SC_OK) st = sources_run(&ss, sink, fault);
     for (size_t i = 0; ss.src && i < n; i++)
@@ -299,8 +300,9 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
     return st;
 }
 
-sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
-                          sc_format fmt, const sc_order *o, int strict,
+sc_status sc_check_inputs(sc_ctx *ctx, const sc_job *j,
+                          const char *const *paths, size_t n,
+                          const sc_order *o, int strict,
                           size_t chunk_elems, sc_fault *fault,
                           sc_read_meter *meter)
 {
@@ -318,7 +320,7 @@ sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
     s.cur.strict = strict;
     s.cur.name = n == 1 ? sc_input_name(paths[0]) : "(inputs as one stream)";
     sc_status st = s.buf ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    if (st == SC_OK) st = sc_reader_open(&s.r, ctx, paths, n, fmt);
+    if (st == SC_OK) st = sc_job_open_reader(ctx, j, paths, n, &s.r);
     while (st == SC_OK && (st = advance(&s, fault)) == SC_OK && s.len) {}
     sc_reader_close(s.r);
     free(s.buf);

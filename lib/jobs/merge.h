@@ -41,13 +41,15 @@ typedef struct sc_read_meter {
     sc_phase_times *times;
 } sc_read_meter;
 
-/* -m: merges inputs each sorted already, each read on its own (n == 0:
+/* -m: merges inputs each sorted already (j: their format, type and
+ * byte order), each read on its own (n == 0:
  * standard input), ties from the earlier input first. An unsorted input
  * stops the merge (SC_ERR_UNSORTED). A data fault in one input ends that
  * input and is noted in *fault; the others are merged to the end.
  * meter counts the elements read. */
-sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
-                          sc_format fmt, const sc_order *o, sc_sink *sink,
+sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
+                          const char *const *paths, size_t n,
+                          const sc_order *o, sc_sink *sink,
                           size_t mem_bytes, sc_fault *fault,
                           sc_read_meter *meter);
 
@@ -56,8 +58,9 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
  * several, "(inputs as one stream)") and the element's position in the
  * stream. A data fault stops the check and is noted in
  * *fault. meter counts the elements read. */
-sc_status sc_check_inputs(sc_ctx *ctx, const char *const *paths, size_t n,
-                          sc_format fmt, const sc_order *o, int strict,
+sc_status sc_check_inputs(sc_ctx *ctx, const sc_job *j,
+                          const char *const *paths, size_t n,
+                          const sc_order *o, int strict,
                           size_t chunk_elems, sc_fault *fault,
                           sc_read_meter *meter);
 

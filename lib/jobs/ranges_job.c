@@ -30,6 +30,8 @@ typedef struct ranges_state {
     sc_writer *figures;         /* count_only: the line of sizes */
     sc_pool *gz_pool;           /* -z: the parts' compression threads */
     uint64_t total[SC_MAX_PARTS];
+    sc_key key;                 /* the type's order */
+    uint32_t ranks[SC_MAX_PARTS];   /* the bounds' */
 } ranges_state;
 
 /* A chunk's aux buffer carries its parts' sizes from the worker to the
@@ -48,11 +50,15 @@ static sc_status check_bounds(sc_ctx *ctx, const sc_job *j)
     if (j->rejects)
         return sc_fail(ctx, SC_ERR_USAGE, "a split by ranges has no rejects "
                        "file: every element goes to a part");
+    sc_key key = sc_key_of((uint32_t)j->type);
     for (size_t k = 1; k < j->n_bounds; k++)
-        if (j->bounds[k] <= j->bounds[k - 1])
+        if (sc_key_rank(key, j->bounds[k]) <= sc_key_rank(key, j->bounds[k - 1])) {
+            char a[SC_VALUE_CHARS], b[SC_VALUE_CHARS];
+            sc_value_format(j->type, j->bounds[k], a);
+            sc_value_format(j->type, j->bounds[k - 1], b);
             return sc_fail(ctx, SC_ERR_USAGE, "range bounds must increase: "
-                           "%" PRIu32 " follows %" PRIu32, j->bounds[k],
-                           j->bounds[k - 1]);
+                           "%s follows %s", a, b);
+        }
     return SC_OK;
 }
 
@@ -141,7 +147,7 @@ static sc_status open_parts(ranges_state *rs)
         sc_pool_new(&rs->gz_pool, ctx->threads) != SC_OK)
         return sc_fail_errno(ctx, SC_ERR_NOMEM, errno, "cannot start "
                              "compression threads");
-    sc_writer_opts o = rs->job->out;
+    sc_writer_opts o = sc_job_writer_opts(rs->job);
     o.wide = 0;
     sc_status st = SC_OK;
     for (unsigned p = 0; p < rs->parts && st == SC_OK; p++)
@@ -155,8 +161,8 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     const job_state *js = op;
     ranges_state *rs = js->own;
     (void)b;    /* CPU-only: there is no GPU kernel for this split */
-    return sc_split_ranges(rs->ctx, js->times, s->c.in, s->c.n,
-                           rs->job->bounds, rs->parts - 1, s->c.out,
+    return sc_split_ranges(rs->ctx, js->times, s->c.in, s->c.n, rs->ranks,
+                           rs->key, rs->parts - 1, s->c.out,
                            (uint64_t *)s->c.aux);
 }
 
@@ -233,6 +239,10 @@ static ranges_state *state_new(sc_ctx *ctx, const sc_job *j)
     rs->ctx = ctx;
     rs->job = j;
     rs->parts = (unsigned)j->n_bounds + 1;
+    rs->key = sc_key_of((uint32_t)j->type);
+    /* Bounds beyond the most are refused by check_bounds. */
+    for (size_t k = 0; j->bounds && k < j->n_bounds && k < SC_MAX_PARTS; k++)
+        rs->ranks[k] = sc_key_rank(rs->key, j->bounds[k]);
     return rs;
 }
 
@@ -265,7 +275,7 @@ static sc_status open(job_state *js)
     sc_status st = check_outputs(rs);
     if (st != SC_OK) return st;
     if (!js->job->count_only) return open_parts(rs);
-    sc_writer_opts text = { SC_FMT_TEXT, 6, 0 };
+    sc_writer_opts text = { .fmt = SC_FMT_TEXT, .level = 6 };
     return sc_writer_open(&rs->figures, rs->ctx, js->job->output, &text);
 }
 

@@ -16,8 +16,11 @@ static sc_status print_figures(job_state *js, const sc_job_type *t)
 static sc_status open_outputs(job_state *js, const sc_job_type *t)
 {
     const sc_job *j = js->job;
-    sc_writer_opts o = j->out;
+    sc_writer_opts o = sc_job_writer_opts(j);
     o.wide = t->wide(j);
+    /* Positions are unsigned whatever the elements are. */
+    if (j->kind == SC_JOB_COMPACT && j->compact_out != SC_OUT_VALUES)
+        o.type = SC_U32;
     sc_status st = sc_writer_open(&js->out, js->ctx, j->output, &o);
     if (st != SC_OK) return st;
     return t->open_more ? t->open_more(js) : SC_OK;
@@ -52,8 +55,8 @@ static sc_status open_source(job_state *js, const sc_job_type *t,
 {
     const sc_job *j = js->job;
     if (t->open_source) return t->open_source(js, src);
-    sc_status st = sc_reader_open(&js->reader, js->ctx, j->inputs,
-                                  j->n_inputs, j->in_fmt);
+    sc_status st = sc_job_open_reader(js->ctx, j, j->inputs, j->n_inputs,
+                                      &js->reader);
     if (st == SC_OK) *src = sc_reader_source(js->reader);
     return st;
 }
@@ -78,7 +81,7 @@ static sc_status stream(job_state *js, const sc_job_type *t,
                                   src->size_hint(src->self), t->work);
     sc_pipeline_cfg cfg = { ctx, *src, chunk / 4, j->chunk_bytes != 0,
                             j->prog ? j->prog : "sc", j->progress,
-                            j->carry_in };
+                            t->first_carry ? t->first_carry(j) : j->carry_in };
     return sc_pipeline_run(&cfg, &ops, ps);
 }
 
@@ -89,7 +92,7 @@ sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t)
     memset(&js, 0, sizeof js);
     js.ctx = ctx;
     js.job = j;
-    js.carry = j->carry_in;
+    js.carry = t->first_carry ? t->first_carry(j) : j->carry_in;
     sc_source src;
     memset(&src, 0, sizeof src);
     sc_pipeline_stats ps;

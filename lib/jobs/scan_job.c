@@ -1,7 +1,11 @@
 /* scan_job.c — sc-scan: the running accumulator carried from chunk to
- * chunk (on the device between GPU chunks); or only its final value. */
+ * chunk (on the device between GPU chunks); or only its final value.
+ * Max and min of a signed or float type carry a rank (sc_scan_ranks),
+ * ranked from the job's carry_in and written back for --total; float
+ * sums are a kind of their own (sc_fsum_job), on the CPU, in order. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include "jobs/stream_job.h"
 
 static size_t out_bytes(const sc_job *j) { return j->out.wide ? 8 : 4; }
@@ -14,6 +18,7 @@ static void describe(const job_state *js, sc_chunk_work *w)
     w->op = j->scan_op;
     w->inclusive = j->inclusive;
     w->wide = j->out.wide;
+    w->type = j->type;
     w->figures_only = j->scan_total;
 }
 
@@ -25,8 +30,8 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_chunk *c = &s->c;
     sc_status st;
     c->carry_out = c->carry_in;
-    SC_ON(b, scan(ctx, js->times, c->in, c->n, j->scan_op, j->inclusive,
-                  j->out.wide, c->out, &c->carry_out));
+    SC_ON(b, scan(ctx, js->times, c->in, c->n, j->type, j->scan_op,
+                  j->inclusive, j->out.wide, c->out, &c->carry_out));
     return st;
 }
 
@@ -36,7 +41,8 @@ static uint64_t reduce(void *op, const sc_slot *s)
 {
     const job_state *js = op;
     const sc_job *j = js->job;
-    return sc_scan_reduce(s->c.in, s->c.n, j->scan_op, j->out.wide);
+    return sc_scan_reduce_type(s->c.in, s->c.n, j->type, j->scan_op,
+                               j->out.wide);
 }
 
 static uint64_t combine(void *op, uint64_t carry, uint64_t reduced)
@@ -56,14 +62,80 @@ static sc_status emit(void *op, sc_slot *s)
     return st;
 }
 
+static uint64_t first_carry(const sc_job *j)
+{
+    if (!sc_scan_ranks((uint32_t)j->type, (int)j->scan_op)) return j->carry_in;
+    return sc_key_rank(sc_key_of((uint32_t)j->type), (uint32_t)j->carry_in);
+}
+
+/* The accumulator c, as the output's type writes it, and a newline. */
+static int total_line(const sc_job *j, uint64_t c, char *line, size_t len)
+{
+    sc_type t = j->type;
+    if (sc_scan_ranks((uint32_t)t, (int)j->scan_op)) {
+        c = sc_key_unrank(sc_key_of((uint32_t)t), (uint32_t)c);
+        if (j->out.wide) c = sc_widen((uint32_t)t, (uint32_t)c);
+    }
+    if (j->out.wide || (t == SC_F32 && j->scan_op == SC_OP_SUM))
+        t = sc_type_wide(t);
+    char v[SC_VALUE_CHARS];
+    sc_value_format(t, c, v);
+    return snprintf(line, len, "%s\n", v);
+}
+
 static int figures(const job_state *js, char *line, size_t len)
 {
     if (!js->job->scan_total) return 0;
-    return snprintf(line, len, "%" PRIu64 "\n", js->carry);
+    return total_line(js->job, js->carry, line, len);
 }
 
 const sc_job_type sc_scan_job = {
     .work = SC_JOB_SCAN, .out_bytes = out_bytes, .wide = wide,
+    .first_carry = first_carry,
     .describe = describe, .process = process, .emit = emit,
     .figures = figures, .reduce = reduce, .combine = combine,
+};
+
+/* Float sums: the carry is the double's bits, and a block's partial sum
+ * goes from chunk to chunk with it, so the chunks run in order. */
+static sc_status fsum_process(void *op, sc_slot *s, const sc_backend *b)
+{
+    job_state *js = op;
+    const sc_job *j = js->job;
+    (void)b;
+    if (!js->fsum_started) {
+        memcpy(&js->fsum.carry, &js->carry, 8);
+        js->fsum_started = 1;
+    }
+    sc_chunk *c = &s->c;
+    return sc_fsum_scan(js->ctx, js->times, c->in, c->n, c->first,
+                        j->inclusive, j->out.wide, c->out, &js->fsum);
+}
+
+static sc_status fsum_emit(void *op, sc_slot *s)
+{
+    job_state *js = op;
+    if (js->job->scan_total) return SC_OK;
+    sc_status st = sc_writer_write(js->out, s->c.out, s->c.n);
+    s->n_out = st == SC_OK ? s->c.n : 0;
+    return st;
+}
+
+static int fsum_figures(const job_state *js, char *line, size_t len)
+{
+    if (!js->job->scan_total) return 0;
+    uint64_t c = js->carry;
+    if (js->fsum_started) {
+        double total = sc_fsum_total(&js->fsum);
+        memcpy(&c, &total, 8);
+    }
+    return total_line(js->job, c, line, len);
+}
+
+static int fsum_cpu_only(const job_state *js) { (void)js; return 1; }
+
+const sc_job_type sc_fsum_job = {
+    .work = SC_JOB_SCAN, .out_bytes = out_bytes, .wide = wide,
+    .process = fsum_process, .emit = fsum_emit, .figures = fsum_figures,
+    .cpu_only = fsum_cpu_only, .in_order = 1,
 };

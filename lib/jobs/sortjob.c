@@ -59,7 +59,8 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j,
     memset(ss, 0, sizeof *ss);
     ss->ctx = ctx;
     ss->job = j;
-    sc_order_init(&ss->order, j->lo_bit, j->hi_bit, j->reverse);
+    sc_order_init_type(&ss->order, j->lo_bit, j->hi_bit, j->reverse,
+                       (uint32_t)j->type);
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes()) / 4;
     /* Runs past -S go to -T: what killed runs left there goes first. */
     sc_temp_sweep_dir(sc_temp_dir(j->tmpdir));
@@ -144,7 +145,8 @@ static sc_status sort_buffer(sort_state *ss, const char *what,
                          ss->sort_rate > 0 ? bytes / ss->sort_rate : -1);
     }
     sc_status st = sc_sort_ready(ss->ctx, &ss->result.phases, ss->buf,
-                                 ss->len, j->lo_bit, j->hi_bit, j->reverse,
+                                 ss->len, j->type, j->lo_bit, j->hi_bit,
+                                 j->reverse,
                                  ready, arg);
     double took = sc_now() - t0;
     if (took > 0 && bytes > 0) ss->sort_rate = bytes / took;
@@ -239,7 +241,7 @@ static sc_status open_sink(sort_state *ss, sc_sink *sink)
     sink->order = &ss->order;
     sink->unique = ss->job->unique;
     sink->times = &ss->result.phases;
-    sc_writer_opts o = ss->job->out;
+    sc_writer_opts o = sc_job_writer_opts(ss->job);
     o.wide = 0;
     return sc_writer_open(&sink->w, ss->ctx, ss->job->output, &o);
 }
@@ -276,7 +278,7 @@ static sc_status merge_inputs(sort_state *ss, sc_sink *sink)
     sc_read_meter meter = { j->progress ? &ss->progress : NULL,
                             ss->total_bytes, 0, &ss->result.phases };
     if (st == SC_OK)
-        st = sc_merge_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
+        st = sc_merge_inputs(ss->ctx, j, j->inputs, j->n_inputs,
                              &ss->order, sink, ss->limit * 4, &ss->fault,
                              &meter);
     ss->in = meter.elems;
@@ -288,7 +290,7 @@ static sc_status check_inputs(sort_state *ss)
     const sc_job *j = ss->job;
     sc_read_meter meter = { j->progress ? &ss->progress : NULL,
                             ss->total_bytes, 0, &ss->result.phases };
-    sc_status st = sc_check_inputs(ss->ctx, j->inputs, j->n_inputs, j->in_fmt,
+    sc_status st = sc_check_inputs(ss->ctx, j, j->inputs, j->n_inputs,
                                    &ss->order, j->unique, ss->chunk,
                                    &ss->fault, &meter);
     ss->in = meter.elems;
@@ -309,8 +311,8 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
     int streams = job->check || job->merge;
     sc_reader *r = NULL;
     sc_status st = streams ? SC_OK
-                 : sc_reader_open(&r, ctx, job->inputs, job->n_inputs,
-                                  job->in_fmt);
+                 : sc_job_open_reader(ctx, job, job->inputs, job->n_inputs,
+                                      &r);
     if (st != SC_OK) return st;
     state_init(&ss, ctx, job, streams ? sc_inputs_size(job->inputs,
                                                        job->n_inputs,

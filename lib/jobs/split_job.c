@@ -12,7 +12,7 @@ static sc_status open_more(job_state *js)
     const sc_job *j = js->job;
     if (j->count_only) return SC_OK;
     if (j->rejects) {
-        sc_writer_opts ro = j->out;
+        sc_writer_opts ro = sc_job_writer_opts(j);
         ro.wide = 0;
         return sc_writer_open(&js->rejects, js->ctx, j->rejects, &ro);
     }

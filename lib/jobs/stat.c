@@ -159,7 +159,8 @@ static sc_status open(job_state *js)
     pthread_mutex_init(&ss->lock, NULL);
     sc_stat_acc_init(ss->acc);
     sc_status st = sc_blocks_init(ctx, &ss->blocks, j->sample, j->sample_seed);
-    sc_writer_opts o = { SC_FMT_TEXT, 6, 0 };   /* a report is text */
+    /* A report is text; --head and --tail write elements of the type. */
+    sc_writer_opts o = { .fmt = SC_FMT_TEXT, .level = 6, .type = j->type };
     if (st == SC_OK) st = sc_writer_open(&js->out, ctx, j->output, &o);
     if (st != SC_OK || j->head || j->tail) return st;
     if (j->hist_buckets)

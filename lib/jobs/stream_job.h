@@ -24,6 +24,8 @@ typedef struct job_state {
     sc_spill *spill;            /* split without -r */
     uint64_t kept, rejected;
     uint64_t carry;             /* scan: the accumulator after the last chunk */
+    sc_fsum_state fsum;         /* float sum scan: where it stands */
+    int fsum_started;
     sc_reader *reader;          /* the inputs, unless the kind has its own */
     sc_gen_plan plan;           /* gen */
     _Atomic uint64_t made;      /* gen: positions handed out */
@@ -43,6 +45,8 @@ typedef struct job_state {
 typedef struct sc_job_type {
     sc_job_kind work;
     int need_aux;               /* a buffer for split's rejects */
+    /* The carry the first chunk starts from; NULL: the job's carry_in. */
+    uint64_t (*first_carry)(const sc_job *j);
     /* Bytes per element of the output buffer, and whether the output's
      * elements are 64-bit. */
     size_t (*out_bytes)(const sc_job *j);
@@ -83,7 +87,8 @@ typedef struct sc_job_type {
 } sc_job_type;
 
 extern const sc_job_type sc_gen_job, sc_compact_job, sc_split_job,
-                         sc_scan_job, sc_stat_job, sc_ranges_job;
+                         sc_scan_job, sc_stat_job, sc_ranges_job,
+                         sc_fsum_job;
 
 /* Runs a streaming job of kind t (runner.c). */
 sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t);

@@ -1,6 +1,8 @@
-/* cpu_only.c — the array operations that only the CPU has (no kernel
- * would pay for them): a split by ranges into parts, and the sample
- * behind sc-stat --quantiles.  The jobs reach them here, as they reach
+/* cpu_only.c — the array operations that only the CPU has: a split by
+ * ranges into parts and the sample behind sc-stat --quantiles (no
+ * kernel would pay for them), and the float sum scan, whose fixed order
+ * carries a double and a block's partial sum from chunk to chunk (the
+ * GPU's lanes carry one 64-bit word).  The jobs reach them here, as they reach
  * every device. */
 #include <stdlib.h>
 #include "cpu/cpu.h"
@@ -8,10 +10,21 @@
 
 sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times,
                           const uint32_t *in, uint64_t n,
-                          const uint32_t *bounds, unsigned nb, uint32_t *out,
-                          uint64_t *counts)
+                          const uint32_t *bounds, sc_key key, unsigned nb,
+                          uint32_t *out, uint64_t *counts)
 {
-    return sc_cpu_ranges(ctx, times, in, n, bounds, nb, out, counts);
+    return sc_cpu_ranges(ctx, times, in, n, bounds, key, nb, out, counts);
+}
+
+sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                       uint64_t n, uint64_t first, int inclusive, int wide,
+                       void *out, sc_fsum_state *st)
+{
+    (void)ctx;
+    double t0 = sc_now();
+    sc_cpu_fsum(in, n, first, inclusive, wide, out, st);
+    sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
+    return SC_OK;
 }
 
 sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed)

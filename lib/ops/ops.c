@@ -81,30 +81,114 @@ sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
                   int inclusive, int wide, void *out, uint64_t *carry)
 {
+    return sc_scan_type(ctx, in, n, SC_U32, op, inclusive, wide, out, carry);
+}
+
+static sc_status scan_on_device(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                                sc_type type, sc_scan_op op, int inclusive,
+                                int wide, void *out, uint64_t *acc)
+{
+    ON_DEVICE(ctx, SC_JOB_SCAN, n * 4,
+              scan(ctx, NULL, in, n, type, op, inclusive, wide, out, acc));
+}
+
+/* Float sums run in their fixed order on the CPU (cpu_only.c); max and
+ * min of other types than u32 carry a rank on the devices. */
+sc_status sc_scan_type(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+                       sc_type type, sc_scan_op op, int inclusive, int wide,
+                       void *out, uint64_t *carry)
+{
     sc_status bad = BAD_ARGS(ctx, !carry || (n && (!in || !out)));
     if (bad) return bad;
     if ((unsigned)op > SC_OP_XOR)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid scan operator");
-    ON_DEVICE(ctx, SC_JOB_SCAN, n * 4,
-              scan(ctx, NULL, in, n, op, inclusive, wide, out, carry));
+    if (sc_type_size(type) != 4 || (op == SC_OP_XOR && sc_type_is_float(type)))
+        return sc_fail(ctx, SC_ERR_USAGE, "scan: %s of %s elements is not "
+                       "handled", op == SC_OP_XOR ? "xor" : "this operator",
+                       sc_type_name(type) ? sc_type_name(type) : "such");
+    if (type == SC_F32 && op == SC_OP_SUM) {
+        sc_fsum_state st = { 0, 0 };
+        memcpy(&st.carry, carry, 8);
+        sc_status s = sc_fsum_scan(ctx, NULL, in, n, 0, inclusive, wide, out,
+                                   &st);
+        double total = sc_fsum_total(&st);
+        memcpy(carry, &total, 8);
+        return s;
+    }
+    sc_key k = sc_key_of((uint32_t)type);
+    int ranks = sc_scan_ranks((uint32_t)type, (int)op);
+    uint64_t acc = ranks ? sc_key_rank(k, (uint32_t)*carry) : *carry;
+    sc_status st = scan_on_device(ctx, in, n, type, op, inclusive, wide, out,
+                                  &acc);
+    if (st == SC_OK) *carry = ranks ? sc_key_unrank(k, (uint32_t)acc) : acc;
+    return st;
 }
 
 sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
                   unsigned hi_bit, int descending)
 {
+    return sc_sort_type(ctx, keys, n, SC_U32, lo_bit, hi_bit, descending);
+}
+
+sc_status sc_sort_type(sc_ctx *ctx, uint32_t *keys, uint64_t n, sc_type type,
+                       unsigned lo_bit, unsigned hi_bit, int descending)
+{
     sc_status bad = BAD_ARGS(ctx, n && !keys);
     if (bad) return bad;
-    return sc_sort_ready(ctx, NULL, keys, n, lo_bit, hi_bit, descending,
-                         NULL, NULL);
+    return sc_sort_ready(ctx, NULL, keys, n, type, lo_bit, hi_bit,
+                         descending, NULL, NULL);
+}
+
+static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+                            unsigned hi_bit, int descending, sc_ready_fn ready,
+                            void *arg);
+
+/* Elements of a signed or float type are sorted as their ranks
+ * (sc_key): ranked first, and each sorted piece unranked before it is
+ * handed on. */
+typedef struct typed_ready {
+    sc_ctx *ctx;
+    sc_key key;
+    sc_ready_fn ready;
+    void *arg;
+} typed_ready;
+
+static sc_status unrank_ready(void *arg, uint32_t *keys, uint64_t n)
+{
+    typed_ready *t = arg;
+    sc_keys_rank(t->ctx->pool, t->ctx->phase_threads, t->key, keys, n, 1);
+    return t->ready ? t->ready(t->arg, keys, n) : SC_OK;
 }
 
 sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
-                        uint64_t n, unsigned lo_bit, unsigned hi_bit,
-                        int descending, sc_ready_fn ready, void *arg)
+                        uint64_t n, sc_type type, unsigned lo_bit,
+                        unsigned hi_bit, int descending, sc_ready_fn ready,
+                        void *arg)
 {
+    if (sc_type_size(type) != 4)
+        return sc_fail(ctx, SC_ERR_USAGE, "sort: %s elements are not "
+                       "handled yet", sc_type_name(type) ? sc_type_name(type)
+                                                          : "such");
     if (lo_bit >= hi_bit || hi_bit > 32)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
+    if (type == SC_U32)
+        return sort_ranks(ctx, times, keys, n, lo_bit, hi_bit, descending,
+                          ready, arg);
+    typed_ready t = { ctx, sc_key_of((uint32_t)type), ready, arg };
+    double t0 = sc_now();
+    sc_keys_rank(ctx->pool, ctx->phase_threads, t.key, keys, n, 0);
+    sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
+    return sort_ranks(ctx, times, keys, n, lo_bit, hi_bit, descending,
+                      unrank_ready, &t);
+}
+
+static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+                            unsigned hi_bit, int descending, sc_ready_fn ready,
+                            void *arg)
+{
     const sc_backend *b = sc_backend_pick(ctx, SC_JOB_SORT, n * 4);
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;

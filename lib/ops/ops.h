@@ -61,12 +61,13 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta
 /* The operations a run asks for take the run's phase times (core.h),
  * which they add to; NULL: not measured. */
 
-/* sc_sort(), with ready() (if not NULL) given the sorted keys: piece by
- * piece while the rest is still sorting where the device can (the CPU),
- * else at the end (ops.c). */
+/* sc_sort_type(), with ready() (if not NULL) given the sorted keys:
+ * piece by piece while the rest is still sorting where the device can
+ * (the CPU), else at the end (ops.c). */
 sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
-                        uint64_t n, unsigned lo_bit, unsigned hi_bit,
-                        int descending, sc_ready_fn ready, void *arg);
+                        uint64_t n, sc_type type, unsigned lo_bit,
+                        unsigned hi_bit, int descending, sc_ready_fn ready,
+                        void *arg);
 
 /* The array layer's dispatch of the same (ops.c), and the figures
  * (ops_stat.c). */
@@ -93,11 +94,17 @@ sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st);
 /* The operations only the CPU has (cpu_only.c).  A split of in[0..n) by
  * value into nb + 1 parts, part k holding bounds[k-1] <= x < bounds[k],
  * each in input order, one after another into out, their sizes into
- * counts. */
+ * counts; elements are compared as their ranks under key (sc_key), the
+ * bounds are ranks already. */
 sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times,
                           const uint32_t *in, uint64_t n,
-                          const uint32_t *bounds, unsigned nb, uint32_t *out,
-                          uint64_t *counts);
+                          const uint32_t *bounds, sc_key key, unsigned nb,
+                          uint32_t *out, uint64_t *counts);
+/* The float sum scan of in[0..n), stream positions first.. on, into
+ * floats (wide: doubles), from and to *st (cpu_only.c). */
+sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+                       uint64_t n, uint64_t first, int inclusive, int wide,
+                       void *out, sc_fsum_state *st);
 /* A uniform sample of a stream's elements, of fixed size, the same
  * whatever the chunks, threads or order of the calls (cpu/cpu.h). */
 typedef struct sc_sample sc_sample;

@@ -1,8 +1,8 @@
 /* sc-ref.c -- a deliberately simple reference for the sc test suite.
  *
- * Plain C11, no libsc.  Reads raw little-endian uint32 elements from
- * standard input (whole elements only; stray trailing bytes are ignored),
- * writes raw output (or a decimal figure) to standard output.
+ * Plain C11, no libsc.  Reads raw elements from standard input (whole
+ * elements only; stray trailing bytes are ignored), writes raw output (or
+ * a decimal figure) to standard output.
  *
  *   sc-ref compact [PRED] [-x] [--count] [--indices [-w]]
  *   sc-ref split   [PRED] [-x] [--count]
@@ -10,12 +10,46 @@
  *   sc-ref sort    [-r] [--bits LO:HI] [-u]
  *   sc-ref stat    [--hist N] [--head N] [--tail N]   (distinct is exact)
  *
+ * Every subcommand also takes, anywhere on the line:
+ *   --type T       the elements: u32 (the default), i32, f32, u64, i64, f64
+ *   --big-endian   the elements read are big-endian, and so is every binary
+ *                  number written (elements, --indices, scan outputs)
+ * Without them the elements are little-endian uint32, as always.
+ *
  * PRED: --eq V --ne V --lt V --le V --gt V --ge V --range LO:HI --mask M,
- * any number of each, all must hold; none given means x != 0.
- * Numbers are decimal or 0x hex.  Clarity over speed everywhere.
+ * any number of each, all must hold; none given means x != 0.  They compare
+ * as C does in the type: signed integers by value, floats as floats (a NaN
+ * fails all but --ne; -0.0 == +0.0).  --mask M (integer types only) holds
+ * when x & M != 0.
+ *
+ * Values (V, LO, HI, --carry-in) are read in the type: integers decimal or
+ * 0x hex, with a leading '-' for the signed types (-0x10 too); out of the
+ * type's range is an error.  Floats as strtod/strtof read them (inf, -inf,
+ * nan, -nan, 1.5e-3, 0x1p-4); one that overflows the type is an error.  M
+ * and the --bits, --hist, --head and --tail figures are unsigned.  With
+ * scan -w the carry is read in the wide type.
+ *
+ * The order of sort, of scan's max and min and of stat's min and max is
+ * the "rank": the value for integers, IEEE 754 totalOrder for floats
+ * (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN).  --bits (integer
+ * types only) keys on bits LO..HI-1 of the rank.
+ *
+ * scan: -w (32-bit types only) writes u64, i64 or f64.  xor: integer types
+ * only.  Integer sums wrap at the output's width.  Float sums add in double
+ * in one fixed order, in blocks of 1024 elements (see fsum()); their
+ * accumulator is a double, f32 or not: --carry-in is read as a double and
+ * --total prints one.  --total prints the final value as text: integers
+ * in decimal, floats in the fewest %.Ng digits that read back to the same
+ * bits.
+ *
+ * stat: min and max by rank, an exact sum for integers, zeros counts -0.0
+ * too, distinct counts bit patterns; --hist is for u32 only.
+ *
+ * Clarity over speed everywhere.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +59,160 @@ static void die(const char *msg, const char *arg)
     fprintf(stderr, "sc-ref: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
     exit(2);
 }
+
+/* ------------------------------------------------------------- types */
+
+/* Each element is held as its bit pattern in a uint64_t, whatever the
+ * type.  The 32-bit types come first: the wide type of t is t + 3. */
+enum { U32, I32, F32, U64, I64, F64 };
+static const char *const type_names[] = { "u32", "i32", "f32",
+                                          "u64", "i64", "f64" };
+
+static int elem_type = U32;     /* --type */
+static int big_endian = 0;      /* --big-endian */
+
+static unsigned width_of(int t) { return t < U64 ? 32 : 64; }
+static int is_signed(int t) { return t == I32 || t == I64; }
+static int is_float(int t) { return t == F32 || t == F64; }
+
+static uint64_t ones(unsigned bits)
+{
+    return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+static uint64_t sign_bit(int t)
+{
+    return UINT64_C(1) << (width_of(t) - 1);
+}
+
+/* The order-preserving unsigned "rank": sorting by rank as an unsigned
+ * number sorts integers by value and floats by IEEE 754 totalOrder. */
+static uint64_t rank(int t, uint64_t x)
+{
+    if (is_signed(t))
+        return x ^ sign_bit(t);
+    if (is_float(t))
+        return (x & sign_bit(t)) ? ~x & ones(width_of(t)) : x ^ sign_bit(t);
+    return x;
+}
+
+/* The element of a given rank. */
+static uint64_t unrank(int t, uint64_t r)
+{
+    if (is_signed(t))
+        return r ^ sign_bit(t);
+    if (is_float(t))
+        return (r & sign_bit(t)) ? r ^ sign_bit(t) : ~r & ones(width_of(t));
+    return r;
+}
+
+/* A signed element, sign-extended. */
+static int64_t to_int(int t, uint64_t x)
+{
+    return t == I32 ? (int64_t)(int32_t)(uint32_t)x : (int64_t)x;
+}
+
+/* A float element as a double (exact for f32). */
+static double to_double(int t, uint64_t x)
+{
+    if (t == F32) {
+        uint32_t u = (uint32_t)x;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, &x, 8);
+    return d;
+}
+
+/* A double as an element of float type t (rounded to nearest for f32). */
+static uint64_t from_double(int t, double d)
+{
+    if (t == F32) {
+        float f = (float)d;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    uint64_t x;
+    memcpy(&x, &d, 8);
+    return x;
+}
+
+/* A 32-bit element as its wide type (t + 3): zero-extended, sign-extended
+ * or converted to double. */
+static uint64_t widen(int t, uint64_t x)
+{
+    if (t == I32)
+        return (uint64_t)to_int(t, x);
+    if (t == F32)
+        return from_double(F64, to_double(t, x));
+    return x;
+}
+
+/* x < y and x == y, as C compares them in the type. */
+static int less(int t, uint64_t x, uint64_t y)
+{
+    if (is_float(t))
+        return to_double(t, x) < to_double(t, y);
+    if (is_signed(t))
+        return to_int(t, x) < to_int(t, y);
+    return x < y;
+}
+
+static int equal(int t, uint64_t x, uint64_t y)
+{
+    if (is_float(t))
+        return to_double(t, x) == to_double(t, y);
+    return x == y;
+}
+
+/* An element as text: integers in decimal, floats in the fewest %g
+ * digits (up to 9 for f32, 17 for f64) that read back to the same bits,
+ * tried from 6 (15) up, where %g writes any shorter one too without its
+ * trailing zeros: 100, not 1e+02; inf, -inf, nan and -nan as printf
+ * writes them. */
+static void print_value(int t, uint64_t x)
+{
+    if (!is_float(t)) {
+        if (is_signed(t))
+            printf("%" PRId64 "\n", to_int(t, x));
+        else
+            printf("%" PRIu64 "\n", x);
+        return;
+    }
+    double d = to_double(t, x);
+    if (isnan(d) || isinf(d)) {
+        printf("%g\n", d);
+        return;
+    }
+    char buf[64];
+    int most = t == F32 ? 9 : 17;
+    for (int digits = t == F32 ? 6 : 15; digits <= most; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, d);
+        uint64_t back = t == F32 ? from_double(F32, strtof(buf, NULL))
+                                 : from_double(F64, strtod(buf, NULL));
+        if (back == x)
+            break;
+    }
+    printf("%s\n", buf);
+}
+
+/* A 128-bit figure in decimal. */
+static void print_u128(unsigned __int128 v)
+{
+    char buf[64];
+    int k = sizeof buf;
+    buf[--k] = '\0';
+    do {
+        buf[--k] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    fputs(buf + k, stdout);
+}
+
+/* ----------------------------------------------------------- numbers */
 
 static uint64_t parse_u64(const char *s)
 {
@@ -43,30 +231,82 @@ static uint64_t parse_u64(const char *s)
     return (uint64_t)v;
 }
 
-static uint32_t parse_u32(const char *s)
+/* A float as strtof/strtod read it; "-nan" has its sign bit set. */
+static uint64_t parse_float(int t, const char *s)
 {
-    uint64_t v = parse_u64(s);
-    if (v > UINT32_MAX)
-        die("number above 2^32-1", s);
-    return (uint32_t)v;
+    char *end;
+    uint64_t x;
+    errno = 0;
+    if (t == F32) {
+        float f = strtof(s, &end);
+        if (errno == ERANGE && isinf(f))
+            die("number out of range for f32", s);
+        x = from_double(F32, f);        /* exact: f is a float already */
+    } else {
+        double d = strtod(s, &end);
+        if (errno == ERANGE && isinf(d))
+            die("number out of range for f64", s);
+        x = from_double(F64, d);
+    }
+    if (*s == '\0' || *end != '\0')
+        die("bad number", s);
+    if (isnan(to_double(t, x)))
+        x = s[0] == '-' ? x | sign_bit(t) : x & ~sign_bit(t);
+    return x;
 }
 
-/* "A:B" -> two numbers */
-static void parse_pair(const char *s, uint64_t *a, uint64_t *b)
+/* A value in type t, as its bit pattern. */
+static uint64_t parse_value(int t, const char *s)
 {
-    char buf[128];
+    if (is_float(t))
+        return parse_float(t, s);
+    int neg = is_signed(t) && s[0] == '-';
+    uint64_t mag = parse_u64(s + neg);
+    if (!is_signed(t)) {
+        if (mag > ones(width_of(t)))
+            die(t == U32 ? "number above 2^32-1" : "number out of range", s);
+        return mag;
+    }
+    /* -2^(w-1) .. 2^(w-1)-1 */
+    if (mag > sign_bit(t) - (neg ? 0 : 1))
+        die("number out of range for the type", s);
+    return (neg ? 0 - mag : mag) & ones(width_of(t));
+}
+
+/* --mask M: a bit pattern of the type's width, integer types only. */
+static uint64_t parse_mask(int t, const char *s)
+{
+    if (is_float(t))
+        die("--mask needs an integer type, not", type_names[t]);
+    uint64_t m = parse_u64(s);
+    if (m > ones(width_of(t)))
+        die("mask wider than the type", s);
+    return m;
+}
+
+/* "A:B" -> A copied into buf, B returned */
+static const char *split_pair(const char *s, char *buf, size_t cap)
+{
     const char *colon = strchr(s, ':');
-    if (!colon || (size_t)(colon - s) >= sizeof buf)
+    if (!colon || (size_t)(colon - s) >= cap)
         die("expected LO:HI", s);
     memcpy(buf, s, (size_t)(colon - s));
     buf[colon - s] = '\0';
-    *a = parse_u64(buf);
-    *b = parse_u64(colon + 1);
+    return colon + 1;
 }
 
 /* ---------------------------------------------------------------- I/O */
 
-static uint32_t *read_all(uint64_t *n_out)
+/* w bytes of b as a number, in the input's byte order */
+static uint64_t get_bytes(const unsigned char *b, unsigned w)
+{
+    uint64_t x = 0;
+    for (unsigned k = 0; k < w; k++)
+        x |= (uint64_t)b[k] << (8 * (big_endian ? w - 1 - k : k));
+    return x;
+}
+
+static uint64_t *read_all(uint64_t *n_out)
 {
     size_t cap = 1 << 20, len = 0;
     unsigned char *bytes = malloc(cap);
@@ -84,64 +324,63 @@ static uint32_t *read_all(uint64_t *n_out)
             break;
         len += got;
     }
-    uint64_t n = len / 4;
-    uint32_t *v = malloc((n ? n : 1) * sizeof *v);
+    unsigned w = width_of(elem_type) / 8;
+    uint64_t n = len / w;
+    uint64_t *v = malloc((n ? n : 1) * sizeof *v);
     if (!v)
         die("out of memory", NULL);
-    for (uint64_t i = 0; i < n; i++) {
-        const unsigned char *b = bytes + 4 * i;
-        v[i] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-               (uint32_t)b[3] << 24;
-    }
+    for (uint64_t i = 0; i < n; i++)
+        v[i] = get_bytes(bytes + w * i, w);
     free(bytes);
     *n_out = n;
     return v;
 }
 
-static void put32(uint32_t x)
-{
-    unsigned char b[4] = { x & 0xff, (x >> 8) & 0xff, (x >> 16) & 0xff, x >> 24 };
-    fwrite(b, 1, 4, stdout);
-}
-
-static void put64(uint64_t x)
+/* the low w bytes of x, in the output's byte order */
+static void put_bytes(uint64_t x, unsigned w)
 {
     unsigned char b[8];
-    for (int k = 0; k < 8; k++)
-        b[k] = (unsigned char)(x >> (8 * k));
-    fwrite(b, 1, 8, stdout);
+    for (unsigned k = 0; k < w; k++)
+        b[k] = (unsigned char)(x >> (8 * (big_endian ? w - 1 - k : k)));
+    fwrite(b, 1, w, stdout);
 }
+
+static void put32(uint32_t x) { put_bytes(x, 4); }
+static void put64(uint64_t x) { put_bytes(x, 8); }
+static void put_elem(int t, uint64_t x) { put_bytes(x, width_of(t) / 8); }
 
 /* ---------------------------------------------------------- predicate */
 
 enum { MAXTERMS = 64 };
 typedef struct {
     int kind[MAXTERMS];   /* 0 eq 1 ne 2 lt 3 le 4 gt 5 ge 6 range 7 mask */
-    uint32_t a[MAXTERMS], b[MAXTERMS];
+    uint64_t a[MAXTERMS], b[MAXTERMS];
     int n;
     int invert;
 } pred;
 
-static int term_holds(int kind, uint32_t a, uint32_t b, uint32_t x)
+static int term_holds(int kind, uint64_t a, uint64_t b, uint64_t x)
 {
+    int t = elem_type;
     switch (kind) {
-    case 0: return x == a;
-    case 1: return x != a;
-    case 2: return x < a;
-    case 3: return x <= a;
-    case 4: return x > a;
-    case 5: return x >= a;
-    case 6: return a <= x && x <= b;
+    case 0: return equal(t, x, a);
+    case 1: return !equal(t, x, a);
+    case 2: return less(t, x, a);
+    case 3: return less(t, x, a) || equal(t, x, a);
+    case 4: return less(t, a, x);
+    case 5: return less(t, a, x) || equal(t, x, a);
+    case 6: return (less(t, a, x) || equal(t, a, x)) &&
+                   (less(t, x, b) || equal(t, x, b));
     case 7: return (x & a) != 0;
     }
     return 0;
 }
 
-static int pred_holds(const pred *p, uint32_t x)
+static int pred_holds(const pred *p, uint64_t x)
 {
     int ok;
     if (p->n == 0) {
-        ok = (x != 0);
+        ok = !equal(elem_type, x, 0);   /* 0 is +0.0 for the floats */
     } else {
         ok = 1;
         for (int k = 0; k < p->n; k++)
@@ -170,16 +409,16 @@ static int pred_option(pred *p, int argc, char **argv, int *i)
             die("too many predicate terms", NULL);
         const char *val = argv[++*i];
         p->kind[p->n] = k;
+        p->b[p->n] = 0;
         if (k == 6) {
-            uint64_t lo, hi;
-            parse_pair(val, &lo, &hi);
-            if (lo > UINT32_MAX || hi > UINT32_MAX)
-                die("range bound above 2^32-1", val);
-            p->a[p->n] = (uint32_t)lo;
-            p->b[p->n] = (uint32_t)hi;
+            char lo[128];
+            const char *hi = split_pair(val, lo, sizeof lo);
+            p->a[p->n] = parse_value(elem_type, lo);
+            p->b[p->n] = parse_value(elem_type, hi);
+        } else if (k == 7) {
+            p->a[p->n] = parse_mask(elem_type, val);
         } else {
-            p->a[p->n] = parse_u32(val);
-            p->b[p->n] = 0;
+            p->a[p->n] = parse_value(elem_type, val);
         }
         p->n++;
         return 1;
@@ -206,7 +445,7 @@ static int cmd_compact(int argc, char **argv)
             die("compact: unknown option", argv[i]);
     }
     uint64_t n;
-    uint32_t *v = read_all(&n);
+    uint64_t *v = read_all(&n);
     uint64_t kept = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (!pred_holds(&p, v[i]))
@@ -215,7 +454,7 @@ static int cmd_compact(int argc, char **argv)
         if (count)
             continue;
         if (!indices)
-            put32(v[i]);
+            put_elem(elem_type, v[i]);
         else if (wide)
             put64(i);
         else
@@ -242,20 +481,20 @@ static int cmd_split(int argc, char **argv)
             die("split: unknown option", argv[i]);
     }
     uint64_t n, sel = 0;
-    uint32_t *v = read_all(&n);
+    uint64_t *v = read_all(&n);
     /* first pass: the selected, in order */
     for (uint64_t i = 0; i < n; i++) {
         if (pred_holds(&p, v[i])) {
             sel++;
             if (!count)
-                put32(v[i]);
+                put_elem(elem_type, v[i]);
         }
     }
     /* second pass: the rejected, in order */
     if (!count)
         for (uint64_t i = 0; i < n; i++)
             if (!pred_holds(&p, v[i]))
-                put32(v[i]);
+                put_elem(elem_type, v[i]);
     if (count)
         printf("%" PRIu64 " %" PRIu64 "\n", sel, n - sel);
     free(v);
@@ -266,22 +505,45 @@ static int cmd_split(int argc, char **argv)
 
 enum { OP_SUM, OP_MAX, OP_MIN, OP_XOR };
 
-static uint64_t apply(int op, uint64_t acc, uint64_t x, int wide)
+/* The one order of a float sum.  The stream is cut into aligned blocks of
+ * 1024 elements.  C_0 = carry; within block b, S runs from 0.0 adding the
+ * elements in order (all in double); the inclusive output at an element
+ * is C_b + S, and C_{b+1} = C_b + S at the block's end.  Fills incl[i]
+ * when incl is not NULL; returns the final C (the carry for an empty
+ * input). */
+enum { FSUM_BLOCK = 1024 };
+
+static double fsum(int t, const uint64_t *v, uint64_t n, double carry,
+                   double *incl)
 {
-    uint64_t r;
-    switch (op) {
-    case OP_SUM: r = acc + x; break;
-    case OP_MAX: r = acc > x ? acc : x; break;
-    case OP_MIN: r = acc < x ? acc : x; break;
-    default:     r = acc ^ x; break;
+    double c = carry, s = 0.0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i % FSUM_BLOCK == 0)
+            s = 0.0;
+        s += to_double(t, v[i]);
+        if (incl)
+            incl[i] = c + s;
+        if (i % FSUM_BLOCK == FSUM_BLOCK - 1 || i == n - 1)
+            c = c + s;
     }
-    return wide ? r : (uint32_t)r;
+    return c;
+}
+
+/* The integer sum, max, min and xor: acc (+) x in type t. */
+static uint64_t apply(int t, int op, uint64_t acc, uint64_t x)
+{
+    switch (op) {
+    case OP_SUM: return (acc + x) & ones(width_of(t));
+    case OP_MAX: return rank(t, x) > rank(t, acc) ? x : acc;
+    case OP_MIN: return rank(t, x) < rank(t, acc) ? x : acc;
+    default:     return acc ^ x;
+    }
 }
 
 static int cmd_scan(int argc, char **argv)
 {
-    int op = OP_SUM, inclusive = 0, wide = 0, total = 0, have_carry = 0;
-    uint64_t carry = 0;
+    int op = OP_SUM, inclusive = 0, wide = 0, total = 0;
+    const char *carry_arg = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--op") == 0) {
@@ -301,57 +563,104 @@ static int cmd_scan(int argc, char **argv)
         } else if (strcmp(a, "--carry-in") == 0) {
             if (++i >= argc)
                 die("missing value for", a);
-            carry = parse_u64(argv[i]);
-            have_carry = 1;
+            carry_arg = argv[i];
         } else {
             die("scan: unknown option", a);
         }
     }
-    /* The identity: 0 for sum, max and xor; all ones (of 32 bits: the
-     * elements are uint32) for min. */
-    uint64_t acc = have_carry ? carry : (op == OP_MIN ? UINT32_MAX : 0);
-    if (!wide)
-        acc = (uint32_t)acc;
+    int t = elem_type;
+    if (op == OP_XOR && is_float(t))
+        die("scan --op xor needs an integer type, not", type_names[t]);
+    if (wide && width_of(t) == 64)
+        die("scan -w needs a 32-bit type, not", type_names[t]);
+    /* ot: the type of the outputs.  With -w the elements are widened
+     * first and the scan runs in the wide type.  at: the accumulator's
+     * type, ot's but for a float sum: a double even without -w (fsum()),
+     * so its --carry-in is read as a double and its --total printed as
+     * one, and a scan cut at a block boundary carries across exactly;
+     * only its binary outputs are rounded to f32. */
+    int ot = wide ? t + 3 : t;
+    int at = op == OP_SUM && is_float(t) ? F64 : ot;
+    /* Max and min of i32 and f32 compare in the element type (a float
+     * widened to a double may change its NaN payload, and so its place
+     * in the order), and write the widened element; their --carry-in is
+     * an element.  u32's keep the 64-bit accumulator of -w. */
+    int narrow = wide && t != U32 && (op == OP_MAX || op == OP_MIN);
+    /* The identity: 0 for sum and xor, the least element by rank for max
+     * and the greatest for min, of the element type (widened with -w:
+     * u32's min starts from 0xffffffff even with -w). */
+    uint64_t id = op == OP_MAX ? unrank(t, 0)
+                : op == OP_MIN ? unrank(t, ones(width_of(t))) : 0;
+    uint64_t acc = carry_arg ? parse_value(narrow ? t : at, carry_arg)
+                             : (wide && !narrow ? widen(t, id) : id);
     uint64_t n;
-    uint32_t *v = read_all(&n);
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t before = acc;
-        acc = apply(op, acc, v[i], wide);
+    uint64_t *v = read_all(&n);
+    if (narrow) {
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t before = acc;
+            acc = apply(t, op, acc, v[i]);
+            if (!total)
+                put_elem(ot, widen(t, inclusive ? acc : before));
+        }
         if (total)
-            continue;
-        uint64_t out = inclusive ? acc : before;
-        if (wide)
-            put64(out);
-        else
-            put32((uint32_t)out);
+            print_value(ot, widen(t, acc));
+        free(v);
+        return 0;
+    }
+    if (wide)
+        for (uint64_t i = 0; i < n; i++)
+            v[i] = widen(t, v[i]);
+    if (op == OP_SUM && is_float(ot)) {
+        double *incl = malloc((n ? n : 1) * sizeof *incl);
+        if (!incl)
+            die("out of memory", NULL);
+        double c0 = to_double(at, acc);
+        double end = fsum(ot, v, n, c0, incl);
+        for (uint64_t i = 0; i < n && !total; i++) {
+            double out = inclusive ? incl[i] : (i ? incl[i - 1] : c0);
+            /* Which NaN a sum gives depends on the order of the operands:
+             * the tools write every NaN sum as +nan. */
+            if (isnan(out))
+                out = NAN;
+            put_elem(ot, from_double(ot, out));
+        }
+        acc = from_double(at, isnan(end) ? NAN : end);
+        free(incl);
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t before = acc;
+            acc = apply(ot, op, acc, v[i]);
+            if (total)
+                continue;
+            put_elem(ot, inclusive ? acc : before);
+        }
     }
     if (total)
-        printf("%" PRIu64 "\n", acc);
+        print_value(at, acc);
     free(v);
     return 0;
 }
 
 /* --------------------------------------------------------------- sort */
 
-static unsigned key_lo = 0, key_hi = 32;
+static unsigned key_lo = 0, key_hi = 32;    /* cmd_sort: the type's width */
 static int descending = 0;
 
-static uint32_t key_of(uint32_t x)
+/* Bits key_lo..key_hi-1 of the rank. */
+static uint64_t key_of(uint64_t x)
 {
-    uint32_t shifted = x >> key_lo;
-    unsigned width = key_hi - key_lo;
-    return width >= 32 ? shifted : (shifted & ((UINT32_C(1) << width) - 1));
+    return (rank(elem_type, x) >> key_lo) & ones(key_hi - key_lo);
 }
 
 /* Does a belong strictly before b?  Equal keys: no (keeps input order). */
-static int before(uint32_t a, uint32_t b)
+static int before(uint64_t a, uint64_t b)
 {
-    uint32_t ka = key_of(a), kb = key_of(b);
+    uint64_t ka = key_of(a), kb = key_of(b);
     return descending ? ka > kb : ka < kb;
 }
 
 /* Top-down merge sort, stable: on equal keys the left element goes first. */
-static void merge_sort(uint32_t *v, uint32_t *tmp, uint64_t n)
+static void merge_sort(uint64_t *v, uint64_t *tmp, uint64_t n)
 {
     if (n < 2)
         return;
@@ -375,6 +684,7 @@ static void merge_sort(uint32_t *v, uint32_t *tmp, uint64_t n)
 static int cmd_sort(int argc, char **argv)
 {
     int unique = 0;
+    key_hi = width_of(elem_type);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-r") == 0 || strcmp(a, "--reverse") == 0) {
@@ -382,11 +692,14 @@ static int cmd_sort(int argc, char **argv)
         } else if (strcmp(a, "-u") == 0 || strcmp(a, "--unique") == 0) {
             unique = 1;
         } else if (strcmp(a, "--bits") == 0) {
-            uint64_t lo, hi;
+            char buf[128];
             if (++i >= argc)
                 die("missing value for", a);
-            parse_pair(argv[i], &lo, &hi);
-            if (!(lo < hi && hi <= 32))
+            if (is_float(elem_type))
+                die("--bits needs an integer type, not", type_names[elem_type]);
+            const char *rest = split_pair(argv[i], buf, sizeof buf);
+            uint64_t lo = parse_u64(buf), hi = parse_u64(rest);
+            if (!(lo < hi && hi <= width_of(elem_type)))
                 die("bad --bits", argv[i]);
             key_lo = (unsigned)lo;
             key_hi = (unsigned)hi;
@@ -395,8 +708,8 @@ static int cmd_sort(int argc, char **argv)
         }
     }
     uint64_t n;
-    uint32_t *v = read_all(&n);
-    uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    uint64_t *v = read_all(&n);
+    uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
     if (!tmp)
         die("out of memory", NULL);
     merge_sort(v, tmp, n);
@@ -404,59 +717,93 @@ static int cmd_sort(int argc, char **argv)
         /* -u: of each run of equal keys keep the first */
         if (unique && i > 0 && key_of(v[i]) == key_of(v[i - 1]))
             continue;
-        put32(v[i]);
+        put_elem(elem_type, v[i]);
     }
     free(tmp);
     free(v);
     return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_rank(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t x = rank(elem_type, *(const uint64_t *)a);
+    uint64_t y = rank(elem_type, *(const uint64_t *)b);
     return x < y ? -1 : x > y;
+}
+
+/* "q.ffffff": a / n rounded to 6 decimals, halves up (away from zero) */
+static void print_mean(unsigned __int128 mag, int negative, uint64_t n)
+{
+    unsigned __int128 q = mag / n, r = mag % n;
+    uint64_t frac = (uint64_t)((r * 1000000 + n / 2) / n);
+    if (frac == 1000000) { q++; frac = 0; }
+    printf("mean %s%" PRIu64 ".%06" PRIu64 "\n",
+           negative && (q || frac) ? "-" : "", (uint64_t)q, frac);
 }
 
 /* sc-stat's report, the slow and obvious way. */
 static int cmd_stat(int argc, char **argv)
 {
     uint64_t hist = 0, head = 0, tail = 0, n;
+    int t = elem_type;
     for (int i = 0; i < argc; i++) {
         if (i + 1 >= argc) die("missing value", argv[i]);
         uint64_t *dst = strcmp(argv[i], "--hist") == 0 ? &hist
                       : strcmp(argv[i], "--head") == 0 ? &head
                       : strcmp(argv[i], "--tail") == 0 ? &tail : NULL;
         if (!dst) die("unknown stat option", argv[i]);
+        if (dst == &hist && t != U32)
+            die("stat --hist: not supported for", type_names[t]);
         *dst = parse_u64(argv[++i]);
     }
-    uint32_t *v = read_all(&n);
+    uint64_t *v = read_all(&n);
     if (head || tail) {
         uint64_t from = head ? 0 : (n > tail ? n - tail : 0);
         uint64_t to = head ? (n < head ? n : head) : n;
-        for (uint64_t i = from; i < to; i++) printf("%" PRIu32 "\n", v[i]);
+        for (uint64_t i = from; i < to; i++) print_value(t, v[i]);
         free(v);
         return 0;
     }
     printf("count %" PRIu64 "\n", n);
     if (n == 0) { free(v); return 0; }
-    unsigned __int128 sum = 0;
+    /* sum: exact for integers (128 bits), fsum()'s order for floats */
+    unsigned __int128 usum = 0;
+    __int128 ssum = 0;
+    double fs = is_float(t) ? fsum(t, v, n, 0.0, NULL) : 0.0;
     uint64_t zeros = 0;
-    for (uint64_t i = 0; i < n; i++) { sum += v[i]; zeros += v[i] == 0; }
-    qsort(v, n, 4, cmp_u32);
+    for (uint64_t i = 0; i < n; i++) {
+        if (is_signed(t)) ssum += to_int(t, v[i]);
+        else usum += v[i];
+        /* the floats' zeros: -0.0 as well as +0.0 */
+        zeros += is_float(t) ? (v[i] & ~sign_bit(t)) == 0 : v[i] == 0;
+    }
+    qsort(v, n, sizeof *v, cmp_rank);
     uint64_t distinct = 1;
     for (uint64_t i = 1; i < n; i++) distinct += v[i] != v[i - 1];
-    unsigned __int128 q = sum / n, r = sum % n;
-    uint64_t frac = (uint64_t)((r * 1000000 + n / 2) / n);
-    if (frac == 1000000) { q++; frac = 0; }
-    /* The sums of the tests stay below 2^64. */
-    printf("min %" PRIu32 "\nmax %" PRIu32 "\nsum %" PRIu64 "\nmean %" PRIu64
-           ".%06" PRIu64 "\nzeros %" PRIu64 "\ndistinct %" PRIu64 "\n",
-           v[0], v[n - 1], (uint64_t)sum, (uint64_t)q, frac, zeros, distinct);
-    uint64_t range = (uint64_t)v[n - 1] - v[0] + 1, b = hist < range ? hist : range;
+    printf("min "); print_value(t, v[0]);
+    printf("max "); print_value(t, v[n - 1]);
+    printf("sum ");
+    if (is_float(t)) {
+        print_value(F64, from_double(F64, fs));
+        printf("mean %.6f\n", fs / (double)n);
+    } else if (is_signed(t)) {
+        unsigned __int128 mag = ssum < 0 ? -(unsigned __int128)ssum
+                                         : (unsigned __int128)ssum;
+        printf("%s", ssum < 0 ? "-" : "");
+        print_u128(mag);
+        printf("\n");
+        print_mean(mag, ssum < 0, n);
+    } else {
+        print_u128(usum);
+        printf("\n");
+        print_mean(usum, 0, n);
+    }
+    printf("zeros %" PRIu64 "\ndistinct %" PRIu64 "\n", zeros, distinct);
+    uint64_t range = v[n - 1] - v[0] + 1, b = hist < range ? hist : range;
     for (uint64_t k = 0, i = 0; k < b; k++) {
         /* Bucket k: the values x with k*range <= (x-min)*b < (k+1)*range. */
         uint64_t c = 0;
-        for (; i < n && ((uint64_t)v[i] - v[0]) * b < (k + 1) * range; i++) c++;
+        for (; i < n && (v[i] - v[0]) * b < (k + 1) * range; i++) c++;
         uint64_t lo = v[0] + (k * range + b - 1) / b;
         uint64_t hi = v[0] + ((k + 1) * range + b - 1) / b - 1;
         printf("hist %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lo, hi, c);
@@ -465,10 +812,38 @@ static int cmd_stat(int argc, char **argv)
     return 0;
 }
 
+/* Takes --type T and --big-endian out of argv, wherever they stand (no
+ * value of another option can be either); returns the new argc. */
+static int global_options(int argc, char **argv)
+{
+    int m = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--type") == 0) {
+            if (i + 1 >= argc)
+                die("missing value for", argv[i]);
+            const char *name = argv[++i];
+            int t = 0;
+            while (t < 6 && strcmp(name, type_names[t]) != 0)
+                t++;
+            if (t == 6)
+                die("bad --type (u32, i32, f32, u64, i64 or f64)", name);
+            elem_type = t;
+        } else if (strcmp(argv[i], "--big-endian") == 0) {
+            big_endian = 1;
+        } else {
+            argv[m++] = argv[i];
+        }
+    }
+    argv[m] = NULL;
+    return m;
+}
+
 int main(int argc, char **argv)
 {
+    argc = global_options(argc, argv);
     if (argc < 2)
-        die("usage: sc-ref compact|split|scan|sort|stat [options] <in >out", NULL);
+        die("usage: sc-ref compact|split|scan|sort|stat [options]"
+            " [--type T] [--big-endian] <in >out", NULL);
     const char *cmd = argv[1];
     int rc;
     if (strcmp(cmd, "compact") == 0)
