@@ -3,8 +3,11 @@
  * (sc_key: the order as unsigned numbers), written back as the elements
  * (widened with `wide`); an i32 wide sum runs on x + 2^31 (the sign bit
  * flipped: unsigned, so the wide scan zero-extends it) and takes the
- * 2^31 a term back out of each output and of the carry.  The input
- * array is the caller's scratch: ranked in place. */
+ * 2^31 a term back out of each output and of the carry; an i32 wide
+ * xor of the zero-extended elements becomes that of the sign-extended
+ * ones by setting the high word wherever the low word's sign bit is
+ * the elements' (not the carry's).  The input array is the caller's
+ * scratch: ranked in place. */
 #include <cuda_runtime.h>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
@@ -45,6 +48,21 @@ __global__ void unbias_out(uint64_t *out, uint64_t n, int inclusive,
     if (i0 == 0) *carry -= n << 31;
 }
 
+__device__ __forceinline__ uint64_t sign_fixed(uint64_t z, uint64_t carry)
+{
+    return z ^ ((((z ^ carry) >> 31) & 1) ? 0xffffffff00000000ull : 0);
+}
+
+__global__ void sign_extend_xor(uint64_t *out, uint64_t n, const uint64_t *carry_in,
+                                uint64_t *carry_out)
+{
+    uint64_t c = *carry_in;
+    uint64_t i0 = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    for (uint64_t i = i0; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        out[i] = sign_fixed(out[i], c);
+    if (i0 == 0) *carry_out = sign_fixed(*carry_out, c);
+}
+
 unsigned grid_for(uint64_t n)
 {
     int sms = 0;
@@ -63,10 +81,20 @@ extern "C" int scg_scan_type(uint32_t *d_in, uint64_t n, uint32_t type, int op,
     cudaStream_t s = (cudaStream_t)stream;
     int ranks = sc_scan_ranks(type, op);
     int biased = type == SC_I32 && wide && op == SC_OP_SUM;
-    if (n == 0 || (!ranks && !biased))
+    int sxor = type == SC_I32 && wide && op == SC_OP_XOR;
+    if (n == 0 || (!ranks && !biased && !sxor))
         return scg_scan(d_in, n, op, inclusive, wide, d_carry_in, d_out, d_carry_out,
                         d_scratch, stream);
     unsigned grid = grid_for(n);
+    if (sxor) {
+        int err = scg_scan(d_in, n, op, inclusive, wide, d_carry_in, d_out, d_carry_out,
+                           d_scratch, stream);
+        if (err) return err;
+        sign_extend_xor<<<grid, 256, 0, s>>>((uint64_t *)d_out, n, d_carry_in,
+                                             d_carry_out);
+        SCG_CHECK_LAUNCH();
+        return 0;
+    }
     rank_in<<<grid, 256, 0, s>>>(d_in, n, biased ? sc_key_of(SC_I32) : sc_key_of(type));
     SCG_CHECK_LAUNCH();
     int err = scg_scan(d_in, n, op, inclusive, wide, d_carry_in, d_out, d_carry_out,
