@@ -3,12 +3,12 @@
 
 load test_helper
 
-# A tree with four passing unit tests and no bats suites; nvidia-smi is a
+# A tree with five passing unit tests and no bats suites; nvidia-smi is a
 # stub that says whether a GPU is "here".
 fake_tree() {
     mkdir -p src/tests build/tests/unit build/tests/gpu stubs
     local u
-    for u in test_api test_merge test_memlimit test_phase_times; do
+    for u in test_api test_merge test_memlimit test_phase_times test_types; do
         printf '#!/bin/sh\necho "ok 1 - fine"\necho 1..1\n' > build/tests/unit/$u
         chmod +x build/tests/unit/$u
     done
@@ -26,14 +26,14 @@ suite() {
     suite yes
     [ "$status" -eq 0 ]
     [[ "$output" == *"gpu-test_compact_kernels"*"no GPU here"* ]]
-    [ "${lines[-1]}" = "4 passed, 0 failed, 3 skipped" ]
+    [ "${lines[-1]}" = "5 passed, 0 failed, 3 skipped" ]
 }
 
 @test "run-suite: a CPU-only build on a GPU machine says so" {
     fake_tree 0
     suite no
     [[ "$output" == *"gpu-test_scan_sort_kernels"*"a CPU-only build"* ]]
-    [ "${lines[-1]}" = "4 passed, 0 failed, 3 skipped" ]
+    [ "${lines[-1]}" = "5 passed, 0 failed, 3 skipped" ]
 }
 
 @test "run-suite: on a GPU the built kernel tests run" {
@@ -44,5 +44,5 @@ suite() {
     done
     suite yes
     [ "$status" -eq 0 ]
-    [ "${lines[-1]}" = "7 passed, 0 failed, 0 skipped" ]
+    [ "${lines[-1]}" = "8 passed, 0 failed, 0 skipped" ]
 }

@@ -218,8 +218,10 @@ ints() {
         sc-compact -d $d -e f32 a > z.$d
         sc-split -d $d -e f32 --lt 0 a > p.$d
         sc-gen -d $d -e f32 --min -1 --max 1 -p 0.5 -n 1000003 -s 7 > g.$d
+        sc-stat -d $d -e f32 --quantiles 8 a > q.$d
+        sc-stat -d $d -e i32 a > t.$d
     done
-    for f in s r c z p g; do expect_same $f.cpu $f.cuda; done
+    for f in s r c z p g q t; do expect_same $f.cpu $f.cuda; done
     ref sort --type f32 < a > s.ref
     expect_same s.ref s.cuda
 }
@@ -290,6 +292,59 @@ ints() {
     for f in i.*.cpu f.*.cpu t.cpu; do expect_same "$f" "${f%.cpu}.cuda"; done
 }
 
+# stat_vs_ref TYPE FILE [sc-stat options]: the report equals sc-ref's,
+# whose distinct count is exact: sc-stat's estimate is within 2 %.
+stat_vs_ref() {
+    local t=$1 f=$2
+    shift 2
+    sc-stat -e "$t" "$@" "$f" > got || return 1
+    ref stat --type "$t" < "$f" > want
+    grep -v '^distinct' got > got.f
+    grep -v '^distinct' want > want.f
+    cmp want.f got.f >&2 || { diff want.f got.f >&2; return 1; }
+    local e x
+    e=$(sed -n 's/^distinct //p' got)
+    x=$(sed -n 's/^distinct //p' want)
+    [ $((e * 100)) -ge $((x * 98)) ] && [ $((e * 100)) -le $((x * 102)) ] ||
+        { echo "# distinct $e, exactly $x" >&2; return 1; }
+}
+
+@test "types: sc-stat -e i32 and -e f32 figure in the type, against sc-ref" {
+    ints a 50000 19
+    sc-gen -d cpu -e i32 -n 3001 -s 20 >> a
+    floats b 30000 21
+    sc-gen -d cpu -e f32 --min -1e3 --max 1e3 -n 70000 -s 22 > c
+    stat_vs_ref i32 a
+    stat_vs_ref i32 a -c 4K -j 3
+    stat_vs_ref f32 b
+    stat_vs_ref f32 c
+    stat_vs_ref f32 c -c 4K -j 3
+    sc-stat -e f32 --head 7 b > got
+    ref stat --type f32 --head 7 < b > want
+    expect_same want got
+    sc-stat -e i32 --tail 5 a > got
+    ref stat --type i32 --tail 5 < a > want
+    expect_same want got
+    run sc-stat -e i32 --hist 4 a
+    expect_usage sc-stat
+}
+
+@test "types: sc-stat -e f32 --quantiles gives bounds sc-split --ranges cuts evenly" {
+    sc-gen -d cpu -e f32 --min -50 --max 50 -n 200000 -s 23 > a
+    sc-stat -e f32 --quantiles 4 a > q
+    local b
+    b=$(sed -n 's/^quantiles //p' q)
+    [ -n "$b" ]
+    sc-split -e f32 --ranges "$b" -o 'p%d' a
+    local k n
+    for k in 0 1 2 3; do
+        n=$(nelems "p$k")
+        [ "$n" -gt 46000 ] && [ "$n" -lt 54000 ] || { echo "# part $k: $n" >&2; return 1; }
+    done
+    # The first bound is near the first quartile of [-50, 50].
+    perl -e 'exit !($ARGV[0] > -27 && $ARGV[0] < -23)' -- "${b%%,*}"
+}
+
 @test "types: bad types and values are usage errors" {
     u32le 1 2 3 > a
     run sc-rsort -e u128 a
@@ -316,7 +371,7 @@ ints() {
     expect_usage sc-scan
     run sc-scan -e i32 --carry-in 1.5 a
     expect_usage sc-scan
-    run sc-stat -e f32 a
+    run sc-stat -e f32 --hist 3 a
     expect_usage sc-stat
     # --type may come after the values it types.
     sc-compact --lt -1 -e i32 a > none

@@ -21,7 +21,8 @@ sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
 sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);
-/* The fixed-order float sum (cpu_fsum.c; core.h's sc_fsum_state).  Scans in[0..n), stream positions first.., into floats (wide: doubles). */
+/* The fixed-order float sum (cpu_fsum.c; core.h's sc_fsum_state); out
+ * NULL: the sum alone.  Scans in[0..n), stream positions first.., into floats (wide: doubles). */
 void sc_cpu_fsum(const uint32_t *in, uint64_t n, uint64_t first,
                  int inclusive, int wide, void *out, sc_fsum_state *st);
 sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,

@@ -40,8 +40,8 @@ void sc_cpu_fsum(const uint32_t *in, uint64_t n, uint64_t first,
             st->carry += st->partial;
             st->partial = 0.0;
         }
-        if (!inclusive) put(out, i, st->carry + st->partial, wide);
+        if (out && !inclusive) put(out, i, st->carry + st->partial, wide);
         st->partial += f32_at(in, i);
-        if (inclusive) put(out, i, st->carry + st->partial, wide);
+        if (out && inclusive) put(out, i, st->carry + st->partial, wide);
     }
 }

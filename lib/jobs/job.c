@@ -32,8 +32,6 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
     else if (sc_type_size(j->type) != 4)
         bad = "only 32-bit element types are handled yet";
-    else if (j->kind == SC_JOB_STAT && j->type != SC_U32)
-        bad = "figures of elements other than u32 are not handled yet";
     else if (j->kind == SC_JOB_SCAN && j->scan_op == SC_OP_XOR &&
              sc_type_is_float(j->type))
         bad = "xor takes an integer type";

@@ -35,13 +35,19 @@ typedef struct stat_state {
      * may be reported after it, as the histogram would miss what was
      * lost. */
     sc_status keep_st;
+    /* Elements of a signed or float type: figured as their ranks, on
+     * the worker thread in stream order (their float sum has one). */
+    int typed;
+    sc_stat_typed t;
 } stat_state;
 
 /* What is looked at (all, or the blocks --sample takes) goes into the
  * figures and the quantiles' sample. */
-static sc_status reduce(stat_state *ss, const uint32_t *x, size_t n)
+static sc_status reduce(stat_state *ss, uint32_t *x, size_t n)
 {
-    sc_status st = sc_stat_add(ss->ctx, ss->times, x, n, ss->acc);
+    sc_status st = ss->typed
+        ? sc_stat_add_type(ss->ctx, ss->times, x, n, ss->seen, &ss->t, ss->acc)
+        : sc_stat_add(ss->ctx, ss->times, x, n, ss->acc);
     if (st == SC_OK && ss->quant)
         st = sc_sample_add(ss->ctx, ss->times, ss->quant, x, n, ss->seen);
     ss->seen += n;
@@ -116,13 +122,14 @@ static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
                                             s.min, s.max) : SC_OK;
     if (st != SC_OK) return st;
     if (hist) st = sc_spill_walk(ss->keep, sc_stat_hist_add, &h);
-    if (st == SC_OK) st = sc_stat_print(w, &s);
+    if (st == SC_OK)
+        st = ss->typed ? sc_stat_print_type(w, &s, &ss->t) : sc_stat_print(w, &s);
     if (st == SC_OK && ss->quant && s.count) {
         uint32_t bounds[SC_MAX_PARTS];
         unsigned nb;
         st = sc_sample_bounds(ss->ctx, ss->times, ss->quant, j->quantiles,
                               bounds, &nb);
-        if (st == SC_OK) st = sc_stat_quantiles_print(w, bounds, nb);
+        if (st == SC_OK) st = sc_stat_quantiles_print(w, j->type, bounds, nb);
     }
     if (st == SC_OK && hist) st = sc_stat_hist_print(w, &h);
     if (hist) sc_stat_hist_free(&h);
@@ -133,6 +140,9 @@ static sc_status check(sc_ctx *ctx, const sc_job *j)
 {
     if (j->head && j->tail)
         return sc_fail(ctx, SC_ERR_USAGE, "head and tail exclude each other");
+    if (j->hist_buckets && j->type != SC_U32)
+        return sc_fail(ctx, SC_ERR_USAGE, "--hist of %s elements is not "
+                       "handled yet", sc_type_name(j->type));
     if (j->quantiles > SC_MAX_PARTS)
         return sc_fail(ctx, SC_ERR_USAGE, "%" PRIu32 " quantiles: at most %d",
                        j->quantiles, SC_MAX_PARTS);
@@ -169,7 +179,9 @@ static sc_status open(job_state *js)
                                            : sc_default_buffer_bytes());
     if (st == SC_OK && j->quantiles)
         st = sc_sample_new(ctx, &ss->quant, j->sample_seed);
-    ss->cpu_only = ss->quant || !ss->blocks.all;
+    ss->typed = j->type != SC_U32;
+    ss->t.type = j->type;
+    ss->cpu_only = ss->quant || !ss->blocks.all || ss->typed;
     return st;
 }
 

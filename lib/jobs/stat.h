@@ -5,6 +5,8 @@
 
 /* The report, after the chunks (stat_report.c). */
 sc_status sc_stat_print(sc_writer *w, const sc_stats *s);
+sc_status sc_stat_print_type(sc_writer *w, const sc_stats *s,
+                             const sc_stat_typed *t);
 
 typedef struct sc_stat_hist {
     uint32_t min, n;
@@ -47,7 +49,8 @@ sc_status sc_blocks_read(sc_ctx *ctx, sc_phase_times *times, const sc_job *j,
                          uint64_t *in);
 
 /* The "quantiles" line of bounds (stat_report.c). */
-sc_status sc_stat_quantiles_print(sc_writer *w, const uint32_t *bounds,
+sc_status sc_stat_quantiles_print(sc_writer *w, sc_type type,
+                                  const uint32_t *ranks,
                                   unsigned nb);
 
 /* --head / --tail: the ends of the stream as text (stat_ends.c). */

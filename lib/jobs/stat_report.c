@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "jobs/stat.h"
 
 typedef unsigned __int128 u128;
@@ -27,6 +28,45 @@ static void mean_text(u128 sum, uint64_t count, char *buf, size_t size)
     char digits[48];
     snprintf(buf, size, "%s.%06u", u128_text(q, digits + sizeof digits),
              (unsigned)frac);
+}
+
+/* The same figures of elements of a signed or float type: s holds their
+ * ranks' (sc_key), t the zeros and the float sum. */
+sc_status sc_stat_print_type(sc_writer *w, const sc_stats *s,
+                             const sc_stat_typed *t)
+{
+    char line[320], lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS], sum[64],
+         mean[64];
+    if (s->count == 0) return sc_stat_print(w, s);
+    sc_key k = sc_key_of((uint32_t)t->type);
+    sc_value_format(t->type, sc_key_unrank(k, s->min), lo);
+    sc_value_format(t->type, sc_key_unrank(k, s->max), hi);
+    if (t->type == SC_F32) {
+        double total = sc_fsum_total(&t->fsum);
+        uint64_t bits;
+        memcpy(&bits, &total, 8);
+        sc_value_format(SC_F64, bits, sum);
+        snprintf(mean, sizeof mean, "%.6f", total / (double)s->count);
+    } else {
+        /* The ranks are x + 2^31: their sum, less 2^31 an element. */
+        u128 ranks = (u128)s->sum_hi << 64 | s->sum;
+        u128 bias = (u128)s->count << 31;
+        int negative = ranks < bias;
+        u128 mag = negative ? bias - ranks : ranks - bias;
+        char digits[48];
+        snprintf(sum, sizeof sum, "%s%s", negative ? "-" : "",
+                 u128_text(mag, digits + sizeof digits));
+        mean_text(mag, s->count, mean + 1, sizeof mean - 1);
+        /* A mean that rounds to zero has no sign. */
+        mean[0] = '-';
+        if (!negative || strspn(mean + 1, "0.") == strlen(mean + 1))
+            memmove(mean, mean + 1, strlen(mean + 1) + 1);
+    }
+    int len = snprintf(line, sizeof line,
+                       "count %" PRIu64 "\nmin %s\nmax %s\nsum %s\nmean %s"
+                       "\nzeros %" PRIu64 "\ndistinct %" PRIu64 "\n",
+                       s->count, lo, hi, sum, mean, t->zeros, s->distinct);
+    return sc_writer_write_bytes(w, line, (size_t)len);
 }
 
 sc_status sc_stat_print(sc_writer *w, const sc_stats *s)
@@ -97,14 +137,16 @@ void sc_stat_hist_free(sc_stat_hist *h)
 
 /* "quantiles B1,B2,...": what sc-split --ranges takes; "quantiles" alone
  * when there is no bound to give (one value throughout). */
-sc_status sc_stat_quantiles_print(sc_writer *w, const uint32_t *bounds,
-                                  unsigned nb)
+sc_status sc_stat_quantiles_print(sc_writer *w, sc_type type,
+                                  const uint32_t *ranks, unsigned nb)
 {
-    char line[SC_MAX_PARTS * 11 + 16];
+    char line[SC_MAX_PARTS * (SC_VALUE_CHARS + 1) + 16];
     size_t len = (size_t)snprintf(line, sizeof line, "quantiles");
-    for (unsigned k = 0; k < nb; k++)
-        len += (size_t)snprintf(line + len, sizeof line - len, "%c%" PRIu32,
-                                k ? ',' : ' ', bounds[k]);
+    sc_key key = sc_key_of((uint32_t)type);
+    for (unsigned k = 0; k < nb; k++) {
+        line[len++] = k ? ',' : ' ';
+        len += sc_value_format(type, sc_key_unrank(key, ranks[k]), line + len);
+    }
     line[len++] = '\n';
     return sc_writer_write_bytes(w, line, len);
 }

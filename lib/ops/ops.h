@@ -74,6 +74,20 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
 sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_stat_acc *acc);
 
+/* sc-stat of elements of a signed or float type: what it keeps beyond
+ * the u32 state, which takes their ranks (sc_key): the zeros, and the
+ * float sum in its fixed order.  sc_stat_add_type() counts x[0..n), at
+ * positions first.. of what is looked at, in stream order, and leaves x
+ * ranked (ops_stat.c). */
+typedef struct sc_stat_typed {
+    sc_type type;
+    uint64_t zeros;
+    sc_fsum_state fsum;
+} sc_stat_typed;
+sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, uint32_t *x,
+                           uint64_t n, uint64_t first, sc_stat_typed *t,
+                           sc_stat_acc *acc);
+
 /* Split into separate selected and rejected buffers (the stream layer). */
 sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                          const sc_pred *pred, uint32_t *sel, uint32_t *rej,

@@ -770,6 +770,8 @@ static int cmd_stat(int argc, char **argv)
     unsigned __int128 usum = 0;
     __int128 ssum = 0;
     double fs = is_float(t) ? fsum(t, v, n, 0.0, NULL) : 0.0;
+    if (isnan(fs))
+        fs = NAN;       /* as a scan writes every NaN sum */
     uint64_t zeros = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (is_signed(t)) ssum += to_int(t, v[i]);
