@@ -66,8 +66,12 @@ extern "C" int scg_compact(const uint32_t *d_in, uint64_t n, const sc_pred *pred
         return compact_with(r, in, out_kind, first_index, d_out, d_count, d_scratch,
                             algo, s);
     }
-    te::pred_general g;
-    g.p = *pred;
+    if (pred->key_neg) {
+        te::pred_general_float f = { *pred };
+        return compact_with(f, in, out_kind, first_index, d_out, d_count, d_scratch,
+                            algo, s);
+    }
+    te::pred_general g = { *pred };
     return compact_with(g, in, out_kind, first_index, d_out, d_count, d_scratch,
                         algo, s);
 }

@@ -36,14 +36,18 @@ struct pred_range {
     }
 };
 
-struct pred_general {
+/* FLOAT: p's elements are floats (key_neg set), read as sc_pred_eval
+ * reads them; the integers' instance is the test alone. */
+template <bool FLOAT> struct pred_general_t {
     sc_pred p;
     static const bool INDEXED = true;
     __device__ __forceinline__ bool operator()(uint32_t x) const
     {
-        return sc_pred_eval(&p, x) != 0;
+        return (FLOAT ? sc_pred_eval(&p, x) : sc_pred_eval_bits(&p, x)) != 0;
     }
 };
+typedef pred_general_t<false> pred_general;
+typedef pred_general_t<true> pred_general_float;
 
 /* A float's predicate reads it as sc_pred_eval does, which only
  * pred_general does. */

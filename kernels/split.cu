@@ -7,6 +7,20 @@
 #include "cuda_check.cuh"
 #include "select_ops.cuh"
 
+/* A predicate with term lists, of integers or of floats (GENERAL). */
+template <class GENERAL>
+static int split_general(const sc_pred &p, const te::input &in, uint32_t *d_sel,
+                         uint32_t *d_rej, uint64_t *d_selected, void *d_scratch,
+                         int algo, cudaStream_t s)
+{
+    te::sel_op<GENERAL, uint32_t, false, true> op;
+    op.pred.p = p;
+    op.sel = d_sel;
+    op.rej = d_rej;
+    op.first_index = 0;
+    return te::run_variant(algo, op, in, d_scratch, d_selected, s);
+}
+
 extern "C" size_t scg_split_scratch(uint64_t n)
 {
     return te::scratch_bytes(n, te::SEL_MIN_TILE);
@@ -37,12 +51,11 @@ extern "C" int scg_split_algo(const uint32_t *d_in, uint64_t n, const sc_pred *p
         te::sel_op<te::pred_range, uint32_t, false, true> op = { r, d_sel, d_rej, 0 };
         return te::run_variant(algo, op, in, d_scratch, d_selected, s);
     }
-    te::sel_op<te::pred_general, uint32_t, false, true> op;
-    op.pred.p = *pred;
-    op.sel = d_sel;
-    op.rej = d_rej;
-    op.first_index = 0;
-    return te::run_variant(algo, op, in, d_scratch, d_selected, s);
+    return pred->key_neg
+        ? split_general<te::pred_general_float>(*pred, in, d_sel, d_rej, d_selected,
+                                                d_scratch, algo, s)
+        : split_general<te::pred_general>(*pred, in, d_sel, d_rej, d_selected,
+                                          d_scratch, algo, s);
 }
 
 extern "C" int scg_split(const uint32_t *d_in, uint64_t n, const sc_pred *pred,

@@ -81,12 +81,10 @@ SC_HD int sc_scan_ranks(uint32_t type, int op)
     return type != SC_U32 && (op == SC_OP_MAX || op == SC_OP_MIN);
 }
 
-/* No data-dependent branch: every term is evaluated and and-ed.  A
- * float is first read so that it orders as a signed integer does (the
- * rank without its sign flip: sc_pred's lo and hi are circular). */
-SC_HD int sc_pred_eval(const sc_pred *p, uint32_t x)
+/* No data-dependent branch: every term is evaluated and and-ed.  x as
+ * sc_pred_eval reads it: an integer as it is, a float turned. */
+SC_HD int sc_pred_eval_bits(const sc_pred *p, uint32_t x)
 {
-    x ^= p->key_neg & (0u - (x >> 31));
     uint32_t ok = (uint32_t)(x - p->lo) <= (uint32_t)(p->hi - p->lo);
     ok &= p->empty ^ 1u;
     for (uint32_t k = 0; k < p->n_ne; k++)
@@ -94,6 +92,15 @@ SC_HD int sc_pred_eval(const sc_pred *p, uint32_t x)
     for (uint32_t k = 0; k < p->n_mask; k++)
         ok &= (uint32_t)((x & p->mask[k]) != 0);
     return (int)(ok ^ p->invert);
+}
+
+/* A float is first read so that it orders as a signed integer does (the
+ * rank without its sign flip: sc_pred's lo and hi are circular); the
+ * integer types' predicates, whose key_neg is 0, may take
+ * sc_pred_eval_bits directly. */
+SC_HD int sc_pred_eval(const sc_pred *p, uint32_t x)
+{
+    return sc_pred_eval_bits(p, x ^ (p->key_neg & (0u - (x >> 31))));
 }
 
 /* The generator's parameters reduced to integers, so that host and device

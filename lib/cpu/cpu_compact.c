@@ -3,8 +3,9 @@
 #include "cpu/phases.h"
 
 /* The default predicate (x != 0) gets its own loop so the compiler can
- * vectorise it; every other predicate goes through sc_pred_eval. Both
- * are instantiated from one always-inlined body. */
+ * vectorise it; every other predicate goes through sc_pred_eval_bits, a
+ * float's through sc_pred_eval.  All are instantiated from one
+ * always-inlined body (BY_PRED). */
 #define SC_INLINE static inline __attribute__((always_inline))
 typedef int (*pred_fn)(const sc_pred *p, uint32_t x);
 
@@ -15,8 +16,17 @@ SC_INLINE int pred_nonzero(const sc_pred *p, uint32_t x)
 }
 SC_INLINE int pred_general(const sc_pred *p, uint32_t x)
 {
+    return sc_pred_eval_bits(p, x);
+}
+SC_INLINE int pred_float(const sc_pred *p, uint32_t x)
+{
     return sc_pred_eval(p, x);
 }
+
+/* CALL(f) for op's predicate's loop body f. */
+#define BY_PRED(op, CALL)                                              \
+    ((op)->fast ? CALL(pred_nonzero)                                   \
+     : (op)->pred->key_neg ? CALL(pred_float) : CALL(pred_general))
 
 static int is_default_pred(const sc_pred *p)
 {
@@ -48,8 +58,9 @@ typedef struct compact_op {
 static void compact_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
 {
     compact_op *op = arg;
-    res[0] = op->fast ? count_with(pred_nonzero, op->pred, op->in, b, e)
-                      : count_with(pred_general, op->pred, op->in, b, e);
+#define COUNT(f) count_with(f, op->pred, op->in, b, e)
+    res[0] = BY_PRED(op, COUNT);
+#undef COUNT
 }
 
 static int exclusive_sum(void *arg, uint64_t *res, unsigned seqs)
@@ -116,16 +127,16 @@ static void compact_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     uint64_t m;
     if (op->kind == SC_EMIT_VALUES) {
         uint32_t *out = (uint32_t *)op->out + off[0];
-        m = op->fast ? move_values(pred_nonzero, op->pred, op->in, b, e, out)
-                     : move_values(pred_general, op->pred, op->in, b, e, out);
+#define MOVE(f) move_values(f, op->pred, op->in, b, e, out)
+        m = BY_PRED(op, MOVE);
+#undef MOVE
     } else {
         int wide = op->kind == SC_EMIT_IDX64;
         uint64_t *o64 = wide ? (uint64_t *)op->out + off[0] : NULL;
         uint32_t *o32 = wide ? NULL : (uint32_t *)op->out + off[0];
-        m = op->fast ? move_indices(pred_nonzero, op->pred, op->in, b, e,
-                                    op->first_index, o64, o32)
-                     : move_indices(pred_general, op->pred, op->in, b, e,
-                                    op->first_index, o64, o32);
+#define MOVE(f) move_indices(f, op->pred, op->in, b, e, op->first_index, o64, o32)
+        m = BY_PRED(op, MOVE);
+#undef MOVE
     }
     op->moved[seq] = off[0] + m;
 }
@@ -192,9 +203,9 @@ static void split_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
     compact_op *op = arg;
     uint32_t *sel = (uint32_t *)op->out + off[0];
     uint32_t *rej = op->rej + (b - off[0]);
-    uint64_t m = op->fast
-        ? split_seq(pred_nonzero, op->pred, op->in, b, e, sel, rej)
-        : split_seq(pred_general, op->pred, op->in, b, e, sel, rej);
+#define SPLIT(f) split_seq(f, op->pred, op->in, b, e, sel, rej)
+    uint64_t m = BY_PRED(op, SPLIT);
+#undef SPLIT
     op->moved[seq] = off[0] + m;
 }
 
