@@ -273,9 +273,16 @@ int cli_pred_option(cli *c, int opt, const char *arg)
 {
     if (opt == 'x') { c->job.pred.invert = 1; return 1; }
     if (opt < OPT_EQ || opt > OPT_MASK) return 0;
-    if (c->n_conds == sizeof c->conds / sizeof c->conds[0])
-        cli_usage_error(c, "too many conditions (at most %zu)",
-                        sizeof c->conds / sizeof c->conds[0]);
+    /* Room doubles at each power of two. */
+    if ((c->n_conds & (c->n_conds - 1)) == 0) {
+        size_t cap = c->n_conds ? 2 * (size_t)c->n_conds : 1;
+        struct cli_cond *more = realloc(c->conds, cap * sizeof *more);
+        if (!more) {
+            fprintf(stderr, "%s: out of memory\n", c->prog);
+            exit(EXIT_FAIL);
+        }
+        c->conds = more;
+    }
     c->conds[c->n_conds].opt = opt;
     c->conds[c->n_conds++].arg = arg;
     c->pred_given = 1;
@@ -309,7 +316,10 @@ static void add_condition(cli *c, int opt, const char *arg)
         lo_text[n] = '\0';
         uint32_t lo = cli_value(c, "--range", lo_text);
         uint32_t hi = cli_value(c, "--range", colon + 1);
-        if (sc_value_order(c->job.type, lo, hi) > 0)
+        /* As C compares: 0:-0 is a range (of both zeros). */
+        int zeros = c->job.type == SC_F32 && !(lo & 0x7fffffffu) &&
+                    !(hi & 0x7fffffffu);
+        if (!zeros && sc_value_order(c->job.type, lo, hi) > 0)
             cli_usage_error(c, "--range %s: LO is above HI", arg);
         sc_pred_add_range(p, lo, hi);
         return;
@@ -331,6 +341,9 @@ static void build_pred(cli *c)
     p->invert = invert;
     for (unsigned k = 0; k < c->n_conds; k++)
         add_condition(c, c->conds[k].opt, c->conds[k].arg);
+    free(c->conds);
+    c->conds = NULL;
+    c->n_conds = 0;
 }
 
 int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)

@@ -82,7 +82,7 @@ typedef struct cli {
     int pred_given;
     /* The conditions, read once the element type is known (--type may
      * come after them). */
-    struct { int opt; const char *arg; } conds[64];
+    struct cli_cond { int opt; const char *arg; } *conds;
     unsigned n_conds;
     sc_job job;
 } cli;

@@ -83,9 +83,12 @@ int main(int argc, char **argv)
                                                   ? "2147483647"
                                               : is_float ? "1" : "4294967295");
     g->value = cli_value(&c, "--value", value ? value : "1");
-    if (sc_value_order(c.job.type, g->min, g->max) > 0)
-        cli_usage_error(&c, "--min %s is above --max %s", min ? min : "0",
-                        max ? max : "1");
+    if (sc_value_order(c.job.type, g->min, g->max) > 0) {
+        char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];
+        sc_value_format(c.job.type, g->min, lo);
+        sc_value_format(c.job.type, g->max, hi);
+        cli_usage_error(&c, "--min %s is above --max %s", lo, hi);
+    }
     if (is_float && g->dist == SC_DIST_UNIFORM &&
         ((g->min & 0x7f800000u) == 0x7f800000u ||
          (g->max & 0x7f800000u) == 0x7f800000u))

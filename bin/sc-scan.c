@@ -23,15 +23,17 @@ static sc_scan_op parse_op(const cli *c, const char *arg)
 }
 
 /* --carry-in in the accumulator's type: with -w the 64-bit one for u32
- * (whatever the operator) and for i32 sums; a double for float sums;
- * else the element's. */
+ * (whatever the operator) and for i32 sums and xor; a double for float
+ * sums; else (max, min) the element's. */
 static uint64_t carry_value(const cli *c, const char *arg)
 {
     sc_type t = c->job.type;
-    int sum = c->job.scan_op == SC_OP_SUM, wide = c->job.out.wide;
+    sc_scan_op op = c->job.scan_op;
+    int sum = op == SC_OP_SUM, wide = c->job.out.wide;
     if (t == SC_U32 && wide)
         return cli_number(c, "--carry-in", arg, 0, UINT64_MAX);
-    if ((t == SC_I32 && sum && wide) || (t == SC_F32 && sum)) {
+    if ((t == SC_I32 && wide && (sum || op == SC_OP_XOR)) ||
+        (t == SC_F32 && sum)) {
         sc_type w = sc_type_wide(t);
         uint64_t bits;
         if (sc_value_parse(w, arg, strlen(arg), &bits) != SC_OK)

@@ -68,6 +68,11 @@ ints() {
     run sc-rsort -e f32 -C a
     expect_status 1
     [[ $output == *"order"* || $output == *"sorted"* ]]
+    # The message names the elements in the type.
+    printf '5\n-1\n' > t
+    run sc-rsort -e i32 -C --in text t
+    expect_status 1
+    [[ $output == *"-1 after 5"* ]]
     # Sorted as u32, the same bits are out of order as i32.
     u32le 1 2 0xffffffff > u
     sc-rsort -C u
@@ -194,6 +199,13 @@ ints() {
     [ "$(cat iota)" = "0 1 2 3 4 " ]
     sc-gen -e i32 --dist constant --value -7 -n 3 -t | tr '\n' ' ' > c
     [ "$(cat c)" = "-7 -7 -7 " ]
+    # A range of one value is that value; the density holds among denormals.
+    sc-gen -e f32 --min -0 --max -0 -n 3 -t | tr '\n' ' ' > z
+    [ "$(cat z)" = "-0 -0 -0 " ]
+    local kept
+    kept=$(sc-gen -e f32 --min -1e-45 --max 1e-45 -p 0.5 -n 100000 -s 9 |
+           sc-compact -e f32 --count)
+    [ "$kept" -gt 48500 ] && [ "$kept" -lt 51500 ]
 }
 
 @test "types: sc-gen's typed output is the same for any chunk size and thread count" {
@@ -241,6 +253,16 @@ ints() {
     vs_ref sc-scan scan a --type i32 --op max --carry-in 500
     vs_ref sc-scan scan a --type i32 --op min --carry-in -500 -w
     vs_ref sc-scan scan a --type i32 -w --carry-in -9000000000
+    vs_ref sc-scan scan a --type i32 -w --op xor --carry-in -1
+    # Pieces join through --total and --carry-in, -w's int64 included.
+    head -c 4000 a > p1
+    tail -c +4001 a > p2
+    for op in sum xor; do
+        sc-scan -e i32 -w --op $op a > whole
+        sc-scan -e i32 -w --op $op p1 > o1
+        sc-scan -e i32 -w --op $op --carry-in "$(sc-scan -e i32 -w --op $op --total p1)" p2 > o2
+        cat o1 o2 | cmp - whole
+    done
     EXTRA=(-c 4K -j 3)
     vs_ref sc-scan scan a --type i32 --op min -i
     vs_ref sc-scan scan a --type i32 -w
@@ -258,6 +280,9 @@ ints() {
     done
     sc-gen -d cpu -e f32 --min -1 --max 1 -n 100003 -s 17 > b
     vs_ref sc-scan scan b --type f32 --carry-in 0.5
+    vs_ref sc-scan scan b --type f32 --carry-in -0
+    : | sc-scan -e f32 --carry-in -0 --total > t
+    [ "$(cat t)" = "-0" ]
     vs_ref sc-scan scan b --type f32 -w -i
     # The same bytes for any chunk size and thread count.
     sc-scan -e f32 -w b > one
@@ -327,6 +352,11 @@ stat_vs_ref() {
     expect_same want got
     run sc-stat -e i32 --hist 4 a
     expect_usage sc-stat
+    # --sample reads a file's blocks in place, big-endian ones turned.
+    perl -e 'local $/; print pack("N*", unpack("V*", <STDIN>))' < a > a.be
+    sc-stat -e i32 --sample 0.3 a > le
+    sc-stat -e i32 --sample 0.3 --big-endian a.be > be
+    expect_same le be
 }
 
 @test "types: sc-stat -e f32 --quantiles gives bounds sc-split --ranges cuts evenly" {
@@ -361,6 +391,12 @@ stat_vs_ref() {
     expect_usage sc-compact
     run sc-compact -e f32 --range 5:-5 a
     expect_usage sc-compact
+    # 0:-0 is a range as C compares: both zeros.
+    printf '0 -0 1\n' | sc-compact -e f32 --in text --range 0:-0 -t > zz
+    printf '0\n-0\n' | cmp - zz
+    # More conditions than a fixed table would hold.
+    sc-compact $(for i in $(seq 70); do printf -- '--gt %d ' "$i"; done) a > none
+    [ ! -s none ]
     run sc-rsort -e f32 --bits 0:8 a
     expect_usage sc-rsort
     run sc-gen -e f32 --min 1 --max inf -n 3

@@ -168,11 +168,13 @@ static inline void sc_add128(uint64_t *lo, uint64_t *hi, uint64_t v,
 typedef struct sc_fsum_state {
     double carry;           /* the sum of the blocks before the current */
     double partial;         /* the current block's, so far */
+    uint64_t in_block;      /* elements added to partial */
 } sc_fsum_state;
-/* The accumulator: the last output's value (a NaN as +nan). */
+/* The accumulator: the last inclusive output's value (a NaN as +nan),
+ * or the carry itself before any element. */
 static inline double sc_fsum_total(const sc_fsum_state *s)
 {
-    double t = s->carry + s->partial;
+    double t = s->in_block ? s->carry + s->partial : s->carry;
     return t != t ? __builtin_nan("") : t;
 }
 

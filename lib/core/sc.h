@@ -216,7 +216,7 @@ sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
  * inside aligned blocks of 1024 elements in order, then the block totals
  * in order; outputs are floats (wide: doubles).  *carry holds the
  * element's bits (max, min, and sums and xor without `wide`), an int64's
- * (an i32 wide sum) or a double's (every float sum), and receives the
+ * (an i32 wide sum or xor) or a double's (every float sum), and receives the
  * final accumulator: a float sum continues exactly from it when n is a
  * multiple of 1024. */
 sc_status sc_scan_type(sc_ctx *ctx, const uint32_t *in, uint64_t n,

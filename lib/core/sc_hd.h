@@ -151,14 +151,19 @@ SC_HD uint32_t sc_gen_count_value(uint32_t type, uint64_t i)
     return type == SC_F32 ? sc_f32_bits((float)i) : (uint32_t)i;
 }
 
-/* fma rounds once, the same on the host and the GPU. */
+/* fma rounds once, the same on the host and the GPU.  A range of one
+ * value is that value (-0 too); a zero drawn where zeros come from the
+ * density alone becomes the bound farther from zero. */
 SC_HD uint32_t sc_gen_uniform(const sc_gen_plan *g, uint64_t i)
 {
     uint64_t draw = sc_draw(g, i, 1);
     if (g->type == SC_F32) {
+        if (g->fspan == 0.0) return g->lo;
         double u = (double)(draw >> 11) * 0x1p-53;
-        float f = (float)fma(u, g->fspan, g->flo);
-        return sc_f32_bits(f) == 0 && g->skip_from == 0 ? g->hi : sc_f32_bits(f);
+        uint32_t f = sc_f32_bits((float)fma(u, g->fspan, g->flo));
+        if ((f & 0x7fffffffu) == 0 && g->skip_from == 0)
+            return (g->hi & 0x7fffffffu) ? g->hi : g->lo;
+        return f;
     }
     uint64_t d = ((draw >> 32) * g->span) >> 32;
     return g->lo + (uint32_t)d + (uint32_t)(d >= g->skip_from);

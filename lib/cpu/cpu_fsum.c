@@ -35,13 +35,19 @@ void sc_cpu_fsum(const uint32_t *in, uint64_t n, uint64_t first,
 {
     uint64_t pos = first;
     for (uint64_t i = 0; i < n; i++, pos++) {
-        if (pos % SC_FSUM_BLOCK == 0 && pos != 0) {
+        if (pos % SC_FSUM_BLOCK == 0 && st->in_block) {
             /* A new block: the last one's total joins the carry. */
             st->carry += st->partial;
             st->partial = 0.0;
+            st->in_block = 0;
         }
-        if (out && !inclusive) put(out, i, st->carry + st->partial, wide);
+        /* Before a block's first element the output is the carry itself
+         * (a -0 stays -0). */
+        if (out && !inclusive)
+            put(out, i, st->in_block ? st->carry + st->partial : st->carry,
+                wide);
         st->partial += f32_at(in, i);
+        st->in_block++;
         if (out && inclusive) put(out, i, st->carry + st->partial, wide);
     }
 }

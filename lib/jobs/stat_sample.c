@@ -144,12 +144,15 @@ static sc_status read_at(sc_ctx *ctx, const files *f, size_t *file,
 }
 
 /* Whether the taken blocks can be read where they lie: named raw regular
- * files of whole elements (with stray bytes the stream is read through,
- * to report them as any tool does). */
+ * files of whole elements in the host's order (with stray bytes the
+ * stream is read through, to report them as any tool does; big-endian
+ * elements too, which the reader turns). */
 int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r)
 {
     int64_t bytes = sc_reader_size_hint(r);
-    if (b->all || bytes < 0 || bytes % 4 || j->n_inputs == 0) return 0;
+    if (b->all || bytes < 0 || bytes % 4 || j->n_inputs == 0 ||
+        j->big_endian)
+        return 0;
     for (size_t i = 0; i < j->n_inputs; i++)
         if (strcmp(j->inputs[i], "-") == 0) return 0;
     return 1;

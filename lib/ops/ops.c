@@ -107,7 +107,7 @@ sc_status sc_scan_type(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                        "handled", op == SC_OP_XOR ? "xor" : "this operator",
                        sc_type_name(type) ? sc_type_name(type) : "such");
     if (type == SC_F32 && op == SC_OP_SUM) {
-        sc_fsum_state st = { 0, 0 };
+        sc_fsum_state st = { 0, 0, 0 };
         memcpy(&st.carry, carry, 8);
         sc_status s = sc_fsum_scan(ctx, NULL, in, n, 0, inclusive, wide, out,
                                    &st);
@@ -130,19 +130,29 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
     return sc_sort_type(ctx, keys, n, SC_U32, lo_bit, hi_bit, descending);
 }
 
+static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
+                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+                            unsigned hi_bit, int descending, sc_ready_fn ready,
+                            void *arg);
+
+/* The caller's keys are unranked all at once, whatever happened: a sort
+ * that failed leaves them reordered, never transformed. */
 sc_status sc_sort_type(sc_ctx *ctx, uint32_t *keys, uint64_t n, sc_type type,
                        unsigned lo_bit, unsigned hi_bit, int descending)
 {
     sc_status bad = BAD_ARGS(ctx, n && !keys);
     if (bad) return bad;
-    return sc_sort_ready(ctx, NULL, keys, n, type, lo_bit, hi_bit,
-                         descending, NULL, NULL);
+    if (type == SC_U32 || sc_type_size(type) != 4 || lo_bit >= hi_bit ||
+        hi_bit > 32)
+        return sc_sort_ready(ctx, NULL, keys, n, type, lo_bit, hi_bit,
+                             descending, NULL, NULL);
+    sc_key key = sc_key_of((uint32_t)type);
+    sc_keys_rank(ctx->pool, ctx->phase_threads, key, keys, n, 0);
+    sc_status st = sort_ranks(ctx, NULL, keys, n, lo_bit, hi_bit, descending,
+                              NULL, NULL);
+    sc_keys_rank(ctx->pool, ctx->phase_threads, key, keys, n, 1);
+    return st;
 }
-
-static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
-                            uint32_t *keys, uint64_t n, unsigned lo_bit,
-                            unsigned hi_bit, int descending, sc_ready_fn ready,
-                            void *arg);
 
 /* Elements of a signed or float type are sorted as their ranks
  * (sc_key): ranked first, and each sorted piece unranked before it is
