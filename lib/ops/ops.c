@@ -160,14 +160,19 @@ sc_status sc_sort_type(sc_ctx *ctx, uint32_t *keys, uint64_t n, sc_type type,
 typedef struct typed_ready {
     sc_ctx *ctx;
     sc_key key;
+    uint64_t n;                 /* the whole sort's */
     sc_ready_fn ready;
     void *arg;
 } typed_ready;
 
+/* The whole array at the end goes on the pool's threads; a piece, handed
+ * on while the rest still sorts on the pool, on the thread handing it on
+ * (the pool would take it only once the sort is done). */
 static sc_status unrank_ready(void *arg, uint32_t *keys, uint64_t n)
 {
     typed_ready *t = arg;
-    sc_keys_rank(t->ctx->pool, t->ctx->phase_threads, t->key, keys, n, 1);
+    sc_keys_rank(n == t->n ? t->ctx->pool : NULL, t->ctx->phase_threads,
+                 t->key, keys, n, 1);
     return t->ready ? t->ready(t->arg, keys, n) : SC_OK;
 }
 
@@ -186,7 +191,7 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
     if (type == SC_U32)
         return sort_ranks(ctx, times, keys, n, lo_bit, hi_bit, descending,
                           ready, arg);
-    typed_ready t = { ctx, sc_key_of((uint32_t)type), ready, arg };
+    typed_ready t = { ctx, sc_key_of((uint32_t)type), n, ready, arg };
     double t0 = sc_now();
     sc_keys_rank(ctx->pool, ctx->phase_threads, t.key, keys, n, 0);
     sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
