@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Compressed inputs read on every thread where they split (BGZF members,
-# zstd frames with their content size) and as one stream where they do
+# zstd frames with their content size, pzstd's frames) and as one stream where they do
 # not: the same bytes whatever made the file, at any -j and -c, through a
 # pipe too; faults reported after all that came before them, with the
 # offset of the bad member or frame; -v says how each input was read.
@@ -96,7 +96,7 @@ members() {
     done
 }
 
-@test "par-read: zstd frames with their sizes (zstd, zstd -T0, frames joined) in parallel; pzstd and unsized frames as one stream" {
+@test "par-read: zstd frames with their sizes (zstd, zstd -T0, frames joined) in parallel; unsized frames as one stream" {
     need_zstd
     zstd -q -c in.bin > one.zst
     zstd -q -T0 -c in.bin > t0.zst
@@ -109,10 +109,57 @@ members() {
     zstd -q -c < in.bin > unsized.zst
     same_everywhere unsized.zst in.bin
     [ "$(how unsized.zst)" = "one stream (libzstd)" ]
-    if command -v pzstd > /dev/null; then
-        pzstd -q -p 2 -c in.bin > p.zst
-        same_everywhere p.zst in.bin
-    fi
+}
+
+# pzstd_frames FILE: the offset of each of pzstd's headers in FILE (a
+# skippable frame of four bytes: the compressed size of the frame after
+# it), or of whatever else starts where a header was expected.
+pzstd_frames() {
+    perl -e 'local $/; open(my $f, "<", $ARGV[0]) or die; binmode $f;
+             my $d = <$f>; my $at = 0;
+             while ($at < length $d) {
+                 my ($magic, $four, $size) = unpack("VVV", substr($d, $at, 12));
+                 if ($magic != 0x184D2A50 || $four != 4) { print "other $at\n"; last }
+                 print "$at\n"; $at += 12 + $size;
+             }' "$1"
+}
+
+@test "par-read: pzstd's frames (no content size, a header with each one's compressed size) in parallel, the same bytes at every -j and -c" {
+    need_zstd
+    need_cmd pzstd
+    gen_file big.bin 2500007 11 0.6 --max 100000
+    pzstd -q -1 -p 2 -c big.bin > big.pz
+    [ "$(pzstd_frames big.pz | wc -l)" -ge 4 ]
+    ! pzstd_frames big.pz | grep -q other
+    same_everywhere big.pz big.bin
+    [ "$(how big.pz)" = "parallel zstd frames" ]
+    # pzstd of pieces joined, then sc's own frames, then pzstd again
+    pieces 100003
+    for p in piece.*; do pzstd -q -p 1 -c "$p"; done > joined.pz
+    same_everywhere joined.pz in.bin
+    [ "$(how joined.pz)" = "parallel zstd frames" ]
+    sc-compact --ge 0 --zstd in.bin > own.zst
+    cat joined.pz own.zst joined.pz > mixed.zst
+    cat in.bin in.bin in.bin > three.bin
+    same_everywhere mixed.zst three.bin
+    [ "$(how mixed.zst)" = "parallel zstd frames" ]
+    # empty input: one header and an empty frame
+    pzstd -q -c < /dev/null > empty.pz
+    everything empty.pz > got.out
+    [ ! -s got.out ]
+}
+
+@test "par-read: a pzstd header that does not give its frame's size is skipped, and the rest read as one stream" {
+    need_zstd
+    need_cmd pzstd
+    pieces 400000
+    for p in piece.*; do pzstd -q -p 1 -c "$p"; done > p.pz
+    local second
+    second=$(pzstd_frames p.pz | sed -n 2p)
+    cp p.pz lie.pz
+    flip_byte lie.pz $((second + 8))
+    same_everywhere lie.pz in.bin
+    [ "$(how lie.pz)" = "parallel zstd frames, then one stream (libzstd)" ]
 }
 
 @test "par-read: mixed streams: BGZF then gzip, gzip then BGZF, sized frames then unsized ones, several operands" {
@@ -189,6 +236,32 @@ members() {
     done
 }
 
+@test "par-read: a corrupt pzstd frame first, in the middle, last: the frames before it, then its header's offset, exit 1" {
+    need_zstd
+    need_cmd pzstd
+    pieces 100000
+    local p k at j
+    for p in piece.*; do pzstd -q -p 1 -c "$p"; done > p.pz
+    pzstd_frames p.pz > list
+    ! grep -q other list
+    local n
+    n=$(wc -l < list)
+    # the last frame holds the 28 bytes left over: the one before it
+    for k in 1 $((n / 2)) $((n - 1)); do
+        at=$(sed -n "${k}p" list)
+        cp p.pz bad.pz
+        flip_byte bad.pz $((at + 12 + 2000))
+        head -c $(( (k - 1) * 100000 )) in.bin > want.out
+        for j in 1 2 16 64; do
+            run_to got.out err.txt sc-compact -j $j --ge 0 bad.pz
+            [ "$status" -eq 1 ] || { echo "# frame $k -j $j: status $status" >&2; return 1; }
+            expect_same want.out got.out
+            expect_one_line_error sc-compact err.txt
+            grep -q "^sc-compact: bad.pz: corrupt zstd data near compressed byte $at: " err.txt
+        done
+    done
+}
+
 @test "par-read: BGZF without its end-of-file block is read whole, then reported truncated, exit 1" {
     need_cmd bgzip
     bgzip -c in.bin > a.gz
@@ -209,6 +282,10 @@ members() {
         split -b 50000 small.bin sp.
         for f in sp.*; do zstd -q -c $f; done > s.zst
         files="s.gz s.zst"
+        if command -v pzstd > /dev/null; then
+            for f in sp.*; do pzstd -q -p 1 -c $f; done > s.pz
+            files="$files s.pz"
+        fi
     fi
     for f in $files; do
         size=$(stat -c %s $f)

@@ -43,9 +43,11 @@ int sc_zframe_unit(const unsigned char *p, size_t len, size_t *csize,
 }
 
 int sc_zframe_decode(void **dctx, const unsigned char *p, size_t csize,
-                     unsigned char *out, size_t dsize, const char **why)
+                     unsigned char *out, size_t cap, int exact, size_t *got,
+                     const char **why)
 {
-    (void)dctx; (void)p; (void)csize; (void)out; (void)dsize;
+    (void)dctx; (void)p; (void)csize; (void)out; (void)cap; (void)exact;
+    (void)got;
     *why = "built without zstd";
     return -1;
 }

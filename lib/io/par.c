@@ -1,5 +1,5 @@
 /* par.c — a splittable compressed file (BGZF, zstd frames with their
- * content size) decoded on every thread, while one task of the same loop
+ * content size, pzstd's frames) decoded on every thread, while one task of the same loop
  * reads the next compressed bytes.  A request for len bytes that holds
  * 2 x threads units takes the whole units in hand and decodes each at its
  * offset in the caller's buffer; the unit that runs past its end is
@@ -56,27 +56,36 @@ static int find(const sc_par *p, size_t at, size_t *cs, size_t *ds)
     return unit_at(p->buf + at, p->end - at, cs, ds);
 }
 
+static int whole(int kind)
+{
+    return kind == SC_UNIT_WHOLE || kind == SC_UNIT_BOUND;
+}
+
 /* The size of a round decoded ahead into the stage: what the next
  * 2 x threads units in hand decode to, and at least AHEAD_MIN (a round
  * on the pool has its cost: BGZF's small members in 4 MiB requests read
  * at a third of the rate of 32 MiB rounds), up to AHEAD_MAX; 0 where the
  * request holds that many (or one thread decodes), which then decodes
- * straight into the caller's buffer, with no copy. */
+ * straight into the caller's buffer, with no copy.  Units of a bounded
+ * size go ahead whatever the request: they close up on the round's own
+ * thread (par_round.c), not on the one that waits for them. */
 static size_t ahead_bytes(const sc_par *p, size_t len)
 {
     size_t at = p->pos, sum = 0;
     unsigned k = 0;
+    int bounded = 0;
     while (p->threads > 1 && (k < 2 * p->threads || sum < AHEAD_MIN) &&
            sum < AHEAD_MAX) {
         size_t cs = 0, ds = 0;
         int kind = find(p, at, &cs, &ds);
         if (kind == SC_UNIT_SKIP) { at += cs; continue; }
-        if (kind != SC_UNIT_WHOLE) break;
+        if (!whole(kind)) break;
+        bounded |= kind == SC_UNIT_BOUND;
         at += cs;
         sum += ds;
         k++;
     }
-    if (sum <= len) return 0;
+    if (sum <= len && !bounded) return 0;
     return sum < AHEAD_MAX ? sum : AHEAD_MAX;
 }
 
@@ -94,10 +103,11 @@ static size_t plan(sc_par *p, sc_reader *r, unsigned char *dst, size_t len,
         size_t cs = 0, ds = 0;
         int k = find(p, at, &cs, &ds);
         if (k == SC_UNIT_SKIP) { at += cs; continue; }
-        if (k != SC_UNIT_WHOLE) { *stop = k; break; }
+        if (!whole(k)) { *stop = k; break; }
         if (ahead && out + ds > len) break;     /* the next round's */
-        unit u = { p->buf + at, cs, ds, NULL, base + (at - p->pos), NULL };
-        u.out = out + ds <= len ? dst + out : stage_for(p, ds);
+        unit u = { p->buf + at, cs, ds, NULL, base + (at - p->pos), NULL,
+                   0, k == SC_UNIT_WHOLE, out + ds > len };
+        u.out = u.aside ? stage_for(p, ds) : dst + out;
         if (!u.out || add_unit(p, &u) != 0) { *stop = SC_UNIT_NONE; break; }
         at += cs;
         out += ds;
@@ -147,21 +157,21 @@ static unsigned char *back_for(sc_par *p, size_t dsize)
  * fault is held until the bytes before it are out. Straight, they are in
  * dst already (but for the one aside); ahead, in the stage. Returns the
  * bytes put in dst (straight) or in the stage (ahead). */
-static size_t deliver(sc_par *p, unsigned char *dst, size_t len, int ahead,
-                      size_t to)
+static size_t deliver(sc_par *p, unsigned char *dst, size_t len, size_t to)
 {
     size_t out = 0, i;
     for (i = 0; i < p->n && !p->units[i].why; i++) {
         const unit *u = &p->units[i];
-        p->last_empty = u->dsize == 0;
-        if (!ahead && u->out == p->stage && u->dsize) {
-            size_t head = len - out;
+        p->last_empty = u->got == 0;
+        if (u->aside) {
+            /* Units before it that closed up may have left it room. */
+            size_t head = len - out < u->got ? len - out : u->got;
             memcpy(dst + out, p->stage, head);
             p->stage_pos = head;
-            p->stage_len = u->dsize;
-            out = len;
+            p->stage_len = u->got;
+            out += head;
         } else {
-            out += u->dsize;
+            out += u->got;
         }
     }
     p->done_units += i;
@@ -213,7 +223,7 @@ static ssize_t joined(sc_par *p, sc_reader *r, unsigned char *dst,
     p->stage_cap = p->back_cap;
     p->back = b;
     p->back_cap = cap;
-    return staged(p, r, dst, len, deliver(p, dst, len, 1, p->bg_to));
+    return staged(p, r, dst, len, deliver(p, dst, len, p->bg_to));
 }
 
 /* The file's end at a unit's end: BGZF ends with its end-of-file block,
@@ -259,7 +269,7 @@ ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len)
                           : plan(p, r, dst, len, 0, &stop);
         if (p->n) {
             sc_par_decode_round(p, r, to);
-            size_t out = deliver(p, dst, len, ahead != 0, to);
+            size_t out = deliver(p, dst, len, to);
             ssize_t got = ahead ? staged(p, r, dst, len, out)
                         : out || !p->bad_why ? (ssize_t)out
                         : (report(p, r), -1);

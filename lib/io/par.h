@@ -13,6 +13,7 @@
 /* What the bytes at hand start with. */
 enum {
     SC_UNIT_WHOLE,      /* a unit, whole in hand: *csize, *dsize */
+    SC_UNIT_BOUND,      /* the same, *dsize the most it decodes to */
     SC_UNIT_SKIP,       /* a skippable zstd frame, whole: *csize */
     SC_UNIT_MORE,       /* more bytes are needed to tell */
     SC_UNIT_NONE        /* no unit that decodes alone: read it as a stream */
@@ -34,12 +35,14 @@ void sc_unit_scratch_free(sc_unit_scratch *s);
 
 /* Decodes a whole unit of csize bytes into out[0, dsize) and checks it
  * (the CRC-32 and ISIZE of a member, a frame's size and checksum): 0, or
- * -1 with *why. */
+ * -1 with *why.  A zstd unit decodes into out[0, cap), *got bytes, which
+ * must be all of cap where the unit is exact (SC_UNIT_WHOLE). */
 int sc_bgzf_unit_decode(sc_unit_scratch *s, const unsigned char *p,
                         size_t csize, unsigned char *out, size_t dsize,
                         const char **why);
 int sc_zframe_decode(void **dctx, const unsigned char *p, size_t csize,
-                     unsigned char *out, size_t dsize, const char **why);
+                     unsigned char *out, size_t cap, int exact, size_t *got,
+                     const char **why);
 void sc_zframe_dctx_free(void *dctx);
 void **sc_unit_scratch_zstd(sc_unit_scratch *s);
 

@@ -16,10 +16,13 @@
 
 typedef struct unit {
     const unsigned char *in;
-    size_t csize, dsize;
+    size_t csize, dsize;        /* dsize: the room it decodes into */
     unsigned char *out;
     uint64_t at;                /* compressed offset in the file */
     const char *why;            /* NULL, or why it did not decode */
+    size_t got;                 /* decoded: dsize where exact */
+    int exact;                  /* dsize is its size, not a bound */
+    int aside;                  /* decoded into the stage, past dst's end */
 } unit;
 
 struct sc_par {

@@ -91,12 +91,30 @@ static void task(void *arg, unsigned i)
         u->why = "out of memory";
         return;
     }
+    u->got = u->dsize;
     if (p->zstd)
         sc_zframe_decode(sc_unit_scratch_zstd(s), u->in, u->csize, u->out,
-                         u->dsize, &u->why);
+                         u->dsize, u->exact, &u->got, &u->why);
     else
         sc_bgzf_unit_decode(s, u->in, u->csize, u->out, u->dsize, &u->why);
     give(p, s);
+}
+
+/* Units that decoded to less than their room (pzstd's) close up, in
+ * order, so that the round's bytes lie end to end; the one aside stays
+ * in the stage. */
+static void close_up(sc_par *p)
+{
+    unsigned char *to = NULL;
+    for (size_t i = 0; i < p->n && !p->units[i].why; i++) {
+        unit *u = &p->units[i];
+        if (u->aside) break;
+        if (to && u->out != to) {
+            memmove(to, u->out, u->got);
+            u->out = to;
+        }
+        to = u->out + u->got;
+    }
 }
 
 static void run_tasks(sc_par *p, unsigned total)
@@ -149,6 +167,7 @@ void sc_par_decode_round(sc_par *p, sc_reader *r, size_t to)
     p->reading = !p->eof && want >= SC_UNIT_READ_MIN &&
                  (!r->live || !sc_read_would_wait(r->fd, 0));
     run_tasks(p, (unsigned)p->n + (unsigned)p->reading);
+    close_up(p);
     if (p->reading) {
         if (p->read_got > 0) p->end += (size_t)p->read_got;
         else p->eof = 1;
