@@ -65,6 +65,10 @@ int scg_scan(const uint32_t *d_in, uint64_t n, int op, int inclusive,
              int wide, const uint64_t *d_carry_in, void *d_out,
              uint64_t *d_carry_out, void *d_scratch, scg_stream s);
 
+/* A device word holding op's identity for uint32 elements (a carry-in
+ * that starts a scan afresh); NULL on failure. */
+const uint64_t *scg_scan_identity(int op);
+
 /* The same for elements of a 32-bit type (sc_scan_ranks; scan_typed.cu):
  * max and min keep the accumulator as a rank, the carries too; d_in is
  * ranked in place. */
@@ -81,6 +85,13 @@ size_t scg_sort_scratch(uint64_t n);
 int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n, unsigned lo_bit,
              unsigned hi_bit, int descending, int *result_is_alt,
              void *d_scratch, scg_stream s);
+
+/* The same, stream-ordered: no wait; the sorted keys end in d_keys
+ * (copied back from d_alt on the device where the passes left them
+ * there). */
+int scg_sort_keys(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
+                  unsigned lo_bit, unsigned hi_bit, int descending,
+                  void *d_scratch, scg_stream s);
 
 /* d_out[k] = sc_gen_plan_element(plan, first_index + k). */
 int scg_gen(const sc_gen_plan *plan, uint64_t first_index, uint32_t *d_out,

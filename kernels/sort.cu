@@ -365,15 +365,13 @@ extern "C" size_t scg_sort_scratch(uint64_t n)
     return STATUS_OFF + te::round256(tiles * RADIX * 8);
 }
 
-extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
-                        unsigned lo_bit, unsigned hi_bit, int descending,
-                        int *result_is_alt, void *d_scratch, scg_stream s)
+/* Queues the sort's kernels; where the keys end, known on the device
+ * only (passes whose digit is the same for every key are skipped there),
+ * goes to *d_result_out: 1 for d_alt. */
+static int queue_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
+                      unsigned lo_bit, unsigned hi_bit, int descending,
+                      void *d_scratch, int **d_result_out, scg_stream s)
 {
-    if (!result_is_alt || lo_bit >= hi_bit || hi_bit > 32)
-        return (int)cudaErrorInvalidValue;
-    *result_is_alt = 0;
-    if (n <= 1)
-        return 0;
 
     Passes ps;
     ps.count = 0;
@@ -424,8 +422,58 @@ extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
         cfg.kernel<<<(unsigned)tiles, cfg.threads, 0, s>>>(a);
         SCG_CHECK_LAUNCH();
     }
+    *d_result_out = d_result;
+    return 0;
+}
+
+extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
+                        unsigned lo_bit, unsigned hi_bit, int descending,
+                        int *result_is_alt, void *d_scratch, scg_stream s)
+{
+    if (!result_is_alt || lo_bit >= hi_bit || hi_bit > 32)
+        return (int)cudaErrorInvalidValue;
+    *result_is_alt = 0;
+    if (n <= 1)
+        return 0;
+    int *d_result = NULL;
+    int err = queue_sort(d_keys, d_alt, n, lo_bit, hi_bit, descending,
+                         d_scratch, &d_result, s);
+    if (err) return err;
     SCG_CHECK(cudaMemcpyAsync(result_is_alt, d_result, sizeof *result_is_alt,
                               cudaMemcpyDeviceToHost, s));
     SCG_CHECK(cudaStreamSynchronize(s));
+    return 0;
+}
+
+/* The sorted keys back from d_alt where the passes left them there: a
+ * grid that reads the flag and, where it is 0, returns at once. */
+__global__ void keys_back_kernel(uint32_t *keys, const uint32_t *alt,
+                                 uint64_t n, const int *result_is_alt)
+{
+    if (!*result_is_alt) return;
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += stride)
+        keys[i] = alt[i];
+}
+
+extern "C" int scg_sort_keys(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
+                             unsigned lo_bit, unsigned hi_bit, int descending,
+                             void *d_scratch, scg_stream s)
+{
+    if (lo_bit >= hi_bit || hi_bit > 32)
+        return (int)cudaErrorInvalidValue;
+    if (n <= 1)
+        return 0;
+    int *d_result = NULL;
+    int err = queue_sort(d_keys, d_alt, n, lo_bit, hi_bit, descending,
+                         d_scratch, &d_result, s);
+    if (err) return err;
+    int sms = 0;
+    SCG_CHECK(te::sm_count(&sms));
+    uint64_t blocks = std::min<uint64_t>((n + 255) / 256, (uint64_t)sms * 8);
+    keys_back_kernel<<<(unsigned)blocks, 256, 0, s>>>(d_keys, d_alt, n,
+                                                      d_result);
+    SCG_CHECK_LAUNCH();
     return 0;
 }

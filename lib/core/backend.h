@@ -12,6 +12,22 @@
 
 typedef struct sc_lanes sc_lanes;
 
+/* One call on the caller's device arrays (ops_dev.c): the work (GEN,
+ * COMPACT, SPLIT, SCAN; SORT with its bits), the arrays, and the device
+ * words of a stream-ordered call. */
+typedef struct sc_dev_call {
+    sc_dev_op op;
+    sc_chunk_work w;
+    uint64_t n, first;
+    const uint32_t *in;         /* SORT: the keys, sorted in place */
+    void *out;
+    uint32_t *rej;              /* SPLIT */
+    unsigned lo_bit, hi_bit;    /* SORT */
+    int descending;
+    const uint64_t *d_carry_in; /* SCAN; NULL: the op's identity */
+    uint64_t *d_result;         /* the count, or the final carry */
+} sc_dev_call;
+
 typedef struct sc_backend {
     const char *name;
     /* compact() writes 32-bit positions itself (SC_EMIT_IDX32); else a
@@ -44,15 +60,17 @@ typedef struct sc_backend {
     sc_status (*stat)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_stat_acc *acc);
     /* Device arrays, which only the library's user calls, unmeasured;
-     * NULL for a device whose memory is the host's. */
-    sc_status (*dev_compact)(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                             const sc_pred *pred, uint32_t *d_out,
-                             uint64_t *kept);
-    sc_status (*dev_scan)(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                          sc_scan_op op, int inclusive, int wide,
-                          void *d_out, uint64_t *carry);
-    sc_status (*dev_sort)(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
-                          unsigned lo_bit, unsigned hi_bit, int descending);
+     * NULL for a device whose memory is the host's.  dev_queue queues c
+     * on q's stream and returns; dev_block runs it on the context's
+     * stream and waits once, *result holding SCAN's carry-in and
+     * receiving the count or the final carry (d_carry_in and d_result
+     * are not used).  dev_temp: the scratch op needs on n elements. */
+    sc_status (*dev_queue)(sc_ctx *ctx, const sc_dev_call *c,
+                           const sc_dev_queue *q);
+    sc_status (*dev_block)(sc_ctx *ctx, const sc_dev_call *c,
+                           uint64_t *result);
+    sc_status (*dev_sync)(sc_ctx *ctx, void *stream);
+    size_t (*dev_temp)(sc_dev_op op, uint64_t n);
     /* The device's side of the chunk pipeline: lanes that queue chunks
      * and finish them later (the GPU's, cuda.h); NULL for the CPU, whose
      * side is the pipeline's own threads.  Host buffers the lanes use are

@@ -32,6 +32,8 @@ struct sc_cuda {
     size_t cap[BUF_COUNT_OF];
     uint64_t *d_small;          /* counters and carries on the device */
     uint64_t *h_small;          /* their pinned host mirror */
+    void *dev_temp;             /* stream-ordered calls' scratch, where */
+    size_t dev_temp_cap;        /* the caller gives none (cuda_dev.c) */
     void *stage[STAGES];        /* pinned, for transfers of host arrays */
     cudaEvent_t stage_done[STAGES];
     size_t stage_bytes;
@@ -39,6 +41,15 @@ struct sc_cuda {
      * sort's parts count as chunks) and their elements. */
     uint64_t chunks, elems;
 };
+
+/* The calls on the caller's device arrays (cuda_dev.c), as the table's
+ * dev_* entries (backend.h). */
+sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
+                            const sc_dev_queue *q);
+sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
+                            uint64_t *result);
+sc_status sc_cuda_dev_sync(sc_ctx *ctx, void *stream);
+size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n);
 
 /* Records a failed CUDA call on ctx: SC_ERR_NOMEM for a full device (the
  * device stays usable), SC_ERR_DEVICE otherwise. */

@@ -1,5 +1,6 @@
 /* cuda_ops.c — the CUDA table: operations on host arrays as upload,
- * kernels, download, and the same kernels on device arrays.
+ * kernels, download; the same kernels on the caller's device arrays are
+ * cuda_dev.c's.
  *
  * Work on host arrays goes through the device in pieces: a piece that
  * does not fit in device memory is halved and retried, and when even a
@@ -288,64 +289,6 @@ static sc_status cuda_sort(sc_ctx *ctx, sc_phase_times *times,
     return sc_cuda_sort(ctx, times, keys, n, lo_bit, hi_bit, descending);
 }
 
-/* The device-array calls come from the library's user, never from a
- * run: their time is not measured (NULL times). */
-static sc_status cuda_dev_compact(sc_ctx *ctx, const uint32_t *d_in,
-                                  uint64_t n, const sc_pred *pred,
-                                  uint32_t *d_out, uint64_t *kept)
-{
-    sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred,
-                        .out_kind = SC_EMIT_VALUES };
-    sc_status st;
-    if ((st = sc_cuda_bind(ctx)) ||
-        (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(w.work, n))))
-        return st;
-    sc_cuda_bufs b = own_bufs(ctx->cuda);
-    b.in = d_in;                /* the caller's arrays */
-    b.out = d_out;
-    if ((st = run_kernels(ctx, NULL, &w, n, 0, &b, "compact"))) return st;
-    return small_get(ctx, 0, kept);
-}
-
-static sc_status cuda_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                               sc_scan_op op, int inclusive, int wide,
-                               void *d_out, uint64_t *carry)
-{
-    sc_chunk_work w = { .work = SC_JOB_SCAN, .op = op,
-                        .inclusive = inclusive, .wide = wide };
-    sc_status st;
-    if ((st = sc_cuda_bind(ctx)) ||
-        (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(w.work, n))) ||
-        (st = small_put(ctx, 0, *carry)))
-        return st;
-    sc_cuda_bufs b = own_bufs(ctx->cuda);
-    b.in = d_in;                /* the caller's arrays */
-    b.out = d_out;
-    if ((st = run_kernels(ctx, NULL, &w, n, 0, &b, "scan"))) return st;
-    return small_get(ctx, 1, carry);
-}
-
-static sc_status cuda_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
-                               unsigned lo_bit, unsigned hi_bit,
-                               int descending)
-{
-    struct sc_cuda *c = ctx->cuda;
-    if (n < 2) return SC_OK;
-    sc_status st;
-    if ((st = sc_cuda_bind(ctx)) || (st = ensure(ctx, BUF_AUX, n * 4)) ||
-        (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(SC_JOB_SORT, n))))
-        return st;
-    int alt = 0;
-    double t0 = sc_now();
-    int err = scg_sort(d_keys, c->buf[BUF_AUX], n, lo_bit, hi_bit, descending,
-                       &alt, c->buf[BUF_SCRATCH], c->stream);
-    if ((st = kernels_done(ctx, NULL, err, t0, "sort"))) return st;
-    if (alt)
-        CK(cudaMemcpyAsync(d_keys, c->buf[BUF_AUX], n * 4,
-                           cudaMemcpyDeviceToDevice, c->stream), "copy");
-    return sync_stream(ctx);
-}
-
 const sc_backend sc_cuda_backend = {
     .name = "cuda",
     .compact = cuda_compact,
@@ -354,9 +297,10 @@ const sc_backend sc_cuda_backend = {
     .sort = cuda_sort,
     .gen = cuda_gen,
     .stat = cuda_stat,
-    .dev_compact = cuda_dev_compact,
-    .dev_scan = cuda_dev_scan,
-    .dev_sort = cuda_dev_sort,
+    .dev_queue = sc_cuda_dev_queue,
+    .dev_block = sc_cuda_dev_block,
+    .dev_sync = sc_cuda_dev_sync,
+    .dev_temp = sc_cuda_dev_temp,
     .lanes_open = sc_lanes_open,
     .lanes_submit = sc_lanes_submit,
     .lanes_finish = sc_lanes_finish,

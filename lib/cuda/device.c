@@ -5,12 +5,17 @@
 #include <stdlib.h>
 #include "cuda/cuda_internal.h"
 
+/* Under the context's lock: the first device calls of a library's user
+ * may come from several threads at once. */
 sc_status sc_device_start(sc_ctx *ctx, int background)
 {
-    if (ctx->cuda) return background ? SC_OK : sc_device_wait(ctx);
-    ctx->cuda = sc_cuda_start(ctx->cuda_index < 0 ? 0 : ctx->cuda_index,
-                              background);
-    if (!ctx->cuda) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    pthread_mutex_lock(&ctx->lock);
+    if (!ctx->cuda)
+        ctx->cuda = sc_cuda_start(ctx->cuda_index < 0 ? 0 : ctx->cuda_index,
+                                  background);
+    int made = ctx->cuda != NULL;
+    pthread_mutex_unlock(&ctx->lock);
+    if (!made) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     return background ? SC_OK : sc_device_wait(ctx);
 }
 

@@ -149,6 +149,7 @@ void sc_cuda_release(struct sc_cuda *c)
     if (c->state == DEV_READY && set_device(c->device) != cudaSuccess)
         cudaGetLastError();
     for (int i = 0; i < BUF_COUNT_OF; i++) cudaFree(c->buf[i]);
+    cudaFree(c->dev_temp);
     sc_cuda_stages_free(c);
     cudaFree(c->d_small);
     cudaFreeHost(c->h_small);

@@ -13,14 +13,6 @@
 #include <string.h>
 #include "ops/ops.h"
 
-/* A call with a missing pointer (or a value out of its range) is the
- * caller's mistake: say so rather than crash. Buffers may be NULL when n
- * is 0. */
-#define BAD_ARGS(ctx, cond)                                                   \
-    (!(ctx) ? SC_ERR_USAGE                                                    \
-     : (cond) ? sc_fail((ctx), SC_ERR_USAGE, "%s: invalid argument", __func__)\
-     : SC_OK)
-
 /* Runs CALL on the table picked for it. */
 #define ON_DEVICE(ctx, w, bytes, CALL)                                      \
     do {                                                                    \
@@ -236,38 +228,4 @@ sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_stat_acc *acc)
 {
     ON_DEVICE(ctx, SC_JOB_STAT, n * 4, stat(ctx, times, in, n, acc));
-}
-
-sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                         const sc_pred *pred, uint32_t *d_out, uint64_t *kept)
-{
-    sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!d_in || !d_out)));
-    if (bad) return bad;
-    const sc_backend *b = sc_policy_device_arrays(ctx);
-    return b ? b->dev_compact(ctx, d_in, n, pred, d_out, kept)
-             : SC_ERR_NODEVICE;
-}
-
-sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                      sc_scan_op op, int inclusive, int wide, void *d_out,
-                      uint64_t *carry)
-{
-    sc_status bad = BAD_ARGS(ctx, !carry || (n && (!d_in || !d_out)));
-    if (bad) return bad;
-    const sc_backend *b = sc_policy_device_arrays(ctx);
-    return b ? b->dev_scan(ctx, d_in, n, op, inclusive, wide, d_out, carry)
-             : SC_ERR_NODEVICE;
-}
-
-sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
-                      unsigned lo_bit, unsigned hi_bit, int descending)
-{
-    sc_status bad = BAD_ARGS(ctx, n && !d_keys);
-    if (bad) return bad;
-    if (lo_bit >= hi_bit || hi_bit > 32)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
-                       hi_bit);
-    const sc_backend *b = sc_policy_device_arrays(ctx);
-    return b ? b->dev_sort(ctx, d_keys, n, lo_bit, hi_bit, descending)
-             : SC_ERR_NODEVICE;
 }

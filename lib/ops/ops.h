@@ -10,6 +10,14 @@
 #include <stdio.h>
 #include "core/core.h"
 
+/* A call with a missing pointer (or a value out of its range) is the
+ * caller's mistake: say so rather than crash. Buffers may be NULL when n
+ * is 0. */
+#define BAD_ARGS(ctx, cond)                                                   \
+    (!(ctx) ? SC_ERR_USAGE                                                    \
+     : (cond) ? sc_fail((ctx), SC_ERR_USAGE, "%s: invalid argument", __func__)\
+     : SC_OK)
+
 /* The device policy (policy.c). */
 /* The CPU's table, and the GPU's (NULL in a build without CUDA). */
 const sc_backend *sc_ops_cpu(void);

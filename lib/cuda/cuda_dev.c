@@ -1,0 +1,120 @@
+/* cuda_dev.c — the kernels on the caller's device arrays: queued on the
+ * caller's stream with the caller's scratch or the context's own for
+ * these calls, with no wait (stream-ordered); or on the context's stream
+ * with its scratch, the count or carry read back and waited for once
+ * (blocking).  Both queue the same kernels, laid out in the scratch the
+ * same way (sc_cuda_dev_temp). */
+#include "cuda/cuda_internal.h"
+
+#define ALIGN 256
+
+static size_t round_up(size_t b) { return (b + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
+
+/* A sort's second buffer of keys comes first in its scratch; a scan
+ * keeps a spare word last, for a final carry no one asked for. */
+static size_t alt_bytes(uint64_t n) { return round_up(n * 4 + 16); }
+
+size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n)
+{
+    switch (op) {
+    case SC_DEV_COMPACT: return sc_cuda_scratch(SC_JOB_COMPACT, n);
+    case SC_DEV_SPLIT: return sc_cuda_scratch(SC_JOB_SPLIT, n);
+    case SC_DEV_SCAN: return round_up(sc_cuda_scratch(SC_JOB_SCAN, n)) + ALIGN;
+    case SC_DEV_SORT: return alt_bytes(n) + sc_cuda_scratch(SC_JOB_SORT, n);
+    default: return 0;
+    }
+}
+
+static const char *what(const sc_dev_call *c)
+{
+    static const char *const names[] = { "compact", "split", "scan", "sort",
+                                         "gen" };
+    return c->op <= SC_DEV_GEN ? names[c->op] : "device call";
+}
+
+/* Queues c on s with its scratch temp; cin and res are SCAN's carries
+ * and COMPACT's and SPLIT's count.  A cudaError_t. */
+static int queue(const sc_dev_call *c, cudaStream_t s, void *temp,
+                 const uint64_t *cin, uint64_t *res)
+{
+    if (c->op == SC_DEV_SORT)
+        return scg_sort_keys((uint32_t *)c->in, temp, c->n, c->lo_bit,
+                             c->hi_bit, c->descending,
+                             (char *)temp + alt_bytes(c->n), s);
+    if (c->op == SC_DEV_SCAN && !res)
+        res = (uint64_t *)((char *)temp + sc_cuda_dev_temp(SC_DEV_SCAN, c->n) -
+                           ALIGN);
+    sc_cuda_bufs b = { c->in, c->out, c->rej, temp, res, cin, res };
+    return sc_cuda_queue(&c->w, c->n, c->first, &b, s);
+}
+
+/* The context's scratch for stream-ordered calls: grown (which waits for
+ * the device, as cudaFree does) but never shrunk. */
+static sc_status shared_temp(sc_ctx *ctx, size_t need, void **temp)
+{
+    struct sc_cuda *g = ctx->cuda;
+    if (need > g->dev_temp_cap) {
+        sc_cuda_free(ctx, g->dev_temp, g->dev_temp_cap);
+        g->dev_temp = NULL;
+        g->dev_temp_cap = 0;
+        sc_status st = sc_cuda_malloc(ctx, &g->dev_temp, need);
+        if (st) return st;
+        g->dev_temp_cap = need;
+    }
+    *temp = g->dev_temp;
+    return SC_OK;
+}
+
+sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
+                            const sc_dev_queue *q)
+{
+    size_t need = sc_cuda_dev_temp(c->op, c->n);
+    void *temp = q->temp;
+    sc_status st = sc_cuda_bind(ctx);
+    if (st) return st;
+    if (temp && (q->temp_bytes < need || ((uintptr_t)temp & (ALIGN - 1))))
+        return sc_fail(ctx, SC_ERR_USAGE, "%s of %llu elements: its scratch "
+                       "needs %zu bytes aligned to %d (%zu given)", what(c),
+                       (unsigned long long)c->n, need, ALIGN, q->temp_bytes);
+    if (!temp && need && (st = shared_temp(ctx, need, &temp))) return st;
+    const uint64_t *cin = c->d_carry_in;
+    if (c->op == SC_DEV_SCAN && !cin && !(cin = scg_scan_identity(c->w.op)))
+        return sc_cuda_fail(ctx, cudaGetLastError(), "scan");
+    int err = queue(c, (cudaStream_t)q->stream, temp, cin, c->d_result);
+    return err ? sc_cuda_fail(ctx, (cudaError_t)err, what(c)) : SC_OK;
+}
+
+sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
+                            uint64_t *result)
+{
+    struct sc_cuda *g = ctx->cuda;
+    size_t need = sc_cuda_dev_temp(c->op, c->n);
+    sc_status st;
+    if ((st = sc_cuda_bind(ctx)) ||
+        (need && (st = sc_cuda_ensure(ctx, g, BUF_SCRATCH, need))))
+        return st;
+    const uint64_t *cin = NULL;
+    if (c->op == SC_DEV_SCAN) {
+        g->h_small[0] = *result;
+        CK(cudaMemcpyAsync(g->d_small, g->h_small, 8, cudaMemcpyHostToDevice,
+                           g->stream), "upload");
+        cin = g->d_small;
+    }
+    int err = queue(c, g->stream, g->buf[BUF_SCRATCH], cin, g->d_small + 1);
+    if (err) return sc_cuda_fail(ctx, (cudaError_t)err, what(c));
+    if (result)
+        CK(cudaMemcpyAsync(g->h_small + 1, g->d_small + 1, 8,
+                           cudaMemcpyDeviceToHost, g->stream), "download");
+    CK(cudaStreamSynchronize(g->stream), "running kernels");
+    if (result) *result = g->h_small[1];
+    return SC_OK;
+}
+
+sc_status sc_cuda_dev_sync(sc_ctx *ctx, void *stream)
+{
+    sc_status st = sc_cuda_bind(ctx);
+    if (st) return st;
+    CK(cudaStreamSynchronize((cudaStream_t)stream), "running kernels");
+    CK(cudaGetLastError(), "running kernels");
+    return SC_OK;
+}
