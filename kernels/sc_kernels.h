@@ -65,10 +65,6 @@ int scg_scan(const uint32_t *d_in, uint64_t n, int op, int inclusive,
              int wide, const uint64_t *d_carry_in, void *d_out,
              uint64_t *d_carry_out, void *d_scratch, scg_stream s);
 
-/* A device word holding op's identity for uint32 elements (a carry-in
- * that starts a scan afresh); NULL on failure. */
-const uint64_t *scg_scan_identity(int op);
-
 /* The same for elements of a 32-bit type (sc_scan_ranks; scan_typed.cu):
  * max and min keep the accumulator as a rank, the carries too; d_in is
  * ranked in place. */

@@ -354,18 +354,6 @@ extern "C" const char *scg_scan_variant(void)
            "later; else one 1024 x 8 uint4 tile a block (wide: 512 x 8)";
 }
 
-/* sum, max, min, xor: as sc_scan_identity(). */
-__device__ const uint64_t scan_identities[4] = { 0, 0, 0xffffffffu, 0 };
-
-extern "C" const uint64_t *scg_scan_identity(int op)
-{
-    if (op < SC_OP_SUM || op > SC_OP_XOR) return NULL;
-    void *base = NULL;
-    if (cudaGetSymbolAddress(&base, scan_identities) != cudaSuccess)
-        return NULL;
-    return (const uint64_t *)base + (op - SC_OP_SUM);
-}
-
 extern "C" size_t scg_scan_scratch(uint64_t n)
 {
     uint64_t tiles = tiles_for(n, MIN_TILE);

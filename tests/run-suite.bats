@@ -6,7 +6,7 @@ load test_helper
 # A tree with five passing unit tests and no bats suites; nvidia-smi is a
 # stub that says whether a GPU is "here".
 fake_tree() {
-    mkdir -p src/tests build/tests/unit build/tests/gpu stubs
+    mkdir -p src/tests build/tests/unit build/tests/gpu build/examples stubs
     local u
     for u in test_api test_merge test_memlimit test_phase_times test_types; do
         printf '#!/bin/sh\necho "ok 1 - fine"\necho 1..1\n' > build/tests/unit/$u
@@ -26,23 +26,72 @@ suite() {
     suite yes
     [ "$status" -eq 0 ]
     [[ "$output" == *"gpu-test_compact_kernels"*"no GPU here"* ]]
-    [ "${lines[-1]}" = "5 passed, 0 failed, 3 skipped" ]
+    [[ "$output" == *"gpu-test_dev_api"*"no GPU here"* ]]
+    [[ "$output" == *"gpu-libsc-stream"*"no GPU here"* ]]
+    [ "${lines[-1]}" = "5 passed, 0 failed, 5 skipped" ]
 }
 
 @test "run-suite: a CPU-only build on a GPU machine says so" {
     fake_tree 0
     suite no
     [[ "$output" == *"gpu-test_scan_sort_kernels"*"a CPU-only build"* ]]
-    [ "${lines[-1]}" = "5 passed, 0 failed, 3 skipped" ]
+    [[ "$output" == *"gpu-libsc-stream"*"a CPU-only build"* ]]
+    [ "${lines[-1]}" = "5 passed, 0 failed, 5 skipped" ]
 }
 
-@test "run-suite: on a GPU the built kernel tests run" {
+@test "run-suite: a CUDA build on a GPU machine without them built says how to build them" {
     fake_tree 0
-    for p in test_compact_kernels test_scan_sort_kernels test_stat_kernel; do
+    suite yes
+    [[ "$output" == *"gpu-test_dev_api"*"not built (make gpu-tests)"* ]]
+    [[ "$output" == *"gpu-libsc-stream"*"not built (make gpu-tests)"* ]]
+    [ "${lines[-1]}" = "5 passed, 0 failed, 5 skipped" ]
+}
+
+# The GPU tests (TAP) and the CUDA example (plain output and an exit
+# status: $1) as built by make gpu-tests.
+gpu_built() {
+    local p
+    for p in test_compact_kernels test_scan_sort_kernels test_stat_kernel \
+        test_dev_api; do
         printf '#!/bin/sh\necho "ok 1 - kernel"\necho 1..1\n' > build/tests/gpu/$p
         chmod +x build/tests/gpu/$p
     done
+    printf '#!/bin/sh\necho "kept 42"\nexit %s\n' "$1" > build/examples/libsc-stream
+    chmod +x build/examples/libsc-stream
+}
+
+@test "run-suite: on a GPU the built kernel tests and the example run" {
+    fake_tree 0
+    gpu_built 0
     suite yes
     [ "$status" -eq 0 ]
-    [ "${lines[-1]}" = "8 passed, 0 failed, 0 skipped" ]
+    [ "${lines[-1]}" = "10 passed, 0 failed, 0 skipped" ]
+}
+
+@test "run-suite: a CUDA example that exits non-zero fails, its output shown" {
+    fake_tree 0
+    gpu_built 1
+    suite yes
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"FAIL not ok 1 - examples/libsc-stream"*"exit status 1"*"kept 42"* ]]
+    [ "${lines[-1]}" = "9 passed, 1 failed, 0 skipped" ]
+}
+
+@test "run-suite: the example counts the same when suites run in parallel" {
+    fake_tree 0
+    gpu_built 1
+    run env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
+        SC_CUDA_BUILD=yes SC_TEST_JOBS=4 sh "$SC_SRCDIR/tests/run-suite"
+    [ "$status" -eq 1 ]
+    [ "${lines[-1]}" = "9 passed, 1 failed, 0 skipped" ]
+}
+
+@test "run-suite: a GPU test that skips itself whole (1..0 # SKIP) counts as one skip" {
+    fake_tree 0
+    gpu_built 0
+    printf '#!/bin/sh\necho "1..0 # SKIP no GPU (driver too old)"\n' > build/tests/gpu/test_dev_api
+    suite yes
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"gpu-test_dev_api: no GPU (driver too old)"* ]]
+    [ "${lines[-1]}" = "9 passed, 0 failed, 1 skipped" ]
 }

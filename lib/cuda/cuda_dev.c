@@ -11,7 +11,8 @@
 static size_t round_up(size_t b) { return (b + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
 
 /* A sort's second buffer of keys comes first in its scratch; a scan
- * keeps a spare word last, for a final carry no one asked for. */
+ * keeps two spare words last: a final carry no one asked for, and the
+ * identity where no carry-in is given. */
 static size_t alt_bytes(uint64_t n) { return round_up(n * 4 + 16); }
 
 size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n)
@@ -41,9 +42,21 @@ static int queue(const sc_dev_call *c, cudaStream_t s, void *temp,
         return scg_sort_keys((uint32_t *)c->in, temp, c->n, c->lo_bit,
                              c->hi_bit, c->descending,
                              (char *)temp + alt_bytes(c->n), s);
-    if (c->op == SC_DEV_SCAN && !res)
-        res = (uint64_t *)((char *)temp + sc_cuda_dev_temp(SC_DEV_SCAN, c->n) -
-                           ALIGN);
+    if (c->op == SC_DEV_SCAN) {
+        uint64_t *spare = (uint64_t *)((char *)temp +
+                                       sc_cuda_dev_temp(SC_DEV_SCAN, c->n) -
+                                       ALIGN);
+        if (!res) res = spare;
+        if (!cin) {
+            /* Memsets, which a graph capture takes, not a copy from the
+             * host: the identity is 0, or UINT32_MAX for min. */
+            int ones = c->w.op == SC_OP_MIN;
+            cudaError_t e = cudaMemsetAsync(spare + 1, 0, 8, s);
+            if (!e && ones) e = cudaMemsetAsync(spare + 1, 0xff, 4, s);
+            if (e) return (int)e;
+            cin = spare + 1;
+        }
+    }
     sc_cuda_bufs b = { c->in, c->out, c->rej, temp, res, cin, res };
     return sc_cuda_queue(&c->w, c->n, c->first, &b, s);
 }
@@ -68,6 +81,8 @@ static sc_status shared_temp(sc_ctx *ctx, size_t need, void **temp)
 sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
                             const sc_dev_queue *q)
 {
+    static const sc_dev_queue plain;    /* the default stream, our scratch */
+    if (!q) q = &plain;
     size_t need = sc_cuda_dev_temp(c->op, c->n);
     void *temp = q->temp;
     sc_status st = sc_cuda_bind(ctx);
@@ -77,17 +92,19 @@ sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
                        "needs %zu bytes aligned to %d (%zu given)", what(c),
                        (unsigned long long)c->n, need, ALIGN, q->temp_bytes);
     if (!temp && need && (st = shared_temp(ctx, need, &temp))) return st;
-    const uint64_t *cin = c->d_carry_in;
-    if (c->op == SC_DEV_SCAN && !cin && !(cin = scg_scan_identity(c->w.op)))
-        return sc_cuda_fail(ctx, cudaGetLastError(), "scan");
-    int err = queue(c, (cudaStream_t)q->stream, temp, cin, c->d_result);
+    int err = queue(c, (cudaStream_t)q->stream, temp, c->d_carry_in,
+                    c->d_result);
     return err ? sc_cuda_fail(ctx, (cudaError_t)err, what(c)) : SC_OK;
 }
 
+/* On the default stream (the legacy one), not the context's: a blocking
+ * call follows what the caller queued there before it (a cudaMemcpy of
+ * its input, say), as a call with no stream argument is expected to. */
 sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
                             uint64_t *result)
 {
     struct sc_cuda *g = ctx->cuda;
+    cudaStream_t s = 0;
     size_t need = sc_cuda_dev_temp(c->op, c->n);
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) ||
@@ -97,15 +114,15 @@ sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
     if (c->op == SC_DEV_SCAN) {
         g->h_small[0] = *result;
         CK(cudaMemcpyAsync(g->d_small, g->h_small, 8, cudaMemcpyHostToDevice,
-                           g->stream), "upload");
+                           s), "upload");
         cin = g->d_small;
     }
-    int err = queue(c, g->stream, g->buf[BUF_SCRATCH], cin, g->d_small + 1);
+    int err = queue(c, s, g->buf[BUF_SCRATCH], cin, g->d_small + 1);
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, what(c));
     if (result)
         CK(cudaMemcpyAsync(g->h_small + 1, g->d_small + 1, 8,
-                           cudaMemcpyDeviceToHost, g->stream), "download");
-    CK(cudaStreamSynchronize(g->stream), "running kernels");
+                           cudaMemcpyDeviceToHost, s), "download");
+    CK(cudaStreamSynchronize(s), "running kernels");
     if (result) *result = g->h_small[1];
     return SC_OK;
 }

@@ -14,8 +14,6 @@ static sc_status bits_ok(sc_ctx *ctx, unsigned lo_bit, unsigned hi_bit)
 static sc_status queued(sc_ctx *ctx, const sc_dev_call *c,
                         const sc_dev_queue *q)
 {
-    sc_status bad = BAD_ARGS(ctx, !q);
-    if (bad) return bad;
     const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_queue(ctx, c, q) : SC_ERR_NODEVICE;
 }

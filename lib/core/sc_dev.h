@@ -1,0 +1,104 @@
+/* sc_dev.h — libsc's calls on arrays in GPU memory, stream-ordered and
+ * blocking.  A program includes sc.h, which includes this after the
+ * types these calls take. */
+#ifndef SC_DEV_H
+#define SC_DEV_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Device arrays (CUDA builds with a CUDA context only; SC_ERR_NODEVICE  */
+/* otherwise).  Compaction and split take the predicate's type; scans   */
+/* and sorts are of uint32.                                              */
+
+/* Stream-ordered calls: each queues its work on the caller's CUDA
+ * stream and returns without waiting for the GPU, so that it runs
+ * between the caller's own kernels and can be captured in a CUDA graph.
+ * Counts and carries are 64-bit words in device memory (a scan that is
+ * not wide keeps its carries' low 32 bits); output past the count is
+ * left as it was.  temp is device scratch of at least
+ * sc_dev_temp_bytes(op, n) bytes, aligned to 256 (cudaMalloc's are),
+ * owned by the call's work until it is done on the stream (one temp of
+ * the largest size serves a chain of calls on one stream); calls with
+ * temps of their own may come from several host threads on several
+ * streams at once.  With temp NULL, the context keeps one scratch for all
+ * such calls: they must then run one after another (one stream, say),
+ * and growing it waits for the device (no graph capture).  q NULL is the
+ * default stream and that scratch.  An error found when queuing is
+ * returned at once and queues nothing; one that only the GPU finds (a bad
+ * pointer, say) is returned by a later call or by sc_dev_sync(). */
+typedef struct sc_dev_queue {
+    void *stream;       /* a cudaStream_t; NULL: the default stream */
+    void *temp;         /* device scratch, or NULL: the context's */
+    size_t temp_bytes;
+} sc_dev_queue;
+typedef enum sc_dev_op {
+    SC_DEV_COMPACT,     /* sc_dev_compact* and sc_dev_indices* */
+    SC_DEV_SPLIT,
+    SC_DEV_SCAN,
+    SC_DEV_SORT,
+    SC_DEV_GEN
+} sc_dev_op;
+/* Bytes of temp that op needs on n elements (0 in a build without CUDA). */
+size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n);
+
+/* The kept elements to d_out[0, k), in order; k to *d_kept. */
+sc_status sc_dev_compact_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                               const sc_pred *pred, uint32_t *d_out,
+                               uint64_t *d_kept, const sc_dev_queue *q);
+/* The positions first_index + i of the kept elements, as uint64. */
+sc_status sc_dev_indices_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                               const sc_pred *pred, uint64_t first_index,
+                               uint64_t *d_pos, uint64_t *d_kept,
+                               const sc_dev_queue *q);
+/* Stable split: the passing elements to d_sel, the others to d_rej,
+ * each in order; how many passed to *d_selected. */
+sc_status sc_dev_split_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                             const sc_pred *pred, uint32_t *d_sel,
+                             uint32_t *d_rej, uint64_t *d_selected,
+                             const sc_dev_queue *q);
+/* Prefix scan from *d_carry_in (NULL: op's identity) to d_out (uint64
+ * when wide); the final accumulator to *d_carry_out, which must not be
+ * d_carry_in (NULL: not written).  d_in may be d_out. */
+sc_status sc_dev_scan_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                            sc_scan_op op, int inclusive, int wide,
+                            const uint64_t *d_carry_in, void *d_out,
+                            uint64_t *d_carry_out, const sc_dev_queue *q);
+/* Stable LSD radix sort of d_keys on bits [lo_bit, hi_bit), in place. */
+sc_status sc_dev_sort_async(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
+                            unsigned lo_bit, unsigned hi_bit, int descending,
+                            const sc_dev_queue *q);
+/* d_out[k] = element first_index + k, as sc_gen() makes it. */
+sc_status sc_dev_gen_async(sc_ctx *ctx, const sc_gen_params *g,
+                           uint64_t first_index, uint32_t *d_out, uint64_t n,
+                           const sc_dev_queue *q);
+/* Waits for the work queued on stream (NULL: the default stream): SC_OK,
+ * or the fault the GPU found. */
+sc_status sc_dev_sync(sc_ctx *ctx, void *stream);
+
+/* Blocking calls: the same work on the default stream (the legacy one,
+ * so that it follows the caller's copies and kernels there) with the
+ * context's scratch, waited for once; counts and carries on the host. */
+sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                         const sc_pred *pred, uint32_t *d_out, uint64_t *kept);
+sc_status sc_dev_indices(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                         const sc_pred *pred, uint64_t first_index,
+                         uint64_t *d_pos, uint64_t *kept);
+sc_status sc_dev_split(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                       const sc_pred *pred, uint32_t *d_sel, uint32_t *d_rej,
+                       uint64_t *selected);
+/* *carry holds the carry-in and receives the final accumulator. */
+sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+                      sc_scan_op op, int inclusive, int wide, void *d_out,
+                      uint64_t *carry);
+sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
+                      unsigned lo_bit, unsigned hi_bit, int descending);
+sc_status sc_dev_gen(sc_ctx *ctx, const sc_gen_params *g,
+                     uint64_t first_index, uint32_t *d_out, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SC_DEV_H */

@@ -1,0 +1,1267 @@
+/* test_dev_api.cu — libsc's device-array API through <sc.h>, as a CUDA
+ * program uses it.  TAP on stdout.
+ *
+ * Every stream-ordered call (sc_dev_*_async) and every blocking one
+ * (sc_dev_*) is checked against the same operation of a "cpu" context on
+ * host arrays, on the same random data, at sizes 0 to 2^24: compaction,
+ * indices, split (both halves), scan (every op, inclusive and exclusive,
+ * wide and not, carry-in from device memory or the identity, carry-out),
+ * sort (full, partial and descending bit ranges, keys whose top bits are
+ * all equal) and gen.  Outputs are poisoned with 0xAB bytes before each
+ * call and checked in full after it, GUARD elements past n included: a
+ * write past the count or past n fails too.
+ *
+ * Then what the stream-ordered calls are for: a chain queued on one
+ * stream between the caller's own kernels with one wait at the end; the
+ * context's scratch (temp NULL) on one stream and on the default stream;
+ * two host threads with a stream and temp each; a CUDA graph captured
+ * from a chain and launched twice, and one of a scan from the identity;
+ * a temp too small, and other arguments the header rules out, refused
+ * with nothing queued; sc_dev_sync's SC_OK after good work.
+ *
+ * This program links libsc like any user (sc.h only), unlike the kernel
+ * tests beside it, which compile the kernels in.  SC_QUICK=1 keeps to
+ * small sizes (for compute-sanitizer).  Without a usable GPU it prints
+ * "1..0 # SKIP no GPU" and exits 0.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+#include <cuda_runtime.h>
+#include <sc.h>
+
+/* ------------------------------------------------------------------ */
+/* TAP, and dying on what is not under test.                           */
+
+static int n_tests, n_failed;
+static char g_why[512];     /* why the current check failed (the first reason) */
+
+__attribute__((format(printf, 1, 2)))
+static void why(const char *fmt, ...)
+{
+    if (g_why[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_why, sizeof g_why, fmt, ap);
+    va_end(ap);
+}
+
+/* One result; a failure's reason follows as a diagnostic line. */
+__attribute__((format(printf, 2, 3)))
+static void tap(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s %d - ", ok ? "ok" : "not ok", ++n_tests);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    if (!ok) {
+        n_failed++;
+        printf("# %s\n", g_why[0] ? g_why : "(no reason recorded)");
+    }
+    g_why[0] = 0;
+    fflush(stdout);
+}
+
+/* A CUDA call of the test itself (not of libsc) failed: nothing after it
+ * can be trusted.  The missing plan makes run-suite count a failure. */
+#define CK(call)                                                            \
+    do {                                                                    \
+        cudaError_t ck_ = (call);                                           \
+        if (ck_ != cudaSuccess) {                                           \
+            printf("Bail out! %s:%d: %s: %s\n", __FILE__, __LINE__, #call,  \
+                   cudaGetErrorString(ck_));                                \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,   \
+                    cudaGetErrorString(ck_));                               \
+            exit(2);                                                        \
+        }                                                                   \
+    } while (0)
+
+static sc_ctx *g_gpu, *g_cpu;
+
+/* The CPU's reference or a predicate's builder failed: the same. */
+static void need(sc_status st, const char *what)
+{
+    if (st == SC_OK)
+        return;
+    printf("Bail out! %s: %s (%s)\n", what, sc_strerror(st),
+           g_cpu ? sc_ctx_message(g_cpu) : "no context");
+    exit(2);
+}
+
+/* ------------------------------------------------------------------ */
+/* Data: pure functions of a seed and the index, so that threads agree. */
+
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Mostly uniform 32-bit values; one in 16 from a few values, near 0 and
+ * near 2^31, so that ne terms, zeros and equal keys all occur. */
+static void make_u32(std::vector<uint32_t> &h, uint64_t n, uint64_t seed)
+{
+    h.resize(n);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t r = mix64(seed * 0x100000001b3ull + i);
+        if ((r & 15) == 0)
+            h[i] = (uint32_t)((r >> 8) & 7) | ((r & 16) ? 0x80000000u : 0u);
+        else
+            h[i] = (uint32_t)(r >> 32);
+    }
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Floats even in [-1, 1), one in 16 a special value: both zeros, NaN,
+ * the infinities and the bounds the f32 predicates use. */
+static void make_f32(std::vector<uint32_t> &h, uint64_t n, uint64_t seed)
+{
+    static const float special[8] = { 0.0f, -0.0f, 0.25f, NAN, INFINITY,
+                                       -INFINITY, -0.5f, 0.5f };
+    h.resize(n);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t r = mix64(seed * 0x100000001b3ull + i);
+        float f = (r & 15) == 0 ? special[(r >> 8) & 7]
+                                : (float)((double)(r >> 40) * 0x1p-23 - 1.0);
+        h[i] = f32_bits(f);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Device buffers of the array tests, sized for the largest n plus GUARD
+ * elements, and what checks them.                                     */
+
+static const uint64_t GUARD = 64;
+static const int POISON = 0xAB;
+static const uint64_t FIRST = (1ull << 40) + 3;  /* first_index: past 32 bits */
+
+static uint32_t *d_in, *d_keys, *d_rej;
+static void *d_out;         /* room for n + GUARD 8-byte elements */
+static uint64_t *d_words;   /* [0] count, [1] carry-in, [2] carry-out */
+
+static cudaStream_t g_stream;   /* the caller's stream (non-blocking) */
+static void *g_temp;            /* the caller's temp, for every op at the largest n */
+static size_t g_temp_bytes;
+static sc_dev_queue g_q;        /* g_stream with g_temp */
+static int g_quick;
+
+/* Waits for everything queued anywhere.  The test's own copies and
+ * memsets go on the legacy default stream, which neither g_stream nor
+ * the context's stream (both non-blocking) waits for; and a cudaMemcpy
+ * from pageable memory may return before the copy is done. */
+static void settle(void)
+{
+    CK(cudaDeviceSynchronize());
+}
+
+static void upload(void *d, const void *h, size_t bytes)
+{
+    if (bytes)
+        CK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+    settle();
+}
+
+static void poison(void *d, size_t bytes)
+{
+    CK(cudaMemset(d, POISON, bytes));
+    settle();
+}
+
+static uint64_t word(const uint64_t *d)
+{
+    uint64_t v;
+    CK(cudaMemcpy(&v, d, 8, cudaMemcpyDeviceToHost));
+    return v;
+}
+
+/* Whether d[0, k) is want[0, k) and d[k, total) is still poison. */
+template <class T>
+static bool same(const void *d, const T *want, uint64_t k, uint64_t total)
+{
+    std::vector<T> got(total);
+    if (total)
+        CK(cudaMemcpy(got.data(), d, total * sizeof(T), cudaMemcpyDeviceToHost));
+    T pois;
+    memset(&pois, POISON, sizeof pois);
+    for (uint64_t i = 0; i < total; i++) {
+        T w = i < k ? want[i] : pois;
+        if (got[i] != w) {
+            why("at %llu of %llu: got %#llx, want %#llx%s",
+                (unsigned long long)i, (unsigned long long)k,
+                (unsigned long long)got[i], (unsigned long long)w,
+                i < k ? "" : " (poison: written past the end)");
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool count_is(uint64_t got, uint64_t want, const char *what)
+{
+    if (got != want)
+        why("%s %llu, want %llu", what, (unsigned long long)got,
+            (unsigned long long)want);
+    return got == want;
+}
+
+/* A blocking call's status. */
+static bool called(sc_status st, const char *call)
+{
+    if (st != SC_OK)
+        why("%s: %s (%s)", call, sc_strerror(st), sc_ctx_message(g_gpu));
+    return st == SC_OK;
+}
+
+/* A stream-ordered call's status, then the wait for its work on stream:
+ * sc_dev_sync must say SC_OK after good work. */
+static bool finished(sc_status st, const char *call, cudaStream_t stream)
+{
+    bool ok = called(st, call);
+    sc_status sy = sc_dev_sync(g_gpu, stream);
+    if (sy != SC_OK)
+        why("sc_dev_sync after %s: %s (%s)", call, sc_strerror(sy),
+            sc_ctx_message(g_gpu));
+    return ok && sy == SC_OK;
+}
+
+static const char *mode_name(int async)
+{
+    return async ? "async" : "blocking";
+}
+
+/* ------------------------------------------------------------------ */
+/* Compaction, indices, split: every predicate, async and blocking.    */
+
+typedef struct named_pred {
+    const char *name;
+    sc_pred p;
+    int f32;            /* for make_f32's data */
+} named_pred;
+
+/* The CPU's results of one predicate on one input. */
+struct selected {
+    std::vector<uint32_t> vals, split;
+    std::vector<uint64_t> pos;
+    uint64_t kept;
+};
+
+static int make_preds(named_pred *out)
+{
+    int k = 0;
+    sc_pred *p;
+
+    /* ~10 %: a range that takes in half the repeated values, two of
+     * which the ne terms then drop */
+    out[k].name = "range ~10%, two ne";
+    p = &out[k++].p;
+    sc_pred_all(p);
+    need(sc_pred_add_range(p, 0x80000000u, 0x80000000u + 0x19999999u), "range");
+    need(sc_pred_add_cmp(p, SC_NE, 0x80000003u), "ne");
+    need(sc_pred_add_cmp(p, SC_NE, 0x80000005u), "ne");
+
+    out[k].name = "mask ~50%";
+    p = &out[k++].p;
+    sc_pred_all(p);
+    need(sc_pred_add_mask(p, 0x00010000u), "mask");
+
+    out[k].name = "ge ~90%, ne";
+    p = &out[k++].p;
+    sc_pred_all(p);
+    need(sc_pred_add_cmp(p, SC_GE, 0x1999999au), "ge");
+    need(sc_pred_add_cmp(p, SC_NE, 0x80000000u), "ne");
+
+    out[k].name = "inverted range ~90%";
+    out[k].p = out[0].p;
+    out[k++].p.invert = 1;
+
+    out[k].name = "default (x != 0)";
+    sc_pred_default(&out[k++].p);
+
+    out[k].name = "lt 0 (nothing)";
+    p = &out[k++].p;
+    sc_pred_all(p);
+    need(sc_pred_add_cmp(p, SC_LT, 0), "lt");
+
+    /* f32: ~50 %, with NaNs, infinities and both zeros in the data */
+    out[k].name = "f32 -0.5 <= x < 0.5, x != 0.25";
+    out[k].f32 = 1;
+    p = &out[k++].p;
+    need(sc_pred_all_type(p, SC_F32), "f32");
+    need(sc_pred_add_cmp(p, SC_GE, f32_bits(-0.5f)), "f32 ge");
+    need(sc_pred_add_cmp(p, SC_LT, f32_bits(0.5f)), "f32 lt");
+    need(sc_pred_add_cmp(p, SC_NE, f32_bits(0.25f)), "f32 ne");
+
+    out[k].name = "f32 x > -0.8 (~90%)";
+    out[k].f32 = 1;
+    p = &out[k++].p;
+    need(sc_pred_all_type(p, SC_F32), "f32");
+    need(sc_pred_add_cmp(p, SC_GT, f32_bits(-0.8f)), "f32 gt");
+
+    out[k].name = "f32 x >= 0.8 (~10%)";
+    out[k].f32 = 1;
+    p = &out[k++].p;
+    need(sc_pred_all_type(p, SC_F32), "f32");
+    need(sc_pred_add_cmp(p, SC_GE, f32_bits(0.8f)), "f32 ge");
+    return k;
+}
+
+static void reference_select(const std::vector<uint32_t> &h, const sc_pred *p,
+                             selected *w)
+{
+    uint64_t n = h.size(), k1 = 0, k2 = 0;
+    w->vals.assign(n, 0);
+    w->split.assign(n, 0);
+    w->pos.assign(n, 0);
+    need(sc_compact(g_cpu, h.data(), n, p, w->vals.data(), &w->kept), "sc_compact");
+    need(sc_compact_indices(g_cpu, h.data(), n, p, FIRST, w->pos.data(), &k1),
+         "sc_compact_indices");
+    need(sc_split(g_cpu, h.data(), n, p, w->split.data(), &k2), "sc_split");
+    if (k1 != w->kept || k2 != w->kept) {
+        printf("Bail out! the CPU's counts differ: %llu %llu %llu\n",
+               (unsigned long long)w->kept, (unsigned long long)k1,
+               (unsigned long long)k2);
+        exit(2);
+    }
+}
+
+static void poison_outputs(uint64_t n)
+{
+    poison(d_out, (n + GUARD) * 8);
+    poison(d_rej, (n + GUARD) * 4);
+    poison(d_words, 4 * 8);
+}
+
+static void test_compact(const named_pred *np, uint64_t n, const selected *w,
+                         int async)
+{
+    uint64_t kept = ~0ull;
+    bool ok;
+    poison_outputs(n);
+    if (async) {
+        sc_status st = sc_dev_compact_async(g_gpu, d_in, n, &np->p,
+                                            (uint32_t *)d_out, &d_words[0], &g_q);
+        ok = finished(st, "sc_dev_compact_async", g_stream);
+        kept = word(&d_words[0]);
+    } else {
+        ok = called(sc_dev_compact(g_gpu, d_in, n, &np->p, (uint32_t *)d_out,
+                                   &kept), "sc_dev_compact");
+    }
+    ok = ok && count_is(kept, w->kept, "kept") &&
+         same<uint32_t>(d_out, w->vals.data(), w->kept, n + GUARD);
+    tap(ok, "compact %s n=%llu, %s: %llu kept", mode_name(async),
+        (unsigned long long)n, np->name, (unsigned long long)w->kept);
+}
+
+static void test_indices(const named_pred *np, uint64_t n, const selected *w,
+                         int async)
+{
+    uint64_t kept = ~0ull;
+    bool ok;
+    poison_outputs(n);
+    if (async) {
+        sc_status st = sc_dev_indices_async(g_gpu, d_in, n, &np->p, FIRST,
+                                            (uint64_t *)d_out, &d_words[0], &g_q);
+        ok = finished(st, "sc_dev_indices_async", g_stream);
+        kept = word(&d_words[0]);
+    } else {
+        ok = called(sc_dev_indices(g_gpu, d_in, n, &np->p, FIRST,
+                                   (uint64_t *)d_out, &kept), "sc_dev_indices");
+    }
+    ok = ok && count_is(kept, w->kept, "kept") &&
+         same<uint64_t>(d_out, w->pos.data(), w->kept, n + GUARD);
+    tap(ok, "indices %s n=%llu from 2^40+3, %s", mode_name(async),
+        (unsigned long long)n, np->name);
+}
+
+static void test_split(const named_pred *np, uint64_t n, const selected *w,
+                       int async)
+{
+    uint64_t sel = ~0ull;
+    bool ok;
+    poison_outputs(n);
+    if (async) {
+        sc_status st = sc_dev_split_async(g_gpu, d_in, n, &np->p,
+                                          (uint32_t *)d_out, d_rej, &d_words[0],
+                                          &g_q);
+        ok = finished(st, "sc_dev_split_async", g_stream);
+        sel = word(&d_words[0]);
+    } else {
+        ok = called(sc_dev_split(g_gpu, d_in, n, &np->p, (uint32_t *)d_out,
+                                 d_rej, &sel), "sc_dev_split");
+    }
+    /* the CPU's split is the selected, then the rejected, in one array */
+    ok = ok && count_is(sel, w->kept, "selected") &&
+         same<uint32_t>(d_out, w->split.data(), w->kept, n + GUARD) &&
+         same<uint32_t>(d_rej, w->split.data() + w->kept, n - w->kept, n + GUARD);
+    tap(ok, "split %s n=%llu, %s: both halves", mode_name(async),
+        (unsigned long long)n, np->name);
+}
+
+static void test_selects(uint64_t n, uint64_t seed)
+{
+    static named_pred preds[16];
+    static int n_preds;
+    if (!n_preds)
+        n_preds = make_preds(preds);
+    std::vector<uint32_t> h[2];
+    make_u32(h[0], n, seed);
+    make_f32(h[1], n, seed + 1);
+    for (int f = 0; f < 2; f++) {
+        upload(d_in, h[f].data(), n * 4);
+        for (int k = 0; k < n_preds; k++) {
+            if (preds[k].f32 != f)
+                continue;
+            selected w;
+            reference_select(h[f], &preds[k].p, &w);
+            for (int async = 1; async >= 0; async--) {
+                test_compact(&preds[k], n, &w, async);
+                test_indices(&preds[k], n, &w, async);
+                test_split(&preds[k], n, &w, async);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Scan.                                                                */
+
+static const char *const op_name[] = { "sum", "max", "min", "xor" };
+
+enum { SCAN_CARRY, SCAN_IDENTITY, SCAN_BLOCKING };
+
+/* A carry-in that changes the result: past 32 bits for a wide sum or
+ * xor, whose accumulator has 64; mid-range for max and min. */
+static uint64_t carry_for(int op, int wide)
+{
+    switch (op) {
+    case SC_OP_SUM: return wide ? 0x123456789abull : 0x9e3779b9u;
+    case SC_OP_XOR: return wide ? 0xfedcba9876543210ull : 0x5bd1e995u;
+    default: return 0x80000000u;
+    }
+}
+
+/* want: the CPU's output (uint32 or uint64 by wide) from carry-in cin,
+ * and its final accumulator. */
+static void scan_case(uint64_t n, int op, int incl, int wide, int mode,
+                      uint64_t cin, const std::vector<uint64_t> &want,
+                      uint64_t want_carry)
+{
+    static const char *const carry_name[] = { "carry-in in device memory",
+                                              "d_carry_in NULL (identity)",
+                                              "carry on the host" };
+    uint64_t carry;
+    bool ok;
+    poison_outputs(n);
+    if (mode == SCAN_BLOCKING) {
+        carry = cin;
+        ok = called(sc_dev_scan(g_gpu, d_in, n, (sc_scan_op)op, incl, wide,
+                                d_out, &carry), "sc_dev_scan");
+    } else {
+        upload(&d_words[1], &cin, 8);
+        sc_status st = sc_dev_scan_async(g_gpu, d_in, n, (sc_scan_op)op, incl,
+                                         wide, mode == SCAN_CARRY ? &d_words[1] : NULL,
+                                         d_out, &d_words[2], &g_q);
+        ok = finished(st, "sc_dev_scan_async", g_stream);
+        carry = word(&d_words[2]);
+        ok = ok && count_is(word(&d_words[1]), cin, "d_carry_in changed to");
+    }
+    ok = ok && count_is(carry, want_carry, "carry-out") &&
+         (wide ? same<uint64_t>(d_out, want.data(), n, n + GUARD)
+               : same<uint32_t>(d_out, (const uint32_t *)want.data(), n, n + GUARD));
+    tap(ok, "scan %s n=%llu %s %s%s, %s", mode == SCAN_BLOCKING ? "blocking" : "async",
+        (unsigned long long)n, op_name[op], incl ? "inclusive" : "exclusive",
+        wide ? " wide" : "", carry_name[mode]);
+}
+
+/* d_in may be d_out: the data in d_rej, scanned where it lies. */
+static void scan_in_place(const std::vector<uint32_t> &h, int op, int incl)
+{
+    uint64_t n = h.size(), cin = carry_for(op, 0), carry = cin;
+    std::vector<uint32_t> want(n);
+    need(sc_scan(g_cpu, h.data(), n, (sc_scan_op)op, incl, 0, want.data(), &carry),
+         "sc_scan");
+    poison_outputs(n);
+    upload(d_rej, h.data(), n * 4);
+    upload(&d_words[1], &cin, 8);
+    sc_status st = sc_dev_scan_async(g_gpu, d_rej, n, (sc_scan_op)op, incl, 0,
+                                     &d_words[1], d_rej, &d_words[2], &g_q);
+    bool ok = finished(st, "sc_dev_scan_async", g_stream) &&
+              count_is(word(&d_words[2]), carry, "carry-out") &&
+              same<uint32_t>(d_rej, want.data(), n, n + GUARD);
+    tap(ok, "scan async n=%llu %s %s in place (d_in == d_out)",
+        (unsigned long long)n, op_name[op], incl ? "inclusive" : "exclusive");
+}
+
+static void test_scans(uint64_t n, uint64_t seed)
+{
+    std::vector<uint32_t> h;
+    make_u32(h, n, seed);
+    upload(d_in, h.data(), n * 4);
+    std::vector<uint64_t> want_c(n), want_i(n);
+    for (int op = 0; op < 4; op++)
+        for (int incl = 0; incl < 2; incl++)
+            for (int wide = 0; wide < 2; wide++) {
+                uint64_t cin = carry_for(op, wide), fin_c = cin;
+                uint64_t id = sc_scan_identity_of(SC_U32, (sc_scan_op)op), fin_i = id;
+                need(sc_scan(g_cpu, h.data(), n, (sc_scan_op)op, incl, wide,
+                             want_c.data(), &fin_c), "sc_scan");
+                need(sc_scan(g_cpu, h.data(), n, (sc_scan_op)op, incl, wide,
+                             want_i.data(), &fin_i), "sc_scan");
+                scan_case(n, op, incl, wide, SCAN_CARRY, cin, want_c, fin_c);
+                scan_case(n, op, incl, wide, SCAN_IDENTITY, cin, want_i, fin_i);
+                scan_case(n, op, incl, wide, SCAN_BLOCKING, cin, want_c, fin_c);
+            }
+    scan_in_place(h, SC_OP_SUM, 1);
+    scan_in_place(h, SC_OP_MAX, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sort.                                                                */
+
+typedef struct sort_case {
+    const char *name;
+    unsigned lo, hi;
+    int descending;
+    int top_equal;      /* keys' bits 16..31 all 0x5a5a: passes to skip */
+} sort_case;
+
+static const sort_case sorts[] = {
+    { "0:32", 0, 32, 0, 0 },
+    { "8:20 (stable on the rest)", 8, 20, 0, 0 },
+    { "0:32 descending", 0, 32, 1, 0 },
+    { "4:28 descending", 4, 28, 1, 0 },
+    { "0:32, top 16 bits equal", 0, 32, 0, 1 },
+    { "0:32 descending, top 16 bits equal", 0, 32, 1, 1 },
+    { "16:32, those bits all equal (order kept)", 16, 32, 0, 1 },
+};
+
+static void test_sort(const std::vector<uint32_t> &keys,
+                      const std::vector<uint32_t> &want, const sort_case *c,
+                      int async)
+{
+    uint64_t n = keys.size();
+    bool ok;
+    poison(d_keys, (n + GUARD) * 4);
+    upload(d_keys, keys.data(), n * 4);
+    if (async)
+        ok = finished(sc_dev_sort_async(g_gpu, d_keys, n, c->lo, c->hi,
+                                        c->descending, &g_q),
+                      "sc_dev_sort_async", g_stream);
+    else
+        ok = called(sc_dev_sort(g_gpu, d_keys, n, c->lo, c->hi, c->descending),
+                    "sc_dev_sort");
+    ok = ok && same<uint32_t>(d_keys, want.data(), n, n + GUARD);
+    tap(ok, "sort %s n=%llu %s", mode_name(async), (unsigned long long)n, c->name);
+}
+
+static void test_sorts(uint64_t n, uint64_t seed)
+{
+    std::vector<uint32_t> h, keys, want;
+    make_u32(h, n, seed);
+    for (size_t k = 0; k < sizeof sorts / sizeof sorts[0]; k++) {
+        const sort_case *c = &sorts[k];
+        keys = h;
+        if (c->top_equal)
+            for (uint64_t i = 0; i < n; i++)
+                keys[i] = (keys[i] & 0xffffu) | 0x5a5a0000u;
+        want = keys;
+        need(sc_sort(g_cpu, want.data(), n, c->lo, c->hi, c->descending), "sc_sort");
+        test_sort(keys, want, c, 1);
+        test_sort(keys, want, c, 0);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Gen.                                                                 */
+
+static void test_gens(uint64_t n)
+{
+    const uint64_t first = (1ull << 33) + 5;
+    const char *name[6] = { "uniform, density 0.5", "uniform [1000, 1999]",
+                            "structured", "iota", "constant 42, density 0.25",
+                            "f32 uniform [-1, 1)" };
+    sc_gen_params g[6];
+    for (int k = 0; k < 6; k++) {
+        sc_gen_params_default(&g[k]);
+        g[k].seed = 7 + k;
+    }
+    g[0].density = 0.5;
+    g[1].min = 1000;
+    g[1].max = 1999;
+    g[2].dist = SC_DIST_STRUCTURED;
+    g[3].dist = SC_DIST_IOTA;
+    g[4].dist = SC_DIST_CONSTANT;
+    g[4].value = 42;
+    g[4].density = 0.25;
+    g[5].type = SC_F32;
+    g[5].min = f32_bits(-1.0f);
+    g[5].max = f32_bits(1.0f);
+    std::vector<uint32_t> want(n);
+    for (int k = 0; k < 6; k++) {
+        need(sc_gen(g_cpu, &g[k], first, want.data(), n), "sc_gen");
+        for (int async = 1; async >= 0; async--) {
+            bool ok;
+            poison_outputs(n);
+            if (async)
+                ok = finished(sc_dev_gen_async(g_gpu, &g[k], first,
+                                               (uint32_t *)d_out, n, &g_q),
+                              "sc_dev_gen_async", g_stream);
+            else
+                ok = called(sc_dev_gen(g_gpu, &g[k], first, (uint32_t *)d_out, n),
+                            "sc_dev_gen");
+            ok = ok && same<uint32_t>(d_out, want.data(), n, n + GUARD);
+            tap(ok, "gen %s n=%llu from 2^33+5, %s", mode_name(async),
+                (unsigned long long)n, name[k]);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* A chain of stream-ordered calls: compact -> scan -> sort.            */
+
+/* Its buffers on n elements: the compaction's output (zeroed first, so
+ * that its tail past the count is known and the whole of it can be
+ * scanned and sorted), the scan, a sorted copy. */
+typedef struct chain {
+    uint64_t n;
+    uint32_t *in, *kept, *sorted;
+    uint64_t *scan;
+    uint64_t *w;        /* [0] count, [1] carry-out, [2] the caller's sum */
+} chain;
+
+/* Its outputs poisoned, so that a check after a run that did nothing
+ * fails. */
+static void chain_poison(const chain *c)
+{
+    poison(c->kept, c->n * 4);
+    poison(c->sorted, c->n * 4);
+    poison(c->scan, c->n * 8);
+    poison(c->w, 4 * 8);
+}
+
+static void chain_alloc(chain *c, uint64_t n)
+{
+    c->n = n;
+    CK(cudaMalloc(&c->in, n * 4 + 4));
+    CK(cudaMalloc(&c->kept, n * 4 + 4));
+    CK(cudaMalloc(&c->sorted, n * 4 + 4));
+    CK(cudaMalloc(&c->scan, n * 8 + 8));
+    CK(cudaMalloc(&c->w, 4 * 8));
+    chain_poison(c);
+}
+
+static void chain_free(chain *c)
+{
+    CK(cudaFree(c->in));
+    CK(cudaFree(c->kept));
+    CK(cudaFree(c->sorted));
+    CK(cudaFree(c->scan));
+    CK(cudaFree(c->w));
+}
+
+/* The caller's own kernels, queued between libsc's calls. */
+static __global__ void add_one(uint32_t *x, uint64_t n)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        x[i] += 1;
+}
+
+/* Sums x[0, *count): libsc's count taken where it lies, on the device. */
+static __global__ void sum_kept(const uint32_t *x, const uint64_t *count,
+                                unsigned long long *sum)
+{
+    unsigned long long s = 0;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < *count;
+         i += (uint64_t)gridDim.x * blockDim.x)
+        s += x[i];
+    if (s)
+        atomicAdd(sum, s);
+}
+
+/* Queues the chain on q's stream.  The count stays in device memory and
+ * is the scan's carry-in: nothing comes back to the host between the
+ * calls.  user: the caller's sum_kept between compaction and scan. */
+static sc_status chain_queue(const chain *c, const sc_pred *p,
+                             const sc_dev_queue *q, int user)
+{
+    cudaStream_t s = (cudaStream_t)q->stream;
+    CK(cudaMemsetAsync(c->kept, 0, c->n * 4, s));
+    sc_status st = sc_dev_compact_async(g_gpu, c->in, c->n, p, c->kept, &c->w[0], q);
+    if (st)
+        return st;
+    if (user) {
+        CK(cudaMemsetAsync(&c->w[2], 0, 8, s));
+        sum_kept<<<128, 256, 0, s>>>(c->kept, &c->w[0],
+                                     (unsigned long long *)&c->w[2]);
+        CK(cudaGetLastError());
+    }
+    st = sc_dev_scan_async(g_gpu, c->kept, c->n, SC_OP_SUM, 0, 1, &c->w[0],
+                           c->scan, &c->w[1], q);
+    if (st)
+        return st;
+    CK(cudaMemcpyAsync(c->sorted, c->kept, c->n * 4, cudaMemcpyDeviceToDevice, s));
+    return sc_dev_sort_async(g_gpu, c->sorted, c->n, 0, 32, 0, q);
+}
+
+/* Checks a finished chain against the CPU on h; returns the count. */
+static uint64_t chain_check(const chain *c, const std::vector<uint32_t> &h,
+                            const sc_pred *p, const char *tag, int user)
+{
+    uint64_t n = c->n, k = 0;
+    std::vector<uint32_t> kept(n), sorted;
+    std::vector<uint64_t> scan(n);
+    need(sc_compact(g_cpu, h.data(), n, p, kept.data(), &k), "sc_compact");
+    unsigned long long sum = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i >= k)
+            kept[i] = 0;
+        sum += kept[i];
+    }
+    uint64_t carry = k;
+    need(sc_scan(g_cpu, kept.data(), n, SC_OP_SUM, 0, 1, scan.data(), &carry), "sc_scan");
+    sorted = kept;
+    need(sc_sort(g_cpu, sorted.data(), n, 0, 32, 0), "sc_sort");
+
+    tap(count_is(word(&c->w[0]), k, "kept") && same<uint32_t>(c->kept, kept.data(), n, n),
+        "%s: compact n=%llu (%llu kept)", tag, (unsigned long long)n,
+        (unsigned long long)k);
+    if (user)
+        tap(count_is(word(&c->w[2]), sum, "sum"),
+            "%s: the caller's kernel summed the kept from *d_kept", tag);
+    tap(count_is(word(&c->w[1]), carry, "carry-out") &&
+        same<uint64_t>(c->scan, scan.data(), n, n),
+        "%s: scan of it from its count as carry-in", tag);
+    tap(same<uint32_t>(c->sorted, sorted.data(), n, n), "%s: sort of it", tag);
+    return k;
+}
+
+static sc_pred middle_half(void)
+{
+    sc_pred p;
+    sc_pred_all(&p);
+    need(sc_pred_add_range(&p, 0x40000000u, 0xbfffffffu), "range");
+    return p;
+}
+
+/* (a) Generated on the device, the caller's kernel, the chain with the
+ * caller's kernel in it, all on one stream with the caller's temp: one
+ * cudaStreamSynchronize at the end and nothing waited for before. */
+static void test_stream_order(void)
+{
+    uint64_t n = g_quick ? 65537 : 1000003;
+    chain c;
+    chain_alloc(&c, n);
+    sc_pred p = middle_half();
+    sc_gen_params g;
+    sc_gen_params_default(&g);
+    g.seed = 99;
+    g.density = 0.8;
+
+    sc_status st = sc_dev_gen_async(g_gpu, &g, 0, c.in, n, &g_q);
+    if (st == SC_OK) {
+        add_one<<<256, 256, 0, g_stream>>>(c.in, n);
+        CK(cudaGetLastError());
+        st = chain_queue(&c, &p, &g_q, 1);
+    }
+    called(st, "queuing");
+    tap(st == SC_OK, "one stream: gen, the caller's kernel, compact, the "
+        "caller's kernel, scan, sort queued without a wait");
+    CK(cudaStreamSynchronize(g_stream));
+    if (st == SC_OK) {
+        std::vector<uint32_t> h(n);
+        need(sc_gen(g_cpu, &g, 0, h.data(), n), "sc_gen");
+        for (uint64_t i = 0; i < n; i++)
+            h[i] += 1;
+        chain_check(&c, h, &p, "one stream", 1);
+    }
+    chain_free(&c);
+}
+
+/* (b) temp NULL: the context's scratch, on one stream.  The sizes grow,
+ * so the scratch grows while earlier calls may still run; one wait at
+ * the end.  Then the same on the default stream. */
+static void test_shared_scratch(void)
+{
+    const uint64_t sizes[3] = { 33, 65537, g_quick ? 200003u : 1000003u };
+    chain c[3];
+    std::vector<uint32_t> h[3];
+    sc_pred p = middle_half();
+    sc_dev_queue q = { g_stream, NULL, 0 };
+    sc_status st = SC_OK;
+    for (int k = 0; k < 3; k++) {
+        chain_alloc(&c[k], sizes[k]);
+        make_u32(h[k], sizes[k], 500 + k);
+        upload(c[k].in, h[k].data(), sizes[k] * 4);
+    }
+    for (int k = 0; k < 3 && st == SC_OK; k++)
+        st = chain_queue(&c[k], &p, &q, 0);
+    bool ok = finished(st, "chain_queue", g_stream);
+    tap(ok, "temp NULL on one stream: 3 chains of growing size queued, "
+        "sc_dev_sync SC_OK");
+    for (int k = 0; k < 3 && ok; k++)
+        chain_check(&c[k], h[k], &p, "temp NULL, one stream", 0);
+
+    q.stream = NULL;
+    chain_poison(&c[1]);
+    st = chain_queue(&c[1], &p, &q, 0);
+    ok = finished(st, "chain_queue", NULL);
+    tap(ok, "temp NULL on the default stream: sc_dev_sync(NULL) SC_OK");
+    if (ok)
+        chain_check(&c[1], h[1], &p, "temp NULL, default stream", 0);
+    for (int k = 0; k < 3; k++)
+        chain_free(&c[k]);
+}
+
+/* (c) Two host threads, each with its stream and temp, 50 compactions
+ * queued each at once, every result checked. */
+enum { THREAD_RUNS = 50 };
+
+typedef struct worker {
+    int id;
+    uint64_t n;
+    pthread_barrier_t *start;
+    sc_status queued, synced;   /* the first queuing failure; sc_dev_sync's */
+    int bad;                    /* compactions that differ from the CPU's */
+    char why[256];
+} worker;
+
+/* A different range for each call, keeping from 10 % to 90 %. */
+static sc_pred worker_pred(int id, int i)
+{
+    sc_pred p;
+    sc_pred_all(&p);
+    uint32_t lo = (uint32_t)i * 0x03000000u + (uint32_t)id * 0x00800000u;
+    uint32_t width = (uint32_t)((0.1 + 0.8 * i / (THREAD_RUNS - 1)) * 4294967295.0);
+    uint32_t hi = lo + width < lo ? 0xffffffffu : lo + width;
+    (void)sc_pred_add_range(&p, lo, hi);   /* lo <= hi: cannot fail */
+    return p;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = (worker *)arg;
+    uint64_t n = w->n;
+    size_t tb = sc_dev_temp_bytes(SC_DEV_COMPACT, n);
+    cudaStream_t s;
+    void *temp;
+    uint32_t *in, *out;
+    uint64_t *kept;
+    std::vector<uint32_t> h, got(n * THREAD_RUNS);
+    std::vector<uint64_t> got_k(THREAD_RUNS);
+    make_u32(h, n, 1000 + w->id);
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CK(cudaMalloc(&temp, tb ? tb : 256));
+    CK(cudaMalloc(&in, n * 4));
+    CK(cudaMalloc(&out, n * 4 * THREAD_RUNS));
+    CK(cudaMalloc(&kept, 8 * THREAD_RUNS));
+    CK(cudaMemcpyAsync(in, h.data(), n * 4, cudaMemcpyHostToDevice, s));
+    sc_dev_queue q = { s, temp, tb };
+
+    pthread_barrier_wait(w->start);
+    for (int i = 0; i < THREAD_RUNS; i++) {
+        sc_pred p = worker_pred(w->id, i);
+        sc_status st = sc_dev_compact_async(g_gpu, in, n, &p, out + i * n,
+                                            kept + i, &q);
+        if (st != SC_OK && w->queued == SC_OK)
+            w->queued = st;
+    }
+    w->synced = sc_dev_sync(g_gpu, s);
+
+    CK(cudaMemcpyAsync(got.data(), out, n * 4 * THREAD_RUNS,
+                       cudaMemcpyDeviceToHost, s));
+    CK(cudaMemcpyAsync(got_k.data(), kept, 8 * THREAD_RUNS,
+                       cudaMemcpyDeviceToHost, s));
+    CK(cudaStreamSynchronize(s));
+    for (int i = 0; i < THREAD_RUNS; i++) {
+        sc_pred p = worker_pred(w->id, i);
+        const uint32_t *o = &got[i * n];
+        uint64_t j = 0;
+        bool ok = true;
+        for (uint64_t x = 0; x < n && ok; x++)
+            if (sc_pred_test(&p, h[x]))
+                ok = j < got_k[i] && o[j++] == h[x];
+        if (!ok || j != got_k[i]) {
+            if (!w->bad)
+                snprintf(w->why, sizeof w->why, "call %d: kept %llu, want %llu "
+                         "or contents differ", i, (unsigned long long)got_k[i],
+                         (unsigned long long)j);
+            w->bad++;
+        }
+    }
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+    CK(cudaFree(kept));
+    CK(cudaFree(temp));
+    CK(cudaStreamDestroy(s));
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    worker w[2];
+    pthread_t t[2];
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    for (int k = 0; k < 2; k++) {
+        memset(&w[k], 0, sizeof w[k]);
+        w[k].id = k;
+        w[k].n = g_quick ? 4099 : 100003 + 2 * k;
+        w[k].start = &start;
+        if (pthread_create(&t[k], NULL, worker_main, &w[k]) != 0) {
+            printf("Bail out! pthread_create failed\n");
+            exit(2);
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        pthread_join(t[k], NULL);
+    pthread_barrier_destroy(&start);
+    for (int k = 0; k < 2; k++) {
+        if (w[k].queued != SC_OK)
+            why("a call: %s", sc_strerror(w[k].queued));
+        else if (w[k].synced != SC_OK)
+            why("sc_dev_sync: %s", sc_strerror(w[k].synced));
+        else if (w[k].bad)
+            why("%d differ; first %s", w[k].bad, w[k].why);
+        tap(w[k].queued == SC_OK && w[k].synced == SC_OK && !w[k].bad,
+            "thread %d: %d compactions of %llu on its own stream and temp, "
+            "beside the other thread's", k, THREAD_RUNS,
+            (unsigned long long)w[k].n);
+    }
+}
+
+/* (d) A chain captured in a CUDA graph with the caller's temp, launched
+ * twice on new data: the graph reads its buffers anew at each launch. */
+static void test_graph(void)
+{
+    uint64_t n = g_quick ? 65537 : 1000003;
+    chain c;
+    chain_alloc(&c, n);
+    sc_pred p = middle_half();
+    size_t tb = sc_dev_temp_bytes(SC_DEV_COMPACT, n);
+    if (sc_dev_temp_bytes(SC_DEV_SCAN, n) > tb) tb = sc_dev_temp_bytes(SC_DEV_SCAN, n);
+    if (sc_dev_temp_bytes(SC_DEV_SORT, n) > tb) tb = sc_dev_temp_bytes(SC_DEV_SORT, n);
+    void *temp;
+    CK(cudaMalloc(&temp, tb ? tb : 256));
+    sc_dev_queue q = { g_stream, temp, tb };
+
+    cudaGraph_t graph = NULL;
+    CK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    sc_status st = chain_queue(&c, &p, &q, 0);
+    /* always ended, or the stream stays in capture mode */
+    cudaError_t e = cudaStreamEndCapture(g_stream, &graph);
+    size_t nodes = 0;
+    if (e == cudaSuccess && graph)
+        CK(cudaGraphGetNodes(graph, NULL, &nodes));
+    if (e != cudaSuccess) {
+        why("cudaStreamEndCapture: %s", cudaGetErrorString(e));
+        cudaGetLastError();
+    }
+    called(st, "queuing in capture");
+    tap(st == SC_OK && e == cudaSuccess && nodes > 0,
+        "graph: compact -> scan -> sort captured with the caller's temp "
+        "(%zu nodes)", nodes);
+    if (st == SC_OK && e == cudaSuccess && graph) {
+        cudaGraphExec_t exec;
+        CK(cudaGraphInstantiate(&exec, graph, 0));
+        for (int launch = 0; launch < 2; launch++) {
+            std::vector<uint32_t> h;
+            make_u32(h, n, 700 + launch);
+            upload(c.in, h.data(), n * 4);
+            chain_poison(&c);
+            CK(cudaGraphLaunch(exec, g_stream));
+            CK(cudaStreamSynchronize(g_stream));
+            chain_check(&c, h, &p, launch ? "graph, 2nd launch" : "graph, 1st launch", 0);
+        }
+        CK(cudaGraphExecDestroy(exec));
+    }
+    if (graph)
+        CK(cudaGraphDestroy(graph));
+    CK(cudaFree(temp));
+    chain_free(&c);
+}
+
+/* A scan from the identity (d_carry_in NULL) in a graph: libsc finds
+ * the identity's device word while the stream is capturing. */
+static void test_graph_identity(void)
+{
+    const uint64_t n = 65537;
+    std::vector<uint32_t> h, want(n);
+    make_u32(h, n, 800);
+    uint64_t carry = sc_scan_identity_of(SC_U32, SC_OP_MIN);
+    need(sc_scan(g_cpu, h.data(), n, SC_OP_MIN, 0, 0, want.data(), &carry), "sc_scan");
+    upload(d_in, h.data(), n * 4);
+    poison_outputs(n);
+    cudaGraph_t graph = NULL;
+    CK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    sc_status st = sc_dev_scan_async(g_gpu, d_in, n, SC_OP_MIN, 0, 0, NULL, d_out,
+                                     &d_words[2], &g_q);
+    cudaError_t e = cudaStreamEndCapture(g_stream, &graph);
+    called(st, "sc_dev_scan_async in capture");
+    if (e != cudaSuccess) {
+        why("cudaStreamEndCapture: %s", cudaGetErrorString(e));
+        cudaGetLastError();
+    }
+    bool ok = st == SC_OK && e == cudaSuccess && graph;
+    if (ok) {
+        cudaGraphExec_t exec;
+        CK(cudaGraphInstantiate(&exec, graph, 0));
+        CK(cudaGraphLaunch(exec, g_stream));
+        CK(cudaStreamSynchronize(g_stream));
+        CK(cudaGraphExecDestroy(exec));
+        ok = count_is(word(&d_words[2]), carry, "carry-out") &&
+             same<uint32_t>(d_out, want.data(), n, n + GUARD);
+    }
+    if (graph)
+        CK(cudaGraphDestroy(graph));
+    tap(ok, "graph: exclusive min scan of %llu from the identity (d_carry_in NULL)",
+        (unsigned long long)n);
+}
+
+/* (e) A temp smaller than sc_dev_temp_bytes: SC_ERR_USAGE and nothing
+ * queued (outputs, counts and keys untouched; nothing captured). */
+static void test_small_temp(void)
+{
+    static const char *const name[] = { "compact", "indices", "split", "scan",
+                                         "sort", "gen" };
+    static const sc_dev_op op_of[] = { SC_DEV_COMPACT, SC_DEV_COMPACT,
+                                       SC_DEV_SPLIT, SC_DEV_SCAN, SC_DEV_SORT,
+                                       SC_DEV_GEN };
+    const uint64_t n = 65537;
+    std::vector<uint32_t> h;
+    make_u32(h, n, 900);
+    upload(d_in, h.data(), n * 4);
+    sc_pred p = middle_half();
+    sc_gen_params g;
+    sc_gen_params_default(&g);
+    for (int k = 0; k < 6; k++) {
+        size_t need_b = sc_dev_temp_bytes(op_of[k], n);
+        if (need_b == 0) {
+            tap(true, "# SKIP %s of %llu needs no temp", name[k], (unsigned long long)n);
+            continue;
+        }
+        sc_dev_queue q = { g_stream, g_temp, need_b - 1 };
+        poison_outputs(n);
+        poison(d_keys, n * 4);
+        sc_status st = SC_OK;
+        switch (k) {
+        case 0: st = sc_dev_compact_async(g_gpu, d_in, n, &p, (uint32_t *)d_out,
+                                          d_words, &q); break;
+        case 1: st = sc_dev_indices_async(g_gpu, d_in, n, &p, 0, (uint64_t *)d_out,
+                                          d_words, &q); break;
+        case 2: st = sc_dev_split_async(g_gpu, d_in, n, &p, (uint32_t *)d_out,
+                                        d_rej, d_words, &q); break;
+        case 3: st = sc_dev_scan_async(g_gpu, d_in, n, SC_OP_SUM, 1, 1, NULL,
+                                       d_out, &d_words[2], &q); break;
+        case 4: st = sc_dev_sort_async(g_gpu, d_keys, n, 0, 32, 0, &q); break;
+        case 5: st = sc_dev_gen_async(g_gpu, &g, 0, (uint32_t *)d_out, n, &q); break;
+        }
+        sc_status sy = sc_dev_sync(g_gpu, g_stream);
+        if (st != SC_ERR_USAGE)
+            why("got %s", sc_strerror(st));
+        if (sy != SC_OK)
+            why("sc_dev_sync after the refusal: %s", sc_strerror(sy));
+        /* poison compared with poison: every byte untouched */
+        std::vector<uint64_t> pois(n + GUARD);
+        memset(pois.data(), POISON, pois.size() * 8);
+        bool ok = st == SC_ERR_USAGE && sy == SC_OK &&
+                  same<uint64_t>(d_out, pois.data(), n + GUARD, n + GUARD) &&
+                  same<uint32_t>(d_rej, (const uint32_t *)pois.data(), n + GUARD, n + GUARD) &&
+                  same<uint64_t>(d_words, pois.data(), 4, 4) &&
+                  same<uint32_t>(d_keys, (const uint32_t *)pois.data(), n, n);
+        tap(ok, "%s of %llu with temp_bytes %zu (needs %zu): SC_ERR_USAGE, "
+            "nothing written", name[k], (unsigned long long)n, need_b - 1, need_b);
+    }
+
+    /* the same refusal inside a capture leaves the graph empty */
+    size_t need_b = sc_dev_temp_bytes(SC_DEV_COMPACT, n);
+    if (need_b == 0) {
+        tap(true, "# SKIP compaction needs no temp");
+        return;
+    }
+    sc_dev_queue q = { g_stream, g_temp, need_b - 1 };
+    cudaGraph_t graph = NULL;
+    size_t nodes = 1;
+    CK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    sc_status st = sc_dev_compact_async(g_gpu, d_in, n, &p, (uint32_t *)d_out,
+                                        d_words, &q);
+    cudaError_t e = cudaStreamEndCapture(g_stream, &graph);
+    if (e == cudaSuccess && graph)
+        CK(cudaGraphGetNodes(graph, NULL, &nodes));
+    else
+        why("cudaStreamEndCapture: %s", cudaGetErrorString(e));
+    if (graph)
+        CK(cudaGraphDestroy(graph));
+    tap(st == SC_ERR_USAGE && e == cudaSuccess && nodes == 0,
+        "compact with too small a temp in a capture: SC_ERR_USAGE, %zu nodes "
+        "captured", nodes);
+}
+
+/* Arguments the header rules out: SC_ERR_USAGE rather than a crash, and
+ * nothing written. */
+static void test_bad_args(void)
+{
+    const uint64_t n = 4096;
+    sc_pred p = middle_half();
+    size_t need_b = sc_dev_temp_bytes(SC_DEV_COMPACT, n);
+    sc_dev_queue skew = { g_stream, (char *)g_temp + 128, g_temp_bytes - 128 };
+    sc_status st[4];
+    poison_outputs(n);
+    st[0] = sc_dev_compact_async(g_gpu, d_in, n, NULL, (uint32_t *)d_out, d_words, &g_q);
+    st[1] = need_b ? sc_dev_compact_async(g_gpu, d_in, n, &p, (uint32_t *)d_out,
+                                          d_words, &skew)
+                   : SC_ERR_USAGE;
+    st[2] = sc_dev_scan_async(g_gpu, d_in, n, SC_OP_SUM, 0, 1, &d_words[1], d_out,
+                              &d_words[1], &g_q);
+    st[3] = sc_dev_sort_async(g_gpu, d_keys, n, 8, 8, 0, &g_q);
+    sc_status sy = sc_dev_sync(g_gpu, g_stream);
+    std::vector<uint64_t> pois(n + GUARD);
+    memset(pois.data(), POISON, pois.size() * 8);
+    bool untouched = same<uint64_t>(d_out, pois.data(), n + GUARD, n + GUARD) &&
+                     same<uint64_t>(d_words, pois.data(), 4, 4);
+    static const char *const what[4] = {
+        "pred NULL", "temp not aligned to 256", "d_carry_out == d_carry_in",
+        "bit range 8:8" };
+    for (int k = 0; k < 4; k++) {
+        if (st[k] != SC_ERR_USAGE)
+            why("got %s", sc_strerror(st[k]));
+        tap(st[k] == SC_ERR_USAGE, "%s: SC_ERR_USAGE", what[k]);
+    }
+    if (sy != SC_OK)
+        why("sc_dev_sync: %s", sc_strerror(sy));
+    tap(untouched && sy == SC_OK, "after the refusals nothing was written and "
+        "sc_dev_sync is SC_OK");
+}
+
+/* q NULL: the default stream and the context's scratch, the same count
+ * as the blocking call's. */
+static void test_default_queue(void)
+{
+    const uint64_t n = 65537;
+    sc_pred p = middle_half();
+    uint64_t blocking = 0, queued = UINT64_MAX;
+    CK(cudaDeviceSynchronize());
+    sc_status st = sc_dev_compact(g_gpu, d_in, n, &p, (uint32_t *)d_out,
+                                  &blocking);
+    called(st, "sc_dev_compact");
+    sc_status sq = sc_dev_compact_async(g_gpu, d_in, n, &p, (uint32_t *)d_out,
+                                        d_words, NULL);
+    called(sq, "sc_dev_compact_async");
+    sc_status sy = sc_dev_sync(g_gpu, NULL);
+    called(sy, "sc_dev_sync");
+    CK(cudaMemcpy(&queued, d_words, 8, cudaMemcpyDeviceToHost));
+    tap(st == SC_OK && sq == SC_OK && sy == SC_OK && queued == blocking,
+        "q NULL queues on the default stream: kept %llu, blocking %llu",
+        (unsigned long long)queued, (unsigned long long)blocking);
+}
+
+/* (f) and the rest of what the header promises. */
+static void test_sync_and_nodevice(void)
+{
+    sc_status st = sc_dev_sync(g_gpu, g_stream);
+    called(st, "sc_dev_sync");
+    tap(st == SC_OK, "sc_dev_sync on the caller's stream after good work: SC_OK");
+    st = sc_dev_sync(g_gpu, NULL);
+    called(st, "sc_dev_sync");
+    tap(st == SC_OK, "sc_dev_sync on the default stream after good work: SC_OK");
+
+    sc_pred p;
+    sc_pred_default(&p);
+    st = sc_dev_compact_async(g_cpu, d_in, 1, &p, (uint32_t *)d_out, d_words, &g_q);
+    if (st != SC_ERR_NODEVICE)
+        why("got %s", sc_strerror(st));
+    tap(st == SC_ERR_NODEVICE, "sc_dev_compact_async on a cpu context: SC_ERR_NODEVICE");
+}
+
+/* ------------------------------------------------------------------ */
+
+int main(void)
+{
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        printf("1..0 # SKIP no GPU (%s)\n",
+               e != cudaSuccess ? cudaGetErrorString(e) : "no device");
+        return 0;
+    }
+    const char *q = getenv("SC_QUICK");
+    g_quick = q ? atoi(q) : 0;
+    need(sc_ctx_new(&g_cpu, "cpu", 0), "sc_ctx_new(\"cpu\")");
+    sc_status st = sc_ctx_new(&g_gpu, "cuda", 0);
+    if (st != SC_OK) {
+        why("%s (%s)", sc_strerror(st), g_gpu ? sc_ctx_message(g_gpu) : "no context");
+        tap(false, "sc_ctx_new(\"cuda\") on a machine with %d GPU(s)", ndev);
+        printf("1..%d\n", n_tests);
+        return 1;
+    }
+
+    const uint64_t sizes[] = { 0, 1, 31, 32, 33, 4095, 4096, 65537, 1000003,
+                               1ull << 24 };
+    const uint64_t quick[] = { 0, 1, 33, 4096, 65537 };
+    const uint64_t *sz = g_quick ? quick : sizes;
+    int ns = g_quick ? 5 : (int)(sizeof sizes / sizeof sizes[0]);
+    uint64_t nmax = sz[ns - 1];
+
+    CK(cudaMalloc(&d_in, (nmax + GUARD) * 4));
+    CK(cudaMalloc(&d_keys, (nmax + GUARD) * 4));
+    CK(cudaMalloc(&d_rej, (nmax + GUARD) * 4));
+    CK(cudaMalloc(&d_out, (nmax + GUARD) * 8));
+    CK(cudaMalloc(&d_words, 4 * 8));
+    /* one temp for every op: the largest of what each needs */
+    const sc_dev_op ops[] = { SC_DEV_COMPACT, SC_DEV_SPLIT, SC_DEV_SCAN,
+                              SC_DEV_SORT, SC_DEV_GEN };
+    for (int k = 0; k < 5; k++)
+        if (sc_dev_temp_bytes(ops[k], nmax) > g_temp_bytes)
+            g_temp_bytes = sc_dev_temp_bytes(ops[k], nmax);
+    CK(cudaMalloc(&g_temp, g_temp_bytes ? g_temp_bytes : 256));
+    CK(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
+    g_q.stream = g_stream;
+    g_q.temp = g_temp;
+    g_q.temp_bytes = g_temp_bytes;
+
+    for (int s = 0; s < ns; s++) {
+        test_selects(sz[s], 10 * s + 1);
+        test_scans(sz[s], 10 * s + 3);
+        test_sorts(sz[s], 10 * s + 4);
+        test_gens(sz[s]);
+    }
+    test_stream_order();
+    test_shared_scratch();
+    test_threads();
+    test_graph();
+    test_graph_identity();
+    test_small_temp();
+    test_bad_args();
+    test_default_queue();
+    test_sync_and_nodevice();
+
+    CK(cudaStreamDestroy(g_stream));
+    CK(cudaFree(g_temp));
+    CK(cudaFree(d_in));
+    CK(cudaFree(d_keys));
+    CK(cudaFree(d_rej));
+    CK(cudaFree(d_out));
+    CK(cudaFree(d_words));
+    sc_ctx_free(g_gpu);
+    sc_ctx_free(g_cpu);
+    printf("1..%d\n", n_tests);
+    if (n_failed)
+        fprintf(stderr, "%d of %d tests failed\n", n_failed, n_tests);
+    return n_failed ? 1 : 0;
+}
