@@ -147,6 +147,10 @@ pzstd_frames() {
     pzstd -q -c < /dev/null > empty.pz
     everything empty.pz > got.out
     [ ! -s got.out ]
+    # rounds of empty frames alone, first, between and last
+    { for i in $(seq 300); do cat empty.pz; done; cat big.pz empty.pz empty.pz big.pz empty.pz; } > empties.pz
+    cat big.bin big.bin > two.bin
+    same_everywhere empties.pz two.bin
 }
 
 @test "par-read: a pzstd header that does not give its frame's size is skipped, and the rest read as one stream" {

@@ -350,8 +350,18 @@ stat_vs_ref() {
     sc-stat -e i32 --tail 5 a > got
     ref stat --type i32 --tail 5 < a > want
     expect_same want got
-    run sc-stat -e i32 --hist 4 a
-    expect_usage sc-stat
+    # --hist of i32: equal widths in value, the ends signed
+    sc-stat -e i32 --hist 7 -c 4K -j 3 a | grep '^hist ' > got
+    ref stat --type i32 --hist 7 < a | grep '^hist ' > want
+    expect_same want got
+    [ "$(head -c 6 got)" = "hist -" ]
+    perl -e 'print pack("l<*", -2147483648, 2147483647, -1, 0)' > ends
+    sc-stat -e i32 --hist 3 ends | grep '^hist ' > got
+    ref stat --type i32 --hist 3 < ends | grep '^hist ' > want
+    expect_same want got
+    perl -e 'local $/; print pack("N*", unpack("V*", <STDIN>))' < ends > ends.be
+    sc-stat -e i32 --hist 3 --big-endian ends.be | grep '^hist ' > got
+    expect_same want got
     # --sample reads a file's blocks in place, big-endian ones turned.
     perl -e 'local $/; print pack("N*", unpack("V*", <STDIN>))' < a > a.be
     sc-stat -e i32 --sample 0.3 a > le

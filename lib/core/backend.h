@@ -61,8 +61,8 @@ typedef struct sc_backend {
                       uint64_t n, sc_stat_acc *acc);
     /* Device arrays, which only the library's user calls, unmeasured;
      * NULL for a device whose memory is the host's.  dev_queue queues c
-     * on q's stream and returns; dev_block runs it on the context's
-     * stream and waits once, *result holding SCAN's carry-in and
+     * on q's stream and returns; dev_block runs it on the default
+     * stream with the context's scratch and waits once, *result holding SCAN's carry-in and
      * receiving the count or the final carry (d_carry_in and d_result
      * are not used).  dev_temp: the scratch op needs on n elements. */
     sc_status (*dev_queue)(sc_ctx *ctx, const sc_dev_call *c,

@@ -27,8 +27,10 @@ extern "C" {
  * such calls: they must then run one after another (one stream, say),
  * and growing it waits for the device (no graph capture).  q NULL is the
  * default stream and that scratch.  An error found when queuing is
- * returned at once and queues nothing; one that only the GPU finds (a bad
- * pointer, say) is returned by a later call or by sc_dev_sync(). */
+ * returned at once (arguments and the scratch are checked before anything
+ * is queued; a launch that fails may follow work of the call's that was
+ * queued); one that only the GPU finds (a bad pointer, say) is returned
+ * by a later call or by sc_dev_sync(). */
 typedef struct sc_dev_queue {
     void *stream;       /* a cudaStream_t; NULL: the default stream */
     void *temp;         /* device scratch, or NULL: the context's */
@@ -61,7 +63,7 @@ sc_status sc_dev_split_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                              const sc_dev_queue *q);
 /* Prefix scan from *d_carry_in (NULL: op's identity) to d_out (uint64
  * when wide); the final accumulator to *d_carry_out, which must not be
- * d_carry_in (NULL: not written).  d_in may be d_out. */
+ * d_carry_in (NULL: not written).  d_in may be d_out unless wide. */
 sc_status sc_dev_scan_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                             sc_scan_op op, int inclusive, int wide,
                             const uint64_t *d_carry_in, void *d_out,

@@ -1,8 +1,8 @@
 /* cuda_dev.c — the kernels on the caller's device arrays: queued on the
  * caller's stream with the caller's scratch or the context's own for
- * these calls, with no wait (stream-ordered); or on the context's stream
- * with its scratch, the count or carry read back and waited for once
- * (blocking).  Both queue the same kernels, laid out in the scratch the
+ * these calls, with no wait (stream-ordered); or on the default stream
+ * with the context's scratch, the count or carry read back and waited
+ * for once (blocking).  Both queue the same kernels, laid out in the scratch the
  * same way (sc_cuda_dev_temp). */
 #include "cuda/cuda_internal.h"
 

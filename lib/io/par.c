@@ -252,15 +252,20 @@ static ssize_t hand_over(sc_par *p, sc_reader *r)
 ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len)
 {
     if (p->stage_pos < p->stage_len) return (ssize_t)serve(p, dst, len);
-    if (p->bg_on) {
-        ssize_t got = joined(p, r, dst, len);
-        if (got != 0) return got;
-    }
-    if (p->bad_why) {
-        report(p, r);
-        return -1;
-    }
     for (;;) {
+        /* The round decoding in the background comes next, and nothing
+         * may touch the buffer or the units before it is joined; a round
+         * of empty units only (pzstd's empty frames) starts the next one
+         * and gives nothing, so this comes round again. */
+        if (p->bg_on) {
+            ssize_t got = joined(p, r, dst, len);
+            if (got != 0) return got;
+            continue;
+        }
+        if (p->bad_why) {
+            report(p, r);
+            return -1;
+        }
         p->pos = sc_par_make_room(p, p->pos);
         int stop;
         size_t ahead = ahead_bytes(p, len);

@@ -116,10 +116,11 @@ static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
 {
     sc_stats s;
     sc_stat_acc_result(ss->acc, &s);
-    sc_stat_hist h = { 0, 0, 0, NULL };
+    sc_stat_hist h = { 0, 0, 0, NULL, SC_U32 };
     int hist = ss->keep && s.count;
-    sc_status st = hist ? sc_stat_hist_init(&h, ss->ctx, j->hist_buckets,
-                                            s.min, s.max) : SC_OK;
+    sc_status st = hist ? sc_stat_hist_init(&h, ss->ctx, j->type,
+                                            j->hist_buckets, s.min, s.max)
+                        : SC_OK;
     if (st != SC_OK) return st;
     if (hist) st = sc_spill_walk(ss->keep, sc_stat_hist_add, &h);
     if (st == SC_OK)
@@ -140,7 +141,7 @@ static sc_status check(sc_ctx *ctx, const sc_job *j)
 {
     if (j->head && j->tail)
         return sc_fail(ctx, SC_ERR_USAGE, "head and tail exclude each other");
-    if (j->hist_buckets && j->type != SC_U32)
+    if (j->hist_buckets && sc_type_is_float(j->type))
         return sc_fail(ctx, SC_ERR_USAGE, "--hist of %s elements is not "
                        "handled yet", sc_type_name(j->type));
     if (j->quantiles > SC_MAX_PARTS)

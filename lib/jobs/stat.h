@@ -8,14 +8,17 @@ sc_status sc_stat_print(sc_writer *w, const sc_stats *s);
 sc_status sc_stat_print_type(sc_writer *w, const sc_stats *s,
                              const sc_stat_typed *t);
 
+/* Equal-width buckets of an integer type's values, counted as ranks
+ * (sc_key: a rank is the value plus a constant, so the widths hold). */
 typedef struct sc_stat_hist {
-    uint32_t min, n;
+    uint32_t min, n;            /* ranks */
     uint64_t range;             /* max - min + 1 */
     uint64_t *counts;
+    sc_type type;               /* the values printed */
 } sc_stat_hist;
-sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, uint32_t buckets,
-                            uint32_t min, uint32_t max);
-/* An sc_spill_fn: counts elements into their buckets. */
+sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
+                            uint32_t buckets, uint32_t min, uint32_t max);
+/* An sc_spill_fn: counts elements (ranks) into their buckets. */
 sc_status sc_stat_hist_add(void *h, const uint32_t *x, size_t len);
 sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h);
 void sc_stat_hist_free(sc_stat_hist *h);

@@ -90,10 +90,11 @@ sc_status sc_stat_print(sc_writer *w, const sc_stats *s)
 
 /* Buckets between min and max: as many as asked, but no more than there
  * are values, so none is empty by construction. */
-sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, uint32_t buckets,
-                            uint32_t min, uint32_t max)
+sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
+                            uint32_t buckets, uint32_t min, uint32_t max)
 {
     uint64_t range = (uint64_t)max - min + 1;
+    h->type = type;
     h->min = min;
     h->range = range;
     h->n = buckets < range ? buckets : (uint32_t)range;
@@ -119,11 +120,16 @@ static uint64_t bucket_start(const sc_stat_hist *h, uint64_t b)
 sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h)
 {
     sc_status st = SC_OK;
+    sc_key key = sc_key_of((uint32_t)h->type);
     for (uint64_t b = 0; b < h->n && st == SC_OK; b++) {
-        char line[96];
-        int len = snprintf(line, sizeof line, "hist %" PRIu64 " %" PRIu64
-                           " %" PRIu64 "\n", bucket_start(h, b),
-                           bucket_start(h, b + 1) - 1, h->counts[b]);
+        char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];
+        char line[2 * SC_VALUE_CHARS + 32];
+        uint32_t first = (uint32_t)bucket_start(h, b);
+        uint32_t last = (uint32_t)(bucket_start(h, b + 1) - 1);
+        sc_value_format(h->type, sc_key_unrank(key, first), lo);
+        sc_value_format(h->type, sc_key_unrank(key, last), hi);
+        int len = snprintf(line, sizeof line, "hist %s %s %" PRIu64 "\n", lo,
+                           hi, h->counts[b]);
         st = sc_writer_write_bytes(w, line, (size_t)len);
     }
     return st;

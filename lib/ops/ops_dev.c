@@ -1,6 +1,6 @@
-/* ops_dev.c — the calls on the caller's device arrays (sc.h's sc_dev_*):
- * the arguments checked, then the GPU's table, stream-ordered (queued on
- * the caller's stream) or blocking (on the context's, waited for once).
+/* ops_dev.c — the calls on the caller's device arrays (sc_dev.h): the
+ * arguments checked, then the GPU's table, stream-ordered (queued on the
+ * caller's stream) or blocking (on the default stream, waited for once).
  * There is no CPU fallback: the arrays are in device memory. */
 #include "ops/ops.h"
 
@@ -87,6 +87,10 @@ static sc_dev_call gen_call(const sc_gen_plan *plan, uint64_t first,
 }
 
 #define ARRAYS(in, out) (n && (!(in) || !(out)))
+/* A wide scan writes 8 bytes an element: in place, its output would
+ * overrun input that other tiles have yet to read. */
+#define IN_PLACE_WIDE(in, out, wide) \
+    (n && (wide) && (const void *)(in) == (const void *)(out))
 
 sc_status sc_dev_compact_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                                const sc_pred *pred, uint32_t *d_out,
@@ -131,6 +135,7 @@ sc_status sc_dev_scan_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                             uint64_t *d_carry_out, const sc_dev_queue *q)
 {
     sc_status bad = BAD_ARGS(ctx, ARRAYS(d_in, d_out) || op > SC_OP_XOR ||
+                                  IN_PLACE_WIDE(d_in, d_out, wide) ||
                                   (d_carry_out && d_carry_out == d_carry_in));
     if (bad) return bad;
     sc_dev_call c = scan_call(d_in, n, op, inclusive, wide, d_out);
@@ -205,7 +210,8 @@ sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                       uint64_t *carry)
 {
     sc_status bad = BAD_ARGS(ctx, !carry || ARRAYS(d_in, d_out) ||
-                                  op > SC_OP_XOR);
+                                  op > SC_OP_XOR ||
+                                  IN_PLACE_WIDE(d_in, d_out, wide));
     if (bad) return bad;
     sc_dev_call c = scan_call(d_in, n, op, inclusive, wide, d_out);
     return blocking(ctx, &c, carry);

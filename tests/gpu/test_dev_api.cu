@@ -1121,7 +1121,7 @@ static void test_bad_args(void)
     sc_pred p = middle_half();
     size_t need_b = sc_dev_temp_bytes(SC_DEV_COMPACT, n);
     sc_dev_queue skew = { g_stream, (char *)g_temp + 128, g_temp_bytes - 128 };
-    sc_status st[4];
+    sc_status st[5];
     poison_outputs(n);
     st[0] = sc_dev_compact_async(g_gpu, d_in, n, NULL, (uint32_t *)d_out, d_words, &g_q);
     st[1] = need_b ? sc_dev_compact_async(g_gpu, d_in, n, &p, (uint32_t *)d_out,
@@ -1130,15 +1130,17 @@ static void test_bad_args(void)
     st[2] = sc_dev_scan_async(g_gpu, d_in, n, SC_OP_SUM, 0, 1, &d_words[1], d_out,
                               &d_words[1], &g_q);
     st[3] = sc_dev_sort_async(g_gpu, d_keys, n, 8, 8, 0, &g_q);
+    st[4] = sc_dev_scan_async(g_gpu, (const uint32_t *)d_out, n, SC_OP_SUM, 0,
+                              1, NULL, d_out, NULL, &g_q);
     sc_status sy = sc_dev_sync(g_gpu, g_stream);
     std::vector<uint64_t> pois(n + GUARD);
     memset(pois.data(), POISON, pois.size() * 8);
     bool untouched = same<uint64_t>(d_out, pois.data(), n + GUARD, n + GUARD) &&
                      same<uint64_t>(d_words, pois.data(), 4, 4);
-    static const char *const what[4] = {
+    static const char *const what[5] = {
         "pred NULL", "temp not aligned to 256", "d_carry_out == d_carry_in",
-        "bit range 8:8" };
-    for (int k = 0; k < 4; k++) {
+        "bit range 8:8", "a wide scan in place" };
+    for (int k = 0; k < 5; k++) {
         if (st[k] != SC_ERR_USAGE)
             why("got %s", sc_strerror(st[k]));
         tap(st[k] == SC_ERR_USAGE, "%s: SC_ERR_USAGE", what[k]);

@@ -155,7 +155,8 @@ t i32 text "-1 -2 -3" "-2|-3" stat --type i32 --tail 2
 t i32 exit2 "" "" compact --type i32 --eq 2147483648
 t i32 exit2 "" "" compact --type i32 --lt -2147483649
 t i32 exit2 "" "" scan --type i32 --carry-in 0x80000000
-t i32 exit2 "" "" stat --type i32 --hist 4
+t i32 text "-5 5 0 1" "count 4|min -5|max 5|sum 1|mean 0.250000|zeros 1|distinct 4|hist -5 0 2|hist 1 5 2" stat --type i32 --hist 2
+t i32 text "$I32MIN -1 0 2147483647" "count 4|min $I32MIN|max 2147483647|sum -2|mean -0.500000|zeros 1|distinct 4|hist $I32MIN -1 2|hist 0 2147483647 2" stat --type i32 --hist 2
 # stray trailing bytes are ignored: 10 bytes are 2 elements of i32
 t bytes i32 "07000000 ffffffff abcd" "-1 7" sort --type i32 --bits 0:32
 t bytes i32 "00000007 ffffffff abcd" "-1 7" sort --type i32 --big-endian

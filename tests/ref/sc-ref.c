@@ -752,7 +752,7 @@ static int cmd_stat(int argc, char **argv)
                       : strcmp(argv[i], "--head") == 0 ? &head
                       : strcmp(argv[i], "--tail") == 0 ? &tail : NULL;
         if (!dst) die("unknown stat option", argv[i]);
-        if (dst == &hist && t != U32)
+        if (dst == &hist && is_float(t))
             die("stat --hist: not supported for", type_names[t]);
         *dst = parse_u64(argv[++i]);
     }
@@ -801,14 +801,19 @@ static int cmd_stat(int argc, char **argv)
         print_mean(usum, 0, n);
     }
     printf("zeros %" PRIu64 "\ndistinct %" PRIu64 "\n", zeros, distinct);
-    uint64_t range = v[n - 1] - v[0] + 1, b = hist < range ? hist : range;
+    /* Integers by value: the sorted values' offsets from the least. */
+    int64_t least = is_signed(t) ? to_int(t, v[0]) : (int64_t)v[0];
+    for (uint64_t i = 0; i < n && hist; i++)
+        v[i] = (uint64_t)((is_signed(t) ? to_int(t, v[i]) : (int64_t)v[i]) -
+                          least);
+    uint64_t range = v[n - 1] + 1, b = hist < range ? hist : range;
     for (uint64_t k = 0, i = 0; k < b; k++) {
         /* Bucket k: the values x with k*range <= (x-min)*b < (k+1)*range. */
         uint64_t c = 0;
-        for (; i < n && (v[i] - v[0]) * b < (k + 1) * range; i++) c++;
-        uint64_t lo = v[0] + (k * range + b - 1) / b;
-        uint64_t hi = v[0] + ((k + 1) * range + b - 1) / b - 1;
-        printf("hist %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", lo, hi, c);
+        for (; i < n && v[i] * b < (k + 1) * range; i++) c++;
+        int64_t lo = least + (int64_t)((k * range + b - 1) / b);
+        int64_t hi = least + (int64_t)(((k + 1) * range + b - 1) / b) - 1;
+        printf("hist %" PRId64 " %" PRId64 " %" PRIu64 "\n", lo, hi, c);
     }
     free(v);
     return 0;
