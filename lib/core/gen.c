@@ -62,7 +62,7 @@ void sc_gen_plan_make(sc_gen_plan *plan, const sc_gen_params *g)
     plan_uniform(plan, g);
 }
 
-uint32_t sc_gen_element(const sc_gen_params *g, uint64_t i)
+uint64_t sc_gen_element(const sc_gen_params *g, uint64_t i)
 {
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);

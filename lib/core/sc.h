@@ -90,9 +90,9 @@ const char *sc_ctx_fallback_reason(const sc_ctx *ctx);
 /* ------------------------------------------------------------------ */
 /* Element types (sc(7), "Element types").  An element's bits travel in
  * a uint32_t (32-bit types) or a uint64_t; the type says how they order,
- * compare, add and read and print as text.  This version handles the
- * 32-bit types; the 64-bit ones are named here and refused with
- * SC_ERR_USAGE where they are not handled yet. */
+ * compare, add and read and print as text.  Every type is read,
+ * written, generated and sorted; the 64-bit ones are refused with
+ * SC_ERR_USAGE by the calls that do not handle them yet (each says so). */
 
 typedef enum sc_type { SC_U32 = 0, SC_I32, SC_F32, SC_U64, SC_I64, SC_F64,
                        SC_TYPE_COUNT } sc_type;
@@ -120,9 +120,10 @@ sc_status sc_value_parse(sc_type t, const char *s, size_t len, uint64_t *bits);
  * length, with a terminator after it. */
 #define SC_VALUE_CHARS 32
 size_t sc_value_format(sc_type t, uint64_t bits, char *buf);
-/* -1, 0 or 1 as a comes before, with or after b in the order sc_sort_type
- * gives elements of the 32-bit type t (floats: IEEE 754 totalOrder). */
-int sc_value_order(sc_type t, uint32_t a, uint32_t b);
+/* -1, 0 or 1 as a comes before, with or after b (their bits) in the
+ * order sc_sort_type gives elements of type t (floats: IEEE 754
+ * totalOrder). */
+int sc_value_order(sc_type t, uint64_t a, uint64_t b);
 /* Elements of `size` bytes (4 or 8) reversed in place: big-endian data
  * to the host's order and back. */
 void sc_swap_bytes(void *elems, size_t n, unsigned size);
@@ -175,10 +176,10 @@ typedef enum sc_dist { SC_DIST_UNIFORM, SC_DIST_STRUCTURED, SC_DIST_IOTA,
 typedef struct sc_gen_params {
     sc_dist dist;
     uint64_t seed;
-    uint32_t min, max;      /* uniform */
-    uint32_t value;         /* constant */
+    uint64_t min, max;      /* uniform */
+    uint64_t value;         /* constant */
     double density;         /* probability an element is kept nonzero */
-    /* The elements' type (a 32-bit one); min, max and value are its bits.
+    /* The elements' type; min, max and value are its bits.
      * uniform draws integers evenly from [min, max] and floats as
      * min + u * (max - min), u even in [0, 1) in steps of 2^-53;
      * structured and iota write i + 1 and i in the type (an integer
@@ -187,7 +188,8 @@ typedef struct sc_gen_params {
 } sc_gen_params;
 
 void sc_gen_params_default(sc_gen_params *g);
-uint32_t sc_gen_element(const sc_gen_params *g, uint64_t i);
+/* Element i's bits (in the low 32 bits for a 32-bit type). */
+uint64_t sc_gen_element(const sc_gen_params *g, uint64_t i);
 
 /* ------------------------------------------------------------------ */
 /* Operations on host arrays (run on the context's device).            */
@@ -230,11 +232,13 @@ uint64_t sc_scan_identity_of(sc_type type, sc_scan_op op);
 /* Stable LSD radix sort on bits [lo_bit, hi_bit), in place. */
 sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n,
                   unsigned lo_bit, unsigned hi_bit, int descending);
-/* The same for elements of a 32-bit type: signed integers by value,
- * floats by IEEE 754 totalOrder; the bits are those of the element's
- * rank, in which a signed type's sign bit is flipped (so bits 0:32 are
- * the signed order). */
-sc_status sc_sort_type(sc_ctx *ctx, uint32_t *keys, uint64_t n, sc_type type,
+/* The same for elements of any type (keys: n elements of
+ * sc_type_size(type) bytes): signed integers by value, floats by IEEE
+ * 754 totalOrder; the bits are those of the element's rank, in which a
+ * signed type's sign bit is flipped (so bits 0:32, or 0:64, are the
+ * signed order); hi_bit is at most the type's width.  64-bit elements
+ * are sorted on the host's threads whatever the context's device. */
+sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
                        unsigned lo_bit, unsigned hi_bit, int descending);
 /* One pass over an array: what sc-stat prints.  The sum is exact (128
  * bits: sum_hi carries what passes 2^64); distinct is a HyperLogLog
@@ -248,9 +252,10 @@ typedef struct sc_stats {
     uint64_t distinct;
 } sc_stats;
 sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out);
-/* out[k] = element first_index + k. */
+/* out[k] = element first_index + k: n elements of g->type's size.
+ * 64-bit elements are made on the host's threads. */
 sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
-                 uint32_t *out, uint64_t n);
+                 void *out, uint64_t n);
 
 /* Device arrays: sc_dev.h. */
 #include "sc_dev.h"
@@ -274,26 +279,29 @@ typedef struct sc_writer sc_writer;
  * or directory input gives SC_ERR_OPEN here, before anything is read. */
 sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
                          size_t n, sc_format fmt);
-/* Reads up to max elements. *got == 0 with SC_OK is the end. After all
- * whole elements are delivered, a fault in the data (stray bytes, corrupt
- * gzip, bad text) is returned as its status with *got == 0. */
-sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got);
+/* Reads up to max elements of the reader's type (sc_reader_set_type;
+ * buf holds max times its size in bytes). *got == 0 with SC_OK is the
+ * end. After all whole elements are delivered, a fault in the data (stray
+ * bytes, corrupt gzip, bad text) is returned as its status with *got ==
+ * 0. */
+sc_status sc_reader_read(sc_reader *r, void *buf, size_t max, size_t *got);
 /* Total input bytes if known without reading (raw regular files, not
  * gzip or zstd whether forced or detected, not text), else -1. */
 int64_t sc_reader_size_hint(const sc_reader *r);
 uint64_t sc_reader_bytes_read(const sc_reader *r);
-/* Before the first read: elements of 32-bit type t (u32 unless set),
- * whose text reads as t's values; big_endian: binary elements are
- * big-endian, handed on in the host's order.  SC_ERR_USAGE for a type
- * the reader does not handle yet. */
+/* Before the first read: elements of type t (u32 unless set), whose
+ * text reads as t's values; big_endian: binary elements are big-endian,
+ * handed on in the host's order. */
 sc_status sc_reader_set_type(sc_reader *r, sc_type t, int big_endian);
 void sc_reader_close(sc_reader *r);
 
 typedef struct sc_writer_opts {
     sc_format fmt;      /* SC_FMT_RAW, SC_FMT_GZ, SC_FMT_ZST or SC_FMT_TEXT */
     int level;          /* gzip level 1..9, zstd 1..19 (others: SC_ERR_USAGE) */
-    int wide;           /* elements are the 64-bit form of `type` */
-    sc_type type;       /* a 32-bit type: how text writes elements */
+    int wide;           /* elements are the 64-bit form of `type` (a
+                           32-bit type) */
+    sc_type type;       /* the elements' type (sc_writer_write's n counts
+                           them; text writes their values) */
     int big_endian;     /* binary elements written big-endian */
 } sc_writer_opts;
 
@@ -318,9 +326,11 @@ typedef struct sc_job {
     sc_job_kind kind;
     const char *const *inputs;  size_t n_inputs;
     sc_format in_fmt;
-    /* The elements' type, in and out (a 32-bit one; u32 by default), and
-     * whether binary numbers read and written are big-endian.  The job
-     * sets out.type and out.big_endian from them. */
+    /* The elements' type, in and out (u32 by default), and whether
+     * binary numbers read and written are big-endian.  The job sets
+     * out.type and out.big_endian from them.  64-bit types are handled
+     * by SC_JOB_GEN and SC_JOB_SORT, on the host's threads (the others:
+     * SC_ERR_USAGE). */
     sc_type type;
     int big_endian;
     const char *output;         /* NULL: standard output */

@@ -53,6 +53,29 @@ SC_HD uint32_t sc_key_unrank(sc_key k, uint32_t r)
     return r ^ (k.sign | (k.neg & (0u - ((r >> 31) ^ 1u))));
 }
 
+/* The same transform for 64-bit types (sc_key_of's, 32 bits wider). */
+typedef struct sc_key64 {
+    uint64_t sign, neg;
+} sc_key64;
+
+SC_HD sc_key64 sc_key64_of(uint32_t type)
+{
+    sc_key64 k;
+    k.sign = type == SC_I64 || type == SC_F64 ? (uint64_t)1 << 63 : 0u;
+    k.neg = type == SC_F64 ? ~((uint64_t)1 << 63) : 0u;
+    return k;
+}
+
+SC_HD uint64_t sc_key64_rank(sc_key64 k, uint64_t x)
+{
+    return x ^ (k.sign | (k.neg & (0u - (x >> 63))));
+}
+
+SC_HD uint64_t sc_key64_unrank(sc_key64 k, uint64_t r)
+{
+    return r ^ (k.sign | (k.neg & (0u - ((r >> 63) ^ 1u))));
+}
+
 /* An element of a 32-bit type as its type's 64-bit form (sc_type_wide):
  * u32 zero-extended, i32 sign-extended, f32 as the double of the same
  * value. */
@@ -228,6 +251,34 @@ SC_HD uint32_t sc_order_digit(const sc_order *o, uint32_t r)
 SC_HD uint32_t sc_order_rank(const sc_order *o, uint32_t v)
 {
     return sc_order_digit(o, sc_key_rank(o->key, v));
+}
+
+/* sc_order for 64-bit types: bits [lo_bit, hi_bit), 0 <= lo_bit < hi_bit
+ * <= 64, of the key rank (sc_key64), inverted for descending order. */
+typedef struct sc_order64 {
+    unsigned shift;
+    uint64_t mask, flip;
+    sc_key64 key;
+} sc_order64;
+
+SC_HD void sc_order64_init(sc_order64 *o, unsigned lo_bit, unsigned hi_bit,
+                           int reverse, uint32_t type)
+{
+    unsigned width = hi_bit - lo_bit;
+    o->shift = lo_bit;
+    o->mask = width >= 64 ? UINT64_MAX : ((uint64_t)1 << width) - 1;
+    o->flip = reverse ? o->mask : 0;
+    o->key = sc_key64_of(type);
+}
+
+SC_HD uint64_t sc_order64_digit(const sc_order64 *o, uint64_t r)
+{
+    return ((r >> o->shift) & o->mask) ^ o->flip;
+}
+
+SC_HD uint64_t sc_order64_rank(const sc_order64 *o, uint64_t v)
+{
+    return sc_order64_digit(o, sc_key64_rank(o->key, v));
 }
 
 /* sc-stat's distinct estimate: a HyperLogLog sketch of SC_HLL_REGS

@@ -167,10 +167,18 @@ size_t sc_value_format(sc_type t, uint64_t bits, char *buf)
     return (size_t)neg + format_unsigned(m, buf + neg);
 }
 
-int sc_value_order(sc_type t, uint32_t a, uint32_t b)
+int sc_value_order(sc_type t, uint64_t a, uint64_t b)
 {
-    sc_key k = sc_key_of((uint32_t)t);
-    uint32_t ra = sc_key_rank(k, a), rb = sc_key_rank(k, b);
+    uint64_t ra, rb;
+    if (sc_type_size(t) == 8) {
+        sc_key64 k = sc_key64_of((uint32_t)t);
+        ra = sc_key64_rank(k, a);
+        rb = sc_key64_rank(k, b);
+    } else {
+        sc_key k = sc_key_of((uint32_t)t);
+        ra = sc_key_rank(k, (uint32_t)a);
+        rb = sc_key_rank(k, (uint32_t)b);
+    }
     return ra < rb ? -1 : ra > rb;
 }
 
