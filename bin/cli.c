@@ -226,10 +226,12 @@ void cli_common_option(cli *c, int opt, const char *arg)
     case 'e': {
         sc_type t;
         if (sc_type_parse(arg, &t) != SC_OK)
-            cli_usage_error(c, "invalid --type '%s' (u32, i32, f32)", arg);
-        if (sc_type_size(t) != 4)
-            cli_usage_error(c, "--type %s: 64-bit types are not supported "
-                            "yet (u32, i32, f32)", arg);
+            cli_usage_error(c, "invalid --type '%s' (u32, i32, f32, u64, "
+                            "i64, f64)", arg);
+        if (sc_type_size(t) == 8 && c->job.kind != SC_JOB_GEN &&
+            c->job.kind != SC_JOB_SORT)
+            cli_usage_error(c, "--type %s: %s does not handle 64-bit types "
+                            "yet (sc-gen and sc-rsort do)", arg, c->prog);
         c->job.type = t;
         c->job.gen.type = t;
         break;
@@ -253,7 +255,7 @@ void cli_common_option(cli *c, int opt, const char *arg)
     }
 }
 
-uint32_t cli_value(const cli *c, const char *opt, const char *arg)
+uint64_t cli_value(const cli *c, const char *opt, const char *arg)
 {
     sc_type t = c->job.type;
     if (t == SC_U32) return cli_u32(c, opt, arg);
@@ -266,7 +268,7 @@ uint32_t cli_value(const cli *c, const char *opt, const char *arg)
         cli_usage_error(c, "invalid value '%s' for %s (%s)", arg, opt,
                         sc_type_is_float(t) ? "a number, inf or nan"
                                             : "a signed integer");
-    return (uint32_t)bits;
+    return bits;
 }
 
 int cli_pred_option(cli *c, int opt, const char *arg)
@@ -299,7 +301,8 @@ static void add_condition(cli *c, int opt, const char *arg)
         { OPT_GT, SC_GT, "--gt" }, { OPT_GE, SC_GE, "--ge" } };
     for (size_t k = 0; k < sizeof cmps / sizeof cmps[0]; k++)
         if (cmps[k].opt == opt) {
-            if (sc_pred_add_cmp(p, cmps[k].cmp, cli_value(c, cmps[k].name, arg)))
+            if (sc_pred_add_cmp(p, cmps[k].cmp,
+                                (uint32_t)cli_value(c, cmps[k].name, arg)))
                 cli_usage_error(c, "too many %s conditions (at most %d)",
                                 cmps[k].name, SC_PRED_MAX_TERMS);
             return;
@@ -314,8 +317,8 @@ static void add_condition(cli *c, int opt, const char *arg)
             cli_usage_error(c, "invalid value '%s' for --range", arg);
         memcpy(lo_text, arg, n);
         lo_text[n] = '\0';
-        uint32_t lo = cli_value(c, "--range", lo_text);
-        uint32_t hi = cli_value(c, "--range", colon + 1);
+        uint32_t lo = (uint32_t)cli_value(c, "--range", lo_text);
+        uint32_t hi = (uint32_t)cli_value(c, "--range", colon + 1);
         /* As C compares: 0:-0 is a range (of both zeros). */
         int zeros = c->job.type == SC_F32 && !(lo & 0x7fffffffu) &&
                     !(hi & 0x7fffffffu);

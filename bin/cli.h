@@ -103,7 +103,7 @@ int cli_buffer_option(cli *c, int opt, const char *arg, size_t least);
 void cli_operands(cli *c, int argc, char **argv);
 /* A value of the job's element type (after cli_operands), as its bits;
  * a usage error names opt when arg is not one. */
-uint32_t cli_value(const cli *c, const char *opt, const char *arg);
+uint64_t cli_value(const cli *c, const char *opt, const char *arg);
 
 /* Messages and values. */
 void cli_usage_error(const cli *c, const char *fmt, ...)

@@ -5,7 +5,8 @@ static const char usage[] =
 "Usage: sc-rsort [OPTION]... [FILE]...\n"
 "Read all input, sort it ascending (stable) and write it.\n\n"
 "  -r, --reverse       descending (still stable)\n"
-"      --bits LO:HI    order by bits LO..HI-1 only (0 <= LO < HI <= 32)\n"
+"      --bits LO:HI    order by bits LO..HI-1 only (0 <= LO < HI <= the\n"
+"                      type's width, 32 or 64; integer types)\n"
 "  -u, --unique        of each run of equal keys keep the first\n"
 "  -m, --merge         merge inputs that are each sorted already\n"
 "  -C, --check         write nothing; exit 1, naming the first element out\n"
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
         case 'C': c.job.check = 1; break;
         case OPT_BITS: {
             uint64_t lo, hi;
-            cli_pair(&c, "--bits", optarg, 32, &lo, &hi);
+            cli_pair(&c, "--bits", optarg, 64, &lo, &hi);
             if (lo >= hi) cli_usage_error(&c, "--bits %s: need LO < HI", optarg);
             c.job.lo_bit = (unsigned)lo;
             c.job.hi_bit = (unsigned)hi;
@@ -55,8 +56,12 @@ int main(int argc, char **argv)
         }
     }
     cli_operands(&c, argc, argv);
-    if (sc_type_is_float(c.job.type) && (c.job.lo_bit != 0 || c.job.hi_bit != 32))
+    unsigned width = 8 * sc_type_size(c.job.type);
+    if (c.job.hi_bit && sc_type_is_float(c.job.type))
         cli_usage_error(&c, "--bits orders by bits: it takes an integer --type");
+    if (c.job.hi_bit > width)
+        cli_usage_error(&c, "--bits %u:%u: %s has %u bits", c.job.lo_bit,
+                        c.job.hi_bit, sc_type_name(c.job.type), width);
     if (c.job.check && c.job.merge)
         cli_usage_error(&c, "--check and --merge exclude each other");
     return cli_run(&c);

@@ -347,7 +347,9 @@ typedef struct sc_job {
     const char *tmpdir;         /* SPLIT, SORT: -T */
     sc_scan_op scan_op; int inclusive; int scan_total;      /* SCAN */
     uint64_t carry_in;
-    unsigned lo_bit, hi_bit;    int reverse, unique, merge, check; /* SORT */
+    /* SORT: bits [lo_bit, hi_bit) of the rank (sc_sort_type); hi_bit 0
+     * (sc_job_init's) is the type's width. */
+    unsigned lo_bit, hi_bit;    int reverse, unique, merge, check;
     /* STAT: a report of "name value" lines (text whatever out.fmt);
      * hist_buckets > 0 adds that many "hist LO HI COUNT" lines (the input
      * is kept in memory, then in tmpdir, for the second look); head or

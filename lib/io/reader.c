@@ -155,7 +155,7 @@ sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
     return *got == 0 ? pending(r) : SC_OK;
 }
 
-sc_status sc_reader_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+sc_status sc_reader_read(sc_reader *r, void *buf, size_t max, size_t *got)
 {
     sc_status st = sc_reader_fill(r, buf, max, got);
     return st != SC_OK ? sc_reader_raise(r) : SC_OK;

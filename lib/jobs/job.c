@@ -30,8 +30,12 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     const char *bad = NULL;
     if ((unsigned)j->kind > SC_JOB_STAT) bad = "invalid job kind";
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
-    else if (sc_type_size(j->type) != 4)
-        bad = "only 32-bit element types are handled yet";
+    else if (sc_type_size(j->type) == 0)
+        bad = "invalid element type";
+    else if (sc_type_size(j->type) == 8 && j->kind != SC_JOB_GEN &&
+             j->kind != SC_JOB_SORT)
+        bad = "64-bit element types are handled by gen and sort jobs only, "
+              "yet";
     else if (j->kind == SC_JOB_SCAN && j->scan_op == SC_OP_XOR &&
              sc_type_is_float(j->type))
         bad = "xor takes an integer type";
@@ -84,6 +88,6 @@ void sc_job_init(sc_job *job, sc_job_kind kind)
     sc_pred_default(&job->pred);
     job->scan_op = SC_OP_SUM;
     job->lo_bit = 0;
-    job->hi_bit = 32;
+    job->hi_bit = 0;
     job->sample_seed = 1;
 }

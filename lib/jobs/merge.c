@@ -4,6 +4,7 @@
  * keeps the merge stable), and -C's reading of the inputs. */
 #include <sys/resource.h>
 #include <stdlib.h>
+#include <string.h>
 #include "jobs/merge.h"
 #include "stream/stream.h"
 
@@ -14,10 +15,11 @@
  * number of passes low. */
 #define MIN_FAN_IN ((size_t)16)
 
-sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
+sc_status sc_sink_put(sc_sink *s, void *v, size_t n)
 {
     size_t kept = s->unique ? sc_uniq_apply(s->order, &s->uniq, v, n) : n;
-    if (s->progress) sc_progress_add(s->progress, 4.0 * (double)n);
+    if (s->progress)
+        sc_progress_add(s->progress, (double)s->order->size * (double)n);
     if (kept == 0) return SC_OK;
     if (s->to_runs) {
         s->out += kept;
@@ -35,13 +37,13 @@ sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n)
 
 typedef struct source source;
 struct source {
-    uint32_t *buf;
+    unsigned char *buf;             /* elements of order->size bytes */
     size_t cap, len, pos;
-    uint32_t head_rank;             /* rank of buf[pos], for the heap */
+    uint64_t head_rank;             /* rank of element pos, for the heap */
     /* Refills buf from the start; len == 0 at the end. */
     sc_status (*refill)(source *s);
     sc_ctx *ctx;
-    const sc_order *order;
+    const sc_elem_order *order;
     /* A run: its place in the file, in elements. */
     const sc_runs *runs;
     uint64_t off, left;
@@ -70,7 +72,8 @@ static sc_status refill_input(source *s)
     sc_phase_add(s->meter->times, SC_PH_READ, sc_now() - t0);
     s->meter->elems += got;
     if (s->meter->progress)
-        sc_progress_update(s->meter->progress, 4.0 * (double)s->meter->elems,
+        sc_progress_update(s->meter->progress,
+                           (double)s->order->size * (double)s->meter->elems,
                            s->meter->total_bytes);
     if (st == SC_OK) st = sc_order_check(s->ctx, s->order, &s->cur, s->buf, got);
     s->len = st == SC_OK ? got : 0;
@@ -83,7 +86,7 @@ static sc_status advance(source *s, sc_fault *fault)
     s->pos = 0;
     sc_status st = s->refill(s);
     if (st != SC_OK) s->len = 0;
-    if (s->len) s->head_rank = sc_order_rank(s->order, s->buf[0]);
+    if (s->len) s->head_rank = sc_elem_rank(s->order, s->buf, 0);
     return fault ? sc_fault_note(fault, s->ctx, st) : st;
 }
 
@@ -109,9 +112,10 @@ static void sift_down(const source *src, size_t *heap, size_t n, size_t i)
 
 /* Merges k filled sources into the sink through an output buffer of cap
  * elements. */
-static sc_status merge(source *src, size_t k, sc_sink *sink, uint32_t *out,
+static sc_status merge(source *src, size_t k, sc_sink *sink, void *out,
                        size_t cap, sc_fault *fault)
 {
+    const unsigned size = sink->order->size;
     size_t *heap = malloc((k ? k : 1) * sizeof *heap), n = 0, len = 0;
     if (!heap) return sc_fail(sink->ctx, SC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < k; i++)
@@ -120,13 +124,14 @@ static sc_status merge(source *src, size_t k, sc_sink *sink, uint32_t *out,
     sc_status st = SC_OK;
     while (n && st == SC_OK) {
         source *s = &src[heap[0]];
-        out[len++] = s->buf[s->pos++];
+        memcpy((unsigned char *)out + len++ * size, s->buf + s->pos++ * size,
+               size);
         if (len == cap) {
             st = sc_sink_put(sink, out, len);
             len = 0;
         }
         if (s->pos < s->len)
-            s->head_rank = sc_order_rank(s->order, s->buf[s->pos]);
+            s->head_rank = sc_elem_rank(s->order, s->buf, s->pos);
         else if (st == SC_OK && (st = advance(s, fault)) == SC_OK && !s->len)
             heap[0] = heap[--n];
         sift_down(src, heap, n, 0);
@@ -142,23 +147,24 @@ static sc_status merge(source *src, size_t k, sc_sink *sink, uint32_t *out,
 typedef struct source_set {
     source *src;
     size_t k, per;
-    uint32_t *block;
+    unsigned char *block;
 } source_set;
 
-static sc_status sources_new(source_set *ss, sc_ctx *ctx, const sc_order *o,
-                             size_t k, size_t mem_bytes)
+static sc_status sources_new(source_set *ss, sc_ctx *ctx,
+                             const sc_elem_order *o, size_t k,
+                             size_t mem_bytes)
 {
-    size_t per = mem_bytes / 4 / (k + 1);
+    size_t per = mem_bytes / o->size / (k + 1);
     if (per < MIN_SOURCE_ELEMS) per = MIN_SOURCE_ELEMS;
     if (per > MAX_SOURCE_ELEMS) per = MAX_SOURCE_ELEMS;
     ss->k = k;
     ss->per = per;
     ss->src = calloc(k ? k : 1, sizeof *ss->src);
-    ss->block = malloc((k + 1) * per * 4);
+    ss->block = malloc((k + 1) * per * o->size);
     if (!ss->src || !ss->block)
         return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < k; i++) {
-        ss->src[i].buf = ss->block + i * per;
+        ss->src[i].buf = ss->block + i * per * o->size;
         ss->src[i].cap = per;
         ss->src[i].ctx = ctx;
         ss->src[i].order = o;
@@ -172,7 +178,8 @@ static sc_status sources_run(source_set *ss, sc_sink *sink, sc_fault *fault)
     for (size_t i = 0; i < ss->k && st == SC_OK; i++)
         st = advance(&ss->src[i], fault);
     if (st == SC_OK)
-        st = merge(ss->src, ss->k, sink, ss->block + ss->k * ss->per, ss->per,
+        st = merge(ss->src, ss->k, sink,
+                   ss->block + ss->k * ss->per * sink->order->size, ss->per,
                    fault);
     return st;
 }
@@ -186,7 +193,8 @@ static void sources_free(source_set *ss)
 /* Merges the k runs from run first on (its elements start at off) into
  * the sink. */
 static sc_status merge_group(sc_runs *rs, size_t first, size_t k,
-                             uint64_t off, const sc_order *o, sc_sink *sink,
+                             uint64_t off, const sc_elem_order *o,
+                             sc_sink *sink,
                              size_t mem_bytes)
 {
     source_set ss = { 0 };
@@ -205,9 +213,9 @@ static sc_status merge_group(sc_runs *rs, size_t first, size_t k,
 
 /* Runs merged at once within mem_bytes: one floor-sized buffer each and
  * one for the output, but never fewer than MIN_FAN_IN. */
-static size_t fan_in(size_t mem_bytes)
+static size_t fan_in(size_t mem_bytes, unsigned size)
 {
-    size_t k = mem_bytes / (MIN_SOURCE_ELEMS * 4);
+    size_t k = mem_bytes / (MIN_SOURCE_ELEMS * size);
     k = k > 1 ? k - 1 : 0;
     return k < MIN_FAN_IN ? MIN_FAN_IN : k;
 }
@@ -216,7 +224,7 @@ static size_t fan_in(size_t mem_bytes)
  * file, which then takes the old one's place. Consecutive groups and the
  * merge's ties (earlier run first) keep the order stable. */
 static sc_status merge_pass(sc_ctx *ctx, sc_runs *rs, size_t fan,
-                            const sc_order *o, size_t mem_bytes)
+                            const sc_elem_order *o, size_t mem_bytes)
 {
     sc_runs *next;
     sc_status st = sc_runs_open_beside(&next, rs);
@@ -234,12 +242,12 @@ static sc_status merge_pass(sc_ctx *ctx, sc_runs *rs, size_t fan,
     return SC_OK;
 }
 
-sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
+sc_status sc_merge_runs(sc_runs *rs, const sc_elem_order *o, sc_sink *sink,
                         size_t mem_bytes)
 {
     /* More runs than fit in memory at once (-S): merge in passes, so the
      * buffers stay near -S for any input size. */
-    size_t fan = fan_in(mem_bytes);
+    size_t fan = fan_in(mem_bytes, o->size);
     sc_status st = SC_OK;
     while (st == SC_OK && sc_runs_count(rs) > fan)
         st = merge_pass(sink->ctx, rs, fan, o, mem_bytes);
@@ -278,7 +286,7 @@ static sc_status room_for_inputs(sc_ctx *ctx, size_t n)
 
 sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
                           const char *const *paths, size_t n,
-                          const sc_order *o, sc_sink *sink,
+                          const sc_elem_order *o, sc_sink *sink,
                           size_t mem_bytes, sc_fault *fault,
                           sc_read_meter *meter)
 {
@@ -302,7 +310,7 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
 
 sc_status sc_check_inputs(sc_ctx *ctx, const sc_job *j,
                           const char *const *paths, size_t n,
-                          const sc_order *o, int strict,
+                          const sc_elem_order *o, int strict,
                           size_t chunk_elems, sc_fault *fault,
                           sc_read_meter *meter)
 {
@@ -312,7 +320,7 @@ sc_status sc_check_inputs(sc_ctx *ctx, const sc_job *j,
      * one input into the next. Positions count from the first input. */
     source s = { 0 };
     s.cap = chunk_elems;
-    s.buf = malloc(chunk_elems * 4);
+    s.buf = malloc(chunk_elems * o->size);
     s.refill = refill_input;
     s.meter = meter;
     s.ctx = ctx;

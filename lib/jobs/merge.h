@@ -12,7 +12,7 @@
  * merge passes, the last run of a runs file). */
 typedef struct sc_sink {
     sc_ctx *ctx;
-    const sc_order *order;
+    const sc_elem_order *order;
     sc_writer *w;
     int unique;
     sc_uniq uniq;
@@ -23,12 +23,12 @@ typedef struct sc_sink {
 } sc_sink;
 
 /* Writes the sorted v[0..n), dropping -u's duplicates in place. */
-sc_status sc_sink_put(sc_sink *s, uint32_t *v, size_t n);
+sc_status sc_sink_put(sc_sink *s, void *v, size_t n);
 
 /* Merges all runs into the sink, ties from the earlier run first, with
  * about mem_bytes of buffers (at least 17 of 4 KiB): more runs than that
  * holds are merged in passes through new runs files first. */
-sc_status sc_merge_runs(sc_runs *rs, const sc_order *o, sc_sink *sink,
+sc_status sc_merge_runs(sc_runs *rs, const sc_elem_order *o, sc_sink *sink,
                         size_t mem_bytes);
 
 /* -P for -m and -C: elements read so far, and the line that shows them
@@ -49,7 +49,7 @@ typedef struct sc_read_meter {
  * meter counts the elements read. */
 sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
                           const char *const *paths, size_t n,
-                          const sc_order *o, sc_sink *sink,
+                          const sc_elem_order *o, sc_sink *sink,
                           size_t mem_bytes, sc_fault *fault,
                           sc_read_meter *meter);
 
@@ -60,7 +60,7 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
  * *fault. meter counts the elements read. */
 sc_status sc_check_inputs(sc_ctx *ctx, const sc_job *j,
                           const char *const *paths, size_t n,
-                          const sc_order *o, int strict,
+                          const sc_elem_order *o, int strict,
                           size_t chunk_elems, sc_fault *fault,
                           sc_read_meter *meter);
 

@@ -3,43 +3,53 @@
 #include <inttypes.h>
 #include "jobs/order.h"
 
-/* The type whose key o orders by, for messages. */
-static sc_type type_of(const sc_order *o)
+void sc_elem_order_init(sc_elem_order *o, const sc_job *j)
 {
-    return o->key.neg ? SC_F32 : o->key.sign ? SC_I32 : SC_U32;
+    memset(o, 0, sizeof *o);
+    o->type = j->type;
+    o->size = sc_type_size(j->type);
+    if (o->size == 8)
+        sc_order64_init(&o->o64, j->lo_bit, j->hi_bit, j->reverse,
+                        (uint32_t)j->type);
+    else
+        sc_order_init_type(&o->o32, j->lo_bit, j->hi_bit, j->reverse,
+                           (uint32_t)j->type);
 }
 
-sc_status sc_order_check(sc_ctx *ctx, const sc_order *o, sc_order_cursor *c,
-                         const uint32_t *v, size_t n)
+sc_status sc_order_check(sc_ctx *ctx, const sc_elem_order *o,
+                         sc_order_cursor *c, const void *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        uint64_t x = sc_elem_bits(v, i, o->size);
         if (c->has_prev) {
-            uint32_t a = sc_order_rank(o, c->prev), b = sc_order_rank(o, v[i]);
+            uint64_t a = sc_elem_rank_of(o, c->prev), b = sc_elem_rank_of(o, x);
             if (b < a || (c->strict && b == a)) {
                 char now[SC_VALUE_CHARS], before[SC_VALUE_CHARS];
-                sc_value_format(type_of(o), v[i], now);
-                sc_value_format(type_of(o), c->prev, before);
+                sc_value_format(o->type, x, now);
+                sc_value_format(o->type, c->prev, before);
                 return sc_fail(ctx, SC_ERR_UNSORTED, "%s: disorder at element "
                                "%" PRIu64 ": %s after %s", c->name,
                                c->pos + i, now, before);
             }
         }
-        c->prev = v[i];
+        c->prev = x;
         c->has_prev = 1;
     }
     c->pos += n;
     return SC_OK;
 }
 
-size_t sc_uniq_apply(const sc_order *o, sc_uniq *u, uint32_t *v, size_t n)
+size_t sc_uniq_apply(const sc_elem_order *o, sc_uniq *u, void *v, size_t n)
 {
+    unsigned char *p = v;
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t r = sc_order_rank(o, v[i]);
+        uint64_t r = sc_elem_rank(o, v, i);
         if (u->has_last && r == u->last_rank) continue;
         u->last_rank = r;
         u->has_last = 1;
-        v[kept++] = v[i];
+        if (kept != i) memcpy(p + kept * o->size, p + i * o->size, o->size);
+        kept++;
     }
     return kept;
 }

@@ -12,16 +12,19 @@ struct sc_runs {
     const char *dir;        /* for the files of later merge passes */
     char path[4096];
     int fd;
+    unsigned size;          /* bytes an element */
     uint64_t *len;          /* elements of each run, in file order */
     size_t n, cap;
 };
 
-sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir)
+sc_status sc_runs_open(sc_runs **out, sc_ctx *ctx, const char *dir,
+                       unsigned size)
 {
     *out = NULL;
     sc_runs *rs = calloc(1, sizeof *rs);
     if (!rs) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     rs->ctx = ctx;
+    rs->size = size;
     rs->dir = dir = sc_temp_dir(dir);
     rs->fd = sc_temp_open(dir, SC_TEMP_RUNS, rs->path, sizeof rs->path);
     if (rs->fd < 0) {
@@ -47,16 +50,16 @@ sc_status sc_runs_begin(sc_runs *rs)
     return SC_OK;
 }
 
-sc_status sc_runs_append(sc_runs *rs, const uint32_t *v, size_t n)
+sc_status sc_runs_append(sc_runs *rs, const void *v, size_t n)
 {
-    if (sc_write_full(rs->fd, v, n * 4) != 0)
+    if (sc_write_full(rs->fd, v, n * rs->size) != 0)
         return sc_fail_errno(rs->ctx, SC_ERR_IO, errno, "%s: write error",
                              rs->path);
     rs->len[rs->n - 1] += n;
     return SC_OK;
 }
 
-sc_status sc_runs_add(sc_runs *rs, const uint32_t *v, size_t n)
+sc_status sc_runs_add(sc_runs *rs, const void *v, size_t n)
 {
     sc_status st = sc_runs_begin(rs);
     return st == SC_OK ? sc_runs_append(rs, v, n) : st;
@@ -76,15 +79,16 @@ void sc_runs_close(sc_runs *rs)
 
 sc_status sc_runs_open_beside(sc_runs **out, const sc_runs *rs)
 {
-    return sc_runs_open(out, rs->ctx, rs->dir);
+    return sc_runs_open(out, rs->ctx, rs->dir, rs->size);
 }
 
 uint64_t sc_runs_length(const sc_runs *rs, size_t i) { return rs->len[i]; }
 
-sc_status sc_runs_read(const sc_runs *rs, uint64_t off, uint32_t *v, size_t n)
+sc_status sc_runs_read(const sc_runs *rs, uint64_t off, void *v, size_t n)
 {
-    ssize_t got = sc_pread_full(rs->fd, v, n * 4, (off_t)(off * 4));
-    if (got != (ssize_t)(n * 4))
+    size_t bytes = n * rs->size;
+    ssize_t got = sc_pread_full(rs->fd, v, bytes, (off_t)(off * rs->size));
+    if (got != (ssize_t)bytes)
         return sc_fail(rs->ctx, SC_ERR_IO, "%s: short read of temporary file",
                        rs->path);
     return SC_OK;

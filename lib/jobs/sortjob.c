@@ -17,17 +17,18 @@
 
 #define MIN_SORT_ELEMS ((size_t)1024)
 
-#define SORT_READ_ELEMS ((size_t)16 << 20)     /* 64 MiB */
+#define SORT_READ_BYTES ((size_t)64 << 20)
 
 typedef struct sort_state {
     sc_ctx *ctx;
     const sc_job *job;
-    sc_order order;
+    sc_elem_order order;
+    unsigned size;          /* bytes an element */
     size_t limit;           /* elements sorted in one piece (-S) */
     size_t chunk;           /* elements per read from a stream, per put */
     size_t read_chunk;      /* elements per read into the buffer */
-    uint32_t *buf;
-    size_t len, cap;
+    unsigned char *buf;
+    size_t len, cap;        /* in elements */
     sc_runs *runs;          /* NULL until the input outgrows the buffer */
     sc_fault fault;         /* a data fault, reported after the output */
     uint64_t in;
@@ -48,7 +49,8 @@ typedef struct sort_state {
 static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
 {
     const sc_job *j = ss->job;
-    if (ss->gpu_asked || j->merge || j->check) return;
+    /* 64-bit keys are sorted on the host's threads (sc_sort_type). */
+    if (ss->gpu_asked || j->merge || j->check || ss->size != 4) return;
     ss->gpu_asked = sc_policy_sort_early(ss->ctx, bytes, share);
 }
 
@@ -59,18 +61,20 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j,
     memset(ss, 0, sizeof *ss);
     ss->ctx = ctx;
     ss->job = j;
-    sc_order_init_type(&ss->order, j->lo_bit, j->hi_bit, j->reverse,
-                       (uint32_t)j->type);
-    ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes()) / 4;
+    sc_elem_order_init(&ss->order, j);
+    ss->size = ss->order.size;
+    ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes())
+              / ss->size;
     /* Runs past -S go to -T: what killed runs left there goes first. */
     sc_temp_sweep_dir(sc_temp_dir(j->tmpdir));
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
-    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_JOB_SORT) / 4;
+    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_JOB_SORT)
+              / ss->size;
     /* Nothing overlaps the read of a sort's buffer, so a regular file is
      * read in large pieces that the reader's threads share (a 4 MiB read
      * kept four of them busy: 0.18 s a GiB on the 16-core GPU machine). */
-    ss->read_chunk = known >= 0 && ss->chunk < SORT_READ_ELEMS
-                   ? SORT_READ_ELEMS : ss->chunk;
+    ss->read_chunk = known >= 0 && ss->chunk < SORT_READ_BYTES / ss->size
+                   ? SORT_READ_BYTES / ss->size : ss->chunk;
     start_gpu_early(ss, known, 1.0);
     sc_progress_start(&ss->progress, j->prog, "read");
     ss->total_bytes = (double)known;
@@ -85,13 +89,13 @@ static sc_status grow(sort_state *ss, const sc_reader *r)
         int64_t hint = sc_reader_size_hint(r);
         /* One more than the input holds, so its end is seen without
          * growing again. */
-        cap = hint >= 0 ? (size_t)hint / 4 + 1 : ss->chunk;
+        cap = hint >= 0 ? (size_t)hint / ss->size + 1 : ss->chunk;
     }
     if (cap > ss->limit) cap = ss->limit;
-    uint32_t *buf = sc_big_alloc(cap * 4);
+    unsigned char *buf = sc_big_alloc(cap * ss->size);
     if (!buf) return sc_fail(ss->ctx, SC_ERR_NOMEM, "out of memory for %zu "
                              "elements; try a smaller -S", cap);
-    if (ss->len) memcpy(buf, ss->buf, ss->len * 4);
+    if (ss->len) memcpy(buf, ss->buf, ss->len * ss->size);
     free(ss->buf);
     ss->buf = buf;
     ss->cap = cap;
@@ -99,16 +103,17 @@ static sc_status grow(sort_state *ss, const sc_reader *r)
 }
 
 /* Reads up to max elements; a data fault is noted and reads as the end. */
-static sc_status read_some(sort_state *ss, sc_reader *r, uint32_t *dst,
+static sc_status read_some(sort_state *ss, sc_reader *r, void *dst,
                            size_t max, size_t *got)
 {
     double t0 = sc_now();
     sc_status st = sc_reader_read(r, dst, max, got);
     sc_phase_add(&ss->result.phases, SC_PH_READ, sc_now() - t0);
     ss->in += *got;
-    if (ss->total_bytes < 0) start_gpu_early(ss, 4 * (int64_t)ss->in, 0.5);
+    if (ss->total_bytes < 0)
+        start_gpu_early(ss, (int64_t)ss->size * (int64_t)ss->in, 0.5);
     if (ss->job->progress)
-        sc_progress_update(&ss->progress, 4.0 * (double)ss->in,
+        sc_progress_update(&ss->progress, (double)ss->size * (double)ss->in,
                            ss->total_bytes);
     return sc_fault_note(&ss->fault, ss->ctx, st);
 }
@@ -124,7 +129,8 @@ static sc_status fill(sort_state *ss, sc_reader *r, int *ended)
         }
         size_t want = ss->cap - ss->len, got;
         if (want > ss->read_chunk) want = ss->read_chunk;
-        if ((st = read_some(ss, r, ss->buf + ss->len, want, &got)) != SC_OK)
+        if ((st = read_some(ss, r, ss->buf + ss->len * ss->size, want,
+                            &got)) != SC_OK)
             return st;
         if (got == 0) { *ended = 1; return SC_OK; }
         ss->len += got;
@@ -137,7 +143,7 @@ static sc_status sort_buffer(sort_state *ss, const char *what,
                              sc_ready_fn ready, void *arg)
 {
     const sc_job *j = ss->job;
-    double bytes = 4.0 * (double)ss->len, t0 = sc_now();
+    double bytes = (double)ss->size * (double)ss->len, t0 = sc_now();
     if (j->progress) {
         char note[96];
         snprintf(note, sizeof note, "%s (%.1f MiB)", what, bytes / 1048576.0);
@@ -157,16 +163,17 @@ static sc_status sort_buffer(sort_state *ss, const char *what,
 typedef struct sorted_out {
     sc_sink *sink;
     size_t piece;               /* elements a put at most */
+    unsigned size;              /* bytes an element */
 } sorted_out;
 
 /* An sc_ready_fn: sorted keys to the output, a chunk a put, so that -P
  * sees a slow output move. */
-static sc_status put_sorted(void *arg, uint32_t *keys, uint64_t n)
+static sc_status put_sorted(void *arg, void *keys, uint64_t n)
 {
     sorted_out *o = arg;
     sc_status st = SC_OK;
     for (uint64_t at = 0; st == SC_OK && at < n; at += o->piece)
-        st = sc_sink_put(o->sink, keys + at,
+        st = sc_sink_put(o->sink, (unsigned char *)keys + at * o->size,
                          n - at < o->piece ? n - at : o->piece);
     return st;
 }
@@ -184,7 +191,7 @@ static sc_status spill_run(sort_state *ss)
         ss->len = sc_uniq_apply(&ss->order, &u, ss->buf, ss->len);
     }
     if (st == SC_OK && !ss->runs)
-        st = sc_runs_open(&ss->runs, ss->ctx, ss->job->tmpdir);
+        st = sc_runs_open(&ss->runs, ss->ctx, ss->job->tmpdir, ss->size);
     if (st == SC_OK) st = sc_runs_add(ss->runs, ss->buf, ss->len);
     ss->run_elems += ss->len;
     ss->len = 0;
@@ -199,12 +206,12 @@ static sc_status read_all(sort_state *ss, sc_reader *r)
     while ((st = fill(ss, r, &ended)) == SC_OK && !ended) {
         /* The buffer is full: one more element says whether it must go
          * out as a run (an input of exactly -S stays in memory). */
-        uint32_t next;
+        unsigned char next[8];
         size_t got;
-        if ((st = read_some(ss, r, &next, 1, &got)) != SC_OK || got == 0)
+        if ((st = read_some(ss, r, next, 1, &got)) != SC_OK || got == 0)
             break;
         if ((st = spill_run(ss)) != SC_OK) break;
-        ss->buf[ss->len++] = next;
+        memcpy(ss->buf + ss->len++ * ss->size, next, ss->size);
     }
     return st;
 }
@@ -219,19 +226,20 @@ static sc_status write_sorted(sort_state *ss, sc_sink *sink)
          * one phase for both. */
         if (j->progress)
             sc_progress_phase(&ss->progress, "sorted and written",
-                              4.0 * (double)ss->len);
-        sorted_out o = { sink, ss->chunk };
+                              (double)ss->size * (double)ss->len);
+        sorted_out o = { sink, ss->chunk, ss->size };
         return sort_buffer(ss, "sorting in memory", put_sorted, &o);
     }
     sc_status st = ss->len ? spill_run(ss) : SC_OK;
     if (j->progress)
-        sc_progress_phase(&ss->progress, "merged", 4.0 * (double)ss->run_elems);
+        sc_progress_phase(&ss->progress, "merged",
+                          (double)ss->size * (double)ss->run_elems);
     /* The merge's buffers take the sort buffer's place. */
     free(ss->buf);
     ss->buf = NULL;
     ss->cap = 0;
     return st == SC_OK ? sc_merge_runs(ss->runs, &ss->order, sink,
-                                       ss->limit * 4) : st;
+                                       ss->limit * ss->size) : st;
 }
 
 static sc_status open_sink(sort_state *ss, sc_sink *sink)
@@ -279,7 +287,8 @@ static sc_status merge_inputs(sort_state *ss, sc_sink *sink)
                             ss->total_bytes, 0, &ss->result.phases };
     if (st == SC_OK)
         st = sc_merge_inputs(ss->ctx, j, j->inputs, j->n_inputs,
-                             &ss->order, sink, ss->limit * 4, &ss->fault,
+                             &ss->order, sink, ss->limit * ss->size,
+                             &ss->fault,
                              &meter);
     ss->in = meter.elems;
     return close_sink(ss, sink, st);
@@ -297,12 +306,17 @@ static sc_status check_inputs(sort_state *ss)
     return st == SC_OK ? sc_fault_raise(&ss->fault, ss->ctx) : st;
 }
 
-sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
+sc_status sc_run_sort(sc_ctx *ctx, const sc_job *given)
 {
     double t0 = sc_now();
-    if (job->lo_bit >= job->hi_bit || job->hi_bit > 32)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u",
-                       job->lo_bit, job->hi_bit);
+    /* The job with its bit range made explicit. */
+    sc_job bits = *given;
+    const sc_job *job = &bits;
+    unsigned width = 8 * sc_type_size(job->type);
+    if (!bits.hi_bit) bits.hi_bit = width;
+    if (job->lo_bit >= job->hi_bit || job->hi_bit > width)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u for %s",
+                       job->lo_bit, job->hi_bit, sc_type_name(job->type));
     sort_state ss;
     sc_sink sink;
     memset(&sink, 0, sizeof sink);
@@ -329,7 +343,8 @@ sc_status sc_run_sort(sc_ctx *ctx, const sc_job *job)
         sc_reader_close(r);
     /* A sort's last phase has its own figures; -C and -m only read. */
     if (job->progress && streams)
-        sc_progress_end(&ss.progress, 4.0 * (double)ss.in, ss.total_bytes);
+        sc_progress_end(&ss.progress, (double)ss.size * (double)ss.in,
+                        ss.total_bytes);
     else if (job->progress)
         sc_progress_finish(&ss.progress);
     if (job->verbose) {

@@ -129,7 +129,7 @@ static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
 
 /* The caller's keys are unranked all at once, whatever happened: a sort
  * that failed leaves them reordered, never transformed. */
-sc_status sc_sort_type(sc_ctx *ctx, uint32_t *keys, uint64_t n, sc_type type,
+sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
                        unsigned lo_bit, unsigned hi_bit, int descending)
 {
     sc_status bad = BAD_ARGS(ctx, n && !keys);
@@ -212,7 +212,7 @@ static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
 }
 
 sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
-                 uint32_t *out, uint64_t n)
+                 void *out, uint64_t n)
 {
     sc_status bad = BAD_ARGS(ctx, n && !out);
     if (bad) return bad;
