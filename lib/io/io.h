@@ -32,11 +32,11 @@ void sc_temp_sweep_dir(const char *dir);
  * message stays held for sc_reader_raise(), which the job calls once
  * every thread is done, so that no thread's message takes another's
  * place. */
-sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max,
-                         size_t *got);
+sc_status sc_reader_fill(sc_reader *r, void *buf, size_t max, size_t *got);
 sc_status sc_reader_raise(sc_reader *r);
 /* A whole chunk of a regular file that any thread may read, so that the
- * pipeline's workers read at once (source.h's claim() and claim_read()). */
+ * pipeline's workers read at once (source.h's claim() and claim_read()):
+ * max elements of the reader's type, which buf holds. */
 typedef struct sc_claim {
     int fd;
     off_t at;
@@ -44,7 +44,7 @@ typedef struct sc_claim {
 } sc_claim;
 int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl);
 sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
-                               uint32_t *buf);
+                               void *buf);
 
 /* How a compressed input was decoded, for -v: parallel where it splits
  * into BGZF members or zstd frames with their sizes, else as one stream

@@ -1,6 +1,7 @@
 /* reader.c — input streams: FILE operands in order as one stream, each
  * raw, gzip or zstd (auto-detected or forced) or text, delivered as whole
- * uint32 elements straight into the caller's buffer.
+ * elements of the reader's type (4 or 8 bytes) straight into the caller's
+ * buffer.
  *
  * Under --in auto each FILE's first bytes decide how it is decoded
  * (detect.c), as zcat -f decides per file: a gzip file and a raw one may
@@ -69,6 +70,8 @@ sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
     r->fmt = fmt;
     r->fd = -1;
     r->line = 1;
+    r->type = SC_U32;
+    r->size = sc_type_size(SC_U32);
     r->zbuf = malloc(ZBUF_BYTES);
     r->tbuf = fmt == SC_FMT_TEXT ? malloc(TBUF_BYTES + 1) : NULL;
     if (!r->zbuf || (fmt == SC_FMT_TEXT && !r->tbuf)) {
@@ -100,11 +103,17 @@ void sc_reader_close(sc_reader *r)
 
 sc_status sc_reader_set_type(sc_reader *r, sc_type t, int big_endian)
 {
-    if (!r || sc_type_size(t) != 4)
-        return r ? sc_fail(r->ctx, SC_ERR_USAGE, "%s elements are not read "
-                           "yet", sc_type_name(t) ? sc_type_name(t) : "such")
+    if (!r || sc_type_size(t) == 0)
+        return r ? sc_fail(r->ctx, SC_ERR_USAGE, "sc_reader_set_type: no "
+                           "such element type (%d)", (int)t)
                  : SC_ERR_USAGE;
+    /* Elements of one size are carried between reads: a partial one
+     * could not be cut again into another size. */
+    if (r->decoded || r->carry_len)
+        return sc_fail(r->ctx, SC_ERR_USAGE, "sc_reader_set_type: called "
+                       "after the first read");
     r->type = t;
+    r->size = sc_type_size(t);
     r->swap = big_endian != 0;
     return SC_OK;
 }
@@ -115,43 +124,47 @@ uint64_t sc_reader_bytes_read(const sc_reader *r)
     return atomic_load_explicit(&r->total_bytes, memory_order_relaxed);
 }
 
-/* Raw (and gunzipped raw): whole elements, a partial one carried. */
-static sc_status read_raw(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+/* The fault of an input that ends inside an element, held back. */
+static void defer_stray(sc_reader *r)
 {
-    unsigned char *bytes = (unsigned char *)buf;
-    size_t want = max * 4, have = r->carry_len;
+    unsigned stray = r->carry_len;
+    uint64_t whole = r->decoded / r->size;
+    defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
+          "after %llu whole element%s (byte offset %llu%s)", r->name,
+          stray, stray == 1 ? "" : "s", (unsigned long long)whole,
+          whole == 1 ? "" : "s", (unsigned long long)(r->decoded - stray),
+          r->n_paths > 1 ? " of the joined input files" : "");
+}
+
+/* Raw (and gunzipped raw): whole elements, a partial one carried. */
+static sc_status read_raw(sc_reader *r, void *buf, size_t max, size_t *got)
+{
+    unsigned char *bytes = buf;
+    size_t want = max * r->size, have = r->carry_len;
     memcpy(bytes, r->carry, have);
     r->carry_len = 0;
     while (have < want && !r->at_end) {
-        if (r->z.avail_in == 0 && stalled(r, have)) break;
+        if (r->z.avail_in == 0 && stalled(r, have >= r->size)) break;
         ssize_t n = sc_reader_next_bytes(r, bytes + have, want - have);
         if (n < 0) break;
         if (n == 0 && !more_files(r)) r->at_end = 1;
         have += (size_t)n;
     }
-    *got = have / 4;
-    r->carry_len = (unsigned)(have % 4);
-    memcpy(r->carry, bytes + *got * 4, r->carry_len);
-    if (*got == 0 && r->at_end && r->carry_len && !pending(r)) {
-        unsigned stray = r->carry_len;
-        defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
-              "after %llu whole element%s (byte offset %llu%s)", r->name,
-              stray, stray == 1 ? "" : "s",
-              (unsigned long long)(r->decoded / 4),
-              r->decoded / 4 == 1 ? "" : "s",
-              (unsigned long long)(r->decoded - stray),
-              r->n_paths > 1 ? " of the joined input files" : "");
-    }
+    *got = have / r->size;
+    r->carry_len = (unsigned)(have % r->size);
+    memcpy(r->carry, bytes + *got * r->size, r->carry_len);
+    if (*got == 0 && r->at_end && r->carry_len && !pending(r))
+        defer_stray(r);
     return SC_OK;
 }
 
-sc_status sc_reader_fill(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+sc_status sc_reader_fill(sc_reader *r, void *buf, size_t max, size_t *got)
 {
     *got = 0;
     if (max == 0) return SC_OK;
     if (!pending(r))
         (r->fmt == SC_FMT_TEXT ? sc_text_read : read_raw)(r, buf, max, got);
-    if (r->swap && r->fmt != SC_FMT_TEXT) sc_swap_bytes(buf, *got, 4);
+    if (r->swap && r->fmt != SC_FMT_TEXT) sc_swap_bytes(buf, *got, r->size);
     return *got == 0 ? pending(r) : SC_OK;
 }
 
@@ -167,7 +180,7 @@ sc_status sc_reader_read(sc_reader *r, void *buf, size_t max, size_t *got)
  * keeps fill() and the file's close waiting until its read is done. */
 int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl)
 {
-    size_t want = max * 4;
+    size_t want = max * r->size;
     if (want == 0 || pending(r) || r->fmt == SC_FMT_TEXT || r->fd < 0 ||
         r->live || r->codec != CODEC_NONE || r->carry_len ||
         r->z.avail_in || r->at_end || r->reg_size < 0)
@@ -185,7 +198,7 @@ int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl)
 }
 
 sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
-                               uint32_t *buf)
+                               void *buf)
 {
     ssize_t got = sc_pread_full(cl->fd, buf, cl->len, cl->at);
     if (got < 0) {
@@ -200,7 +213,7 @@ sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
     } else {
         atomic_fetch_add_explicit(&r->total_bytes, (uint64_t)got,
                                   memory_order_relaxed);
-        if (r->swap) sc_swap_bytes(buf, cl->len / 4, 4);
+        if (r->swap) sc_swap_bytes(buf, cl->len / r->size, r->size);
     }
     return pending(r);
 }

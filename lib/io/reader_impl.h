@@ -45,6 +45,7 @@ struct sc_reader {
     sc_input *inputs;           /* per path, from the check */
     sc_format fmt;
     sc_type type;               /* text: how numbers read */
+    unsigned size;              /* bytes an element of type takes */
     int swap;                   /* big-endian elements: reversed */
     int fd;                     /* -1: between files */
     const char *name;           /* current file, for messages */
@@ -69,7 +70,7 @@ struct sc_reader {
      * it while the reader thread adds to it. */
     _Atomic uint64_t total_bytes;
     uint64_t decoded;           /* decoded bytes of the whole stream */
-    unsigned char carry[4];     /* a partial element between reads */
+    unsigned char carry[8];     /* a partial element between reads */
     unsigned carry_len;
     char *tbuf;                 /* text: undigested bytes */
     size_t tlen, tpos;
@@ -103,13 +104,13 @@ static inline sc_status pending(const sc_reader *r)
     return sc_fault_status(&r->fault);
 }
 
-/* A live input with data in hand but nothing more for a while: time to
- * hand over what there is. */
+/* A live input with whole elements in hand but nothing more for a
+ * while: time to hand over what there is. */
 #define STALL_MS 50
 
-static inline int stalled(const sc_reader *r, size_t have_bytes)
+static inline int stalled(const sc_reader *r, int whole_in_hand)
 {
-    return r->live && have_bytes >= 4 && r->fd >= 0 &&
+    return r->live && whole_in_hand && r->fd >= 0 &&
            sc_read_would_wait(r->fd, STALL_MS);
 }
 
@@ -154,8 +155,7 @@ ssize_t sc_decode(sc_reader *r, unsigned char *dst, size_t len);
 /* The stream decoder of gzip in this build: "ISA-L" or "zlib". */
 extern const char sc_gz_engine[];
 
-/* Text: up to max numbers into buf (text_in.c). */
-sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max,
-                       size_t *got);
+/* Text: up to max numbers into buf, elements of r's type (text_in.c). */
+sc_status sc_text_read(sc_reader *r, void *buf, size_t max, size_t *got);
 
 #endif

@@ -1,7 +1,7 @@
 /* text_in.c — text input: whitespace-separated decimal or 0x hex
- * numbers, each a uint32 or a value of the reader's type (sc_value_parse);
- * line numbers in messages count from each
- * file's start. */
+ * numbers, each a value of the reader's type (sc_value_parse; u32 by a
+ * parser of its own, the common case kept fast); line numbers in messages
+ * count from each file's start. */
 #include <stdio.h>
 #include <string.h>
 #include "io/detect.h"
@@ -35,14 +35,25 @@ static int parse_u32(const char *s, size_t len, uint32_t *v)
     return 0;
 }
 
+/* Parses one token as parse_u32 does, into the value's bits. */
 static int parse_token(const sc_reader *r, const char *s, size_t len,
-                       uint32_t *v)
+                       uint64_t *bits)
 {
-    if (r->type == SC_U32) return parse_u32(s, len, v);
-    uint64_t bits;
-    sc_status st = sc_value_parse(r->type, s, len, &bits);
-    *v = (uint32_t)bits;
+    if (r->type == SC_U32) {
+        uint32_t v;
+        int e = parse_u32(s, len, &v);
+        if (e == 0) *bits = v;
+        return e;
+    }
+    sc_status st = sc_value_parse(r->type, s, len, bits);
     return st == SC_OK ? 0 : st == SC_ERR_RANGE ? -2 : -1;
+}
+
+/* Element i of buf, an array of r's type, set to bits. */
+static void store(const sc_reader *r, void *buf, size_t i, uint64_t bits)
+{
+    if (r->size == 8) ((uint64_t *)buf)[i] = bits;
+    else ((uint32_t *)buf)[i] = (uint32_t)bits;
 }
 
 /* A token as a message may show it: bytes that are not printable ASCII
@@ -58,7 +69,7 @@ static void printable(char *dst, size_t cap, const char *s, size_t len)
     dst[o] = 0;
 }
 
-sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
+sc_status sc_text_read(sc_reader *r, void *buf, size_t max, size_t *got)
 {
     size_t n = 0;
     while (n < max) {
@@ -78,7 +89,7 @@ sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
                       (unsigned long long)r->line);
                 break;
             }
-            if (n > 0 && r->z.avail_in == 0 && stalled(r, 4)) break;
+            if (r->z.avail_in == 0 && stalled(r, n > 0)) break;
             unsigned char *room = (unsigned char *)r->tbuf + r->tlen;
             ssize_t k = sc_reader_next_bytes(r, room, TBUF_BYTES - r->tlen);
             if (k < 0) break;
@@ -87,8 +98,8 @@ sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
             continue;
         }
         if (r->tpos == end) break;              /* nothing but space left */
-        uint32_t v;
-        int e = parse_token(r, r->tbuf + r->tpos, end - r->tpos, &v);
+        uint64_t bits;
+        int e = parse_token(r, r->tbuf + r->tpos, end - r->tpos, &bits);
         if (e) {
             char shown[64], range[48];
             if (r->type == SC_U32)
@@ -106,7 +117,7 @@ sc_status sc_text_read(sc_reader *r, uint32_t *buf, size_t max, size_t *got)
                     "'\\n\\n' makes CSV so)" : "");
             break;
         }
-        buf[n++] = v;
+        store(r, buf, n++, bits);
         r->tpos = end;
     }
     *got = n;

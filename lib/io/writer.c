@@ -110,10 +110,13 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     if (opts->fmt == SC_FMT_ZST && (opts->level < 1 || opts->level > 19))
         return sc_fail(ctx, SC_ERR_USAGE, "zstd level %d is not 1 to 19",
                        opts->level);
-    if (sc_type_size(opts->type) != 4)
-        return sc_fail(ctx, SC_ERR_USAGE, "%s elements are not written yet",
-                       sc_type_name(opts->type) ? sc_type_name(opts->type)
-                                                : "such");
+    if (sc_type_size(opts->type) == 0)
+        return sc_fail(ctx, SC_ERR_USAGE, "sc_writer_open: no such element "
+                       "type (%d)", (int)opts->type);
+    /* wide is the 64-bit form of a 32-bit type: none is wider than 64. */
+    if (opts->wide && sc_type_size(opts->type) != 4)
+        return sc_fail(ctx, SC_ERR_USAGE, "wide output is for 32-bit "
+                       "types, not %s", sc_type_name(opts->type));
     if (opts->fmt == SC_FMT_ZST && !sc_zstd_built())
         return sc_fail(ctx, SC_ERR_USAGE, "zstd output: this libsc was built "
                        "without zstd");
@@ -286,9 +289,9 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
 sc_status sc_writer_write_pages(sc_writer *w, const void *elems, size_t n)
 {
     if (w->failed) return SC_ERR_IO;
-    if (!w->pipe || w->o.fmt != SC_FMT_RAW || w->size != 4 || w->o.big_endian)
+    if (!w->pipe || w->o.fmt != SC_FMT_RAW || w->o.big_endian)
         return sc_writer_write(w, elems, n);
-    size_t len = n * 4, done = 0;
+    size_t len = n * w->size, done = 0;
     if (sc_splice_full(w->fd, elems, len, &done) == 0) return SC_OK;
     if (errno == EPIPE) return sc_writer_error(w, errno);
     /* A kernel or pipe that refuses vmsplice: write() does the rest. */
