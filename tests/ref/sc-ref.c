@@ -1,20 +1,43 @@
 /* sc-ref.c -- a deliberately simple reference for the sc test suite.
  *
  * Plain C11, no libsc.  Reads raw elements from standard input (whole
- * elements only; stray trailing bytes are ignored), writes raw output (or
- * a decimal figure) to standard output.
+ * elements only; stray trailing bytes are ignored), or text with --in
+ * text, writes raw output (or text with -t, or a decimal figure) to
+ * standard output.
  *
  *   sc-ref compact [PRED] [-x] [--count] [--indices [-w]]
  *   sc-ref split   [PRED] [-x] [--count]
  *   sc-ref scan    [--op sum|max|min|xor] [-i] [-w] [--carry-in V] [--total]
  *   sc-ref sort    [-r] [--bits LO:HI] [-u]
  *   sc-ref stat    [--hist N] [--head N] [--tail N]   (distinct is exact)
+ *   sc-ref check   [-r] [--bits LO:HI] [-u]   (sc-rsort -C's verdict)
+ *   sc-ref gen     -n N [-s SEED]             (test data, no input read)
  *
  * Every subcommand also takes, anywhere on the line:
  *   --type T       the elements: u32 (the default), i32, f32, u64, i64, f64
  *   --big-endian   the elements read are big-endian, and so is every binary
  *                  number written (elements, --indices, scan outputs)
+ *   --in text      the input is text: numbers in the type (read as the
+ *                  values below are) separated by white space; a bad one
+ *                  is an error (exit 2) and nothing is written
+ *   -t, --text     every element or number that would be written in
+ *                  binary is written as text instead, one a line: integers
+ *                  in decimal, floats as --total prints them
  * Without them the elements are little-endian uint32, as always.
+ *
+ * check: exit 0 and no output when the input is in the order that sort
+ * with the same options gives (-u: strictly, no two equal keys in a row);
+ * else exit 1 with "element POS: X after Y" on standard output, POS the
+ * zero-based position of the first element X out of order, Y the one
+ * before it, both as text.
+ *
+ * gen: N elements of the type, from a fixed generator (splitmix64) seeded
+ * with SEED (default 1): about 1/5 special values of the type (0, the
+ * extremes, for floats both zeros, both infinities, NaNs of both signs
+ * with several payloads, denormals), 1/4 drawn from a pool of 97 values
+ * (so there are many duplicates), 1/8 small (-1000..1000, floats in
+ * steps of 1/8), the rest any bit pattern (floats: half any bits, half
+ * uniform in [-1e6, 1e6]).  The same SEED gives the same bytes anywhere.
  *
  * PRED: --eq V --ne V --lt V --le V --gt V --ge V --range LO:HI --mask M,
  * any number of each, all must hold; none given means x != 0.  They compare
@@ -70,6 +93,8 @@ static const char *const type_names[] = { "u32", "i32", "f32",
 
 static int elem_type = U32;     /* --type */
 static int big_endian = 0;      /* --big-endian */
+static int text_in = 0;         /* --in text */
+static int text_out = 0;        /* -t, --text */
 
 static unsigned width_of(int t) { return t < U64 ? 32 : 64; }
 static int is_signed(int t) { return t == I32 || t == I64; }
@@ -173,29 +198,34 @@ static int equal(int t, uint64_t x, uint64_t y)
  * tried from 6 (15) up, where %g writes any shorter one too without its
  * trailing zeros: 100, not 1e+02; inf, -inf, nan and -nan as printf
  * writes them. */
-static void print_value(int t, uint64_t x)
+static void format_value(char *buf, size_t cap, int t, uint64_t x)
 {
     if (!is_float(t)) {
         if (is_signed(t))
-            printf("%" PRId64 "\n", to_int(t, x));
+            snprintf(buf, cap, "%" PRId64, to_int(t, x));
         else
-            printf("%" PRIu64 "\n", x);
+            snprintf(buf, cap, "%" PRIu64, x);
         return;
     }
     double d = to_double(t, x);
     if (isnan(d) || isinf(d)) {
-        printf("%g\n", d);
+        snprintf(buf, cap, "%g", d);
         return;
     }
-    char buf[64];
     int most = t == F32 ? 9 : 17;
     for (int digits = t == F32 ? 6 : 15; digits <= most; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, d);
+        snprintf(buf, cap, "%.*g", digits, d);
         uint64_t back = t == F32 ? from_double(F32, strtof(buf, NULL))
                                  : from_double(F64, strtod(buf, NULL));
         if (back == x)
             break;
     }
+}
+
+static void print_value(int t, uint64_t x)
+{
+    char buf[64];
+    format_value(buf, sizeof buf, t, x);
     printf("%s\n", buf);
 }
 
@@ -306,6 +336,45 @@ static uint64_t get_bytes(const unsigned char *b, unsigned w)
     return x;
 }
 
+static int is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+           c == '\f';
+}
+
+/* --in text: the numbers of bytes[0..len), in the type. */
+static uint64_t *parse_text(char *bytes, size_t len, uint64_t *n_out)
+{
+    uint64_t n = 0, cap = 1024;
+    uint64_t *v = malloc(cap * sizeof *v);
+    if (!v)
+        die("out of memory", NULL);
+    size_t i = 0;
+    for (;;) {
+        while (i < len && is_space((unsigned char)bytes[i]))
+            i++;
+        if (i == len)
+            break;
+        size_t start = i;
+        while (i < len && !is_space((unsigned char)bytes[i]))
+            i++;
+        char tok[256];
+        if (i - start >= sizeof tok)
+            die("number too long in the text input", NULL);
+        memcpy(tok, bytes + start, i - start);
+        tok[i - start] = '\0';
+        if (n == cap) {
+            cap *= 2;
+            v = realloc(v, cap * sizeof *v);
+            if (!v)
+                die("out of memory", NULL);
+        }
+        v[n++] = parse_value(elem_type, tok);
+    }
+    *n_out = n;
+    return v;
+}
+
 static uint64_t *read_all(uint64_t *n_out)
 {
     size_t cap = 1 << 20, len = 0;
@@ -323,6 +392,11 @@ static uint64_t *read_all(uint64_t *n_out)
         if (got == 0)
             break;
         len += got;
+    }
+    if (text_in) {
+        uint64_t *v = parse_text((char *)bytes, len, n_out);
+        free(bytes);
+        return v;
     }
     unsigned w = width_of(elem_type) / 8;
     uint64_t n = len / w;
@@ -345,9 +419,30 @@ static void put_bytes(uint64_t x, unsigned w)
     fwrite(b, 1, w, stdout);
 }
 
-static void put32(uint32_t x) { put_bytes(x, 4); }
-static void put64(uint64_t x) { put_bytes(x, 8); }
-static void put_elem(int t, uint64_t x) { put_bytes(x, width_of(t) / 8); }
+/* -t writes the same numbers as text, one a line. */
+static void put32(uint32_t x)
+{
+    if (text_out)
+        printf("%" PRIu32 "\n", x);
+    else
+        put_bytes(x, 4);
+}
+
+static void put64(uint64_t x)
+{
+    if (text_out)
+        printf("%" PRIu64 "\n", x);
+    else
+        put_bytes(x, 8);
+}
+
+static void put_elem(int t, uint64_t x)
+{
+    if (text_out)
+        print_value(t, x);
+    else
+        put_bytes(x, width_of(t) / 8);
+}
 
 /* ---------------------------------------------------------- predicate */
 
@@ -681,9 +776,11 @@ static void merge_sort(uint64_t *v, uint64_t *tmp, uint64_t n)
     memcpy(v, tmp, n * sizeof *v);
 }
 
-static int cmd_sort(int argc, char **argv)
+/* sort's and check's options: -r, --bits LO:HI, -u; returns -u. */
+static int sort_options(const char *cmd, int argc, char **argv)
 {
     int unique = 0;
+    key_lo = 0;
     key_hi = width_of(elem_type);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -704,9 +801,16 @@ static int cmd_sort(int argc, char **argv)
             key_lo = (unsigned)lo;
             key_hi = (unsigned)hi;
         } else {
-            die("sort: unknown option", a);
+            fprintf(stderr, "sc-ref: %s: unknown option: %s\n", cmd, a);
+            exit(2);
         }
     }
+    return unique;
+}
+
+static int cmd_sort(int argc, char **argv)
+{
+    int unique = sort_options("sort", argc, argv);
     uint64_t n;
     uint64_t *v = read_all(&n);
     uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
@@ -721,6 +825,154 @@ static int cmd_sort(int argc, char **argv)
     }
     free(tmp);
     free(v);
+    return 0;
+}
+
+/* sc-rsort -C: is the input in sort's order?  The first element that
+ * sort would put before the one before it, or (-u) that has its key. */
+static int cmd_check(int argc, char **argv)
+{
+    int unique = sort_options("check", argc, argv);
+    uint64_t n;
+    uint64_t *v = read_all(&n);
+    for (uint64_t i = 1; i < n; i++) {
+        if (before(v[i], v[i - 1]) ||
+            (unique && key_of(v[i]) == key_of(v[i - 1]))) {
+            char x[64], y[64];
+            format_value(x, sizeof x, elem_type, v[i]);
+            format_value(y, sizeof y, elem_type, v[i - 1]);
+            printf("element %" PRIu64 ": %s after %s\n", i, x, y);
+            free(v);
+            return 1;
+        }
+    }
+    free(v);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- gen */
+
+static uint64_t gen_state;
+
+/* splitmix64 */
+static uint64_t next_random(void)
+{
+    uint64_t z = (gen_state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* The special values of each type, as bit patterns. */
+static const uint64_t specials_u[] = {
+    0, 1, 2, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
+    UINT64_C(0x100000000), UINT64_C(0x100000001), UINT64_C(0x7fffffffffffffff),
+    UINT64_C(0x8000000000000000), UINT64_C(0xfffffffffffffffe),
+    UINT64_C(0xffffffffffffffff),
+};
+static const int64_t specials_i[] = {
+    0, 1, -1, 2, -2, INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1,
+    (int64_t)INT32_MIN - 1, INT64_MAX, INT64_MIN, INT64_MAX - 1,
+    INT64_MIN + 1, INT64_C(0x100000000), -INT64_C(0x100000000),
+};
+static const uint64_t specials_f64[] = {
+    0, UINT64_C(0x8000000000000000),                        /* +0, -0 */
+    UINT64_C(0x7ff0000000000000), UINT64_C(0xfff0000000000000), /* +-inf */
+    UINT64_C(0x7ff8000000000000), UINT64_C(0xfff8000000000000), /* +-qNaN */
+    UINT64_C(0x7ff0000000000001), UINT64_C(0xfff0000000000001), /* sNaNs */
+    UINT64_C(0x7ff8000000000001), UINT64_C(0xfff8000000000123), /* payloads */
+    UINT64_C(0x7fffffffffffffff), UINT64_C(0xffffffffffffffff),
+    UINT64_C(0x7ff4000000000000),
+    1, UINT64_C(0x8000000000000001),                        /* denormals */
+    UINT64_C(0x000fffffffffffff), UINT64_C(0x800fffffffffffff),
+    UINT64_C(0x0000000100000000),
+    UINT64_C(0x0010000000000000), UINT64_C(0x8010000000000000), /* +-DBL_MIN */
+    UINT64_C(0x7fefffffffffffff), UINT64_C(0xffefffffffffffff), /* +-DBL_MAX */
+    UINT64_C(0x3ff0000000000000), UINT64_C(0xbff0000000000000), /* +-1 */
+    UINT64_C(0x3fb999999999999a),                           /* 0.1 */
+};
+static const uint32_t specials_f32[] = {
+    0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
+    0x7f800001, 0xff800001, 0x7fffffff, 0xffffffff, 1, 0x80000001,
+    0x007fffff, 0x807fffff, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
+    0x3dcccccd,
+};
+
+/* One draw of the "any value" kind. */
+static uint64_t gen_any(int t)
+{
+    uint64_t r = next_random();
+    if (is_float(t) && (next_random() & 1)) {
+        double u = (double)(r >> 11) * 0x1p-53;     /* [0, 1) */
+        return from_double(t, u * 2e6 - 1e6);
+    }
+    return r & ones(width_of(t));
+}
+
+/* One draw of the "special" kind. */
+static uint64_t gen_special(int t)
+{
+    uint64_t r = next_random();
+    size_t nu = sizeof specials_u / sizeof *specials_u;
+    size_t ni = sizeof specials_i / sizeof *specials_i;
+    size_t n64 = sizeof specials_f64 / sizeof *specials_f64;
+    size_t n32 = sizeof specials_f32 / sizeof *specials_f32;
+    switch (t) {
+    case F64: return specials_f64[r % n64];
+    case F32: return specials_f32[r % n32];
+    case I32: case I64:
+        /* those that fit the type; the wide ones wrap for i32 */
+        return (uint64_t)specials_i[r % ni] & ones(width_of(t));
+    default:
+        return specials_u[r % nu] & ones(width_of(t));
+    }
+}
+
+/* One draw of the "small" kind: -1000..1000 (0..2000 unsigned), floats
+ * in eighths. */
+static uint64_t gen_small(int t)
+{
+    int64_t k = (int64_t)(next_random() % 2001);
+    if (is_float(t))
+        return from_double(t, (double)(k - 1000) / 8);
+    if (is_signed(t))
+        return (uint64_t)(k - 1000) & ones(width_of(t));
+    return (uint64_t)k;
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+    uint64_t n = 0, seed = 1;
+    int have_n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 >= argc)
+            die("missing value for", argv[i]);
+        if (strcmp(argv[i], "-n") == 0) {
+            n = parse_u64(argv[++i]);
+            have_n = 1;
+        } else if (strcmp(argv[i], "-s") == 0) {
+            seed = parse_u64(argv[++i]);
+        } else {
+            die("gen: unknown option", argv[i]);
+        }
+    }
+    if (!have_n)
+        die("gen needs -n N", NULL);
+    int t = elem_type;
+    gen_state = seed;
+    enum { POOL = 97 };
+    uint64_t pool[POOL];
+    for (int k = 0; k < POOL; k++)
+        pool[k] = k % 3 == 0 ? gen_special(t) : k % 3 == 1 ? gen_small(t)
+                                                            : gen_any(t);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t kind = next_random() % 40;
+        uint64_t x = kind < 8 ? gen_special(t)           /* 1/5 */
+                   : kind < 18 ? pool[next_random() % POOL] /* 1/4 */
+                   : kind < 23 ? gen_small(t)            /* 1/8 */
+                   : gen_any(t);
+        put_elem(t, x);
+    }
     return 0;
 }
 
@@ -819,8 +1071,9 @@ static int cmd_stat(int argc, char **argv)
     return 0;
 }
 
-/* Takes --type T and --big-endian out of argv, wherever they stand (no
- * value of another option can be either); returns the new argc. */
+/* Takes --type T, --big-endian, --in FMT and -t out of argv, wherever
+ * they stand (no value of another option can be any of them); returns the
+ * new argc. */
 static int global_options(int argc, char **argv)
 {
     int m = 1;
@@ -837,6 +1090,19 @@ static int global_options(int argc, char **argv)
             elem_type = t;
         } else if (strcmp(argv[i], "--big-endian") == 0) {
             big_endian = 1;
+        } else if (strcmp(argv[i], "--in") == 0) {
+            if (i + 1 >= argc)
+                die("missing value for", argv[i]);
+            const char *fmt = argv[++i];
+            if (strcmp(fmt, "text") == 0)
+                text_in = 1;
+            else if (strcmp(fmt, "raw") == 0)
+                text_in = 0;
+            else
+                die("bad --in (raw or text)", fmt);
+        } else if (strcmp(argv[i], "-t") == 0 ||
+                   strcmp(argv[i], "--text") == 0) {
+            text_out = 1;
         } else {
             argv[m++] = argv[i];
         }
@@ -849,8 +1115,8 @@ int main(int argc, char **argv)
 {
     argc = global_options(argc, argv);
     if (argc < 2)
-        die("usage: sc-ref compact|split|scan|sort|stat [options]"
-            " [--type T] [--big-endian] <in >out", NULL);
+        die("usage: sc-ref compact|split|scan|sort|stat|check|gen [options]"
+            " [--type T] [--big-endian] [--in text] [-t] <in >out", NULL);
     const char *cmd = argv[1];
     int rc;
     if (strcmp(cmd, "compact") == 0)
@@ -863,6 +1129,10 @@ int main(int argc, char **argv)
         rc = cmd_sort(argc - 2, argv + 2);
     else if (strcmp(cmd, "stat") == 0)
         rc = cmd_stat(argc - 2, argv + 2);
+    else if (strcmp(cmd, "check") == 0)
+        rc = cmd_check(argc - 2, argv + 2);
+    else if (strcmp(cmd, "gen") == 0)
+        rc = cmd_gen(argc - 2, argv + 2);
     else
         die("unknown subcommand", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {
