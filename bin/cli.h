@@ -101,7 +101,8 @@ int cli_buffer_option(cli *c, int opt, const char *arg, size_t least);
 /* Remaining operands are the inputs; the conditions are read in the
  * element type, now known. */
 void cli_operands(cli *c, int argc, char **argv);
-/* A value of the job's element type (after cli_operands), as its bits;
+/* A value of the job's element type (after cli_operands), as its bits
+ * (a 32-bit type's in the low half);
  * a usage error names opt when arg is not one. */
 uint64_t cli_value(const cli *c, const char *opt, const char *arg);
 
