@@ -52,9 +52,11 @@ typedef struct sc_backend {
                             uint32_t *keys, uint64_t n, unsigned lo_bit,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
+    /* out: elements of the plan's type; the GPU's table makes 32-bit
+     * ones only (sc_gen() sends 64-bit ones to the CPU's). */
     sc_status (*gen)(sc_ctx *ctx, sc_phase_times *times,
                      const sc_gen_plan *plan, uint64_t first_index,
-                     uint32_t *out, uint64_t n);
+                     void *out, uint64_t n);
     /* Adds in[0..n)'s figures to acc, which is left as it was on failure
      * (so that the CPU may take the same call again). */
     sc_status (*stat)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,

@@ -1,5 +1,6 @@
 /* gen.c — the generator's plan and its CPU instance. */
 #include <math.h>
+#include <string.h>
 #include "core/core.h"
 
 void sc_gen_params_default(sc_gen_params *g)
@@ -13,42 +14,71 @@ void sc_gen_params_default(sc_gen_params *g)
     g->type = SC_U32;
 }
 
-static double f32_value(uint32_t bits)
+/* The value of a float type's bits, as a double (exact for f32). */
+static double float_value(sc_type t, uint64_t bits)
 {
-    union { uint32_t u; float f; } c;
-    c.u = bits;
-    return c.f;
+    if (t == SC_F32) {
+        float f;
+        uint32_t b = (uint32_t)bits;
+        memcpy(&f, &b, sizeof f);
+        return f;
+    }
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* Where bits come in the type's order, as an unsigned number (sc_key). */
+static uint64_t type_rank(sc_type t, uint64_t bits)
+{
+    if (sc_type_size(t) == 8) return sc_key64_rank(sc_key64_of(t), bits);
+    return sc_key_rank(sc_key_of(t), (uint32_t)bits);
+}
+
+/* min + u * (max - min): when max - min overflows a double (f64 bounds
+ * beyond +-DBL_MAX / 2), the same with everything halved and the result
+ * doubled, which scales exactly, so the fma still rounds once. */
+static void plan_float(sc_gen_plan *plan, const sc_gen_params *g)
+{
+    double lo = float_value(g->type, g->min), hi = float_value(g->type, g->max);
+    plan->flo = lo;
+    plan->fspan = hi - lo;
+    plan->fhalved = !isfinite(plan->fspan);
+    if (plan->fhalved) {
+        plan->flo = lo / 2;
+        plan->fspan = hi / 2 - lo / 2;
+    }
+    plan->skip_from = plan->keep_all ? UINT64_MAX : 0;
 }
 
 /* Integers: [min, max] in the type's order is the circle's arc from
  * min; when zeros come from the density and 0 lies inside it, the draws
- * span one value fewer and step over 0.  Floats: see sc_gen_params. */
+ * span one value fewer and step over 0.  A span of 2^64 wraps to 0,
+ * which sc_gen_scale reads as 2^64.  Floats: plan_float. */
 static void plan_uniform(sc_gen_plan *plan, const sc_gen_params *g)
 {
-    sc_key k = sc_key_of((uint32_t)g->type);
-    uint32_t rlo = sc_key_rank(k, g->min), rhi = sc_key_rank(k, g->max);
-    uint32_t rzero = sc_key_rank(k, 0);
+    uint64_t rlo = type_rank(g->type, g->min), rhi = type_rank(g->type, g->max);
+    uint64_t rzero = type_rank(g->type, 0);
     int avoid = !plan->keep_all && rlo <= rzero && rzero <= rhi && rhi > rlo;
-    plan->lo = g->min;
-    plan->span = (uint64_t)rhi - rlo + 1;
+    plan->lo = sc_gen_bits(plan->type, g->min);
+    plan->span = rhi - rlo + 1;
     plan->skip_from = UINT64_MAX;
-    plan->hi = g->max;
-    if (g->type == SC_F32) {
-        plan->flo = f32_value(g->min);
-        plan->fspan = f32_value(g->max) - plan->flo;
-        plan->skip_from = plan->keep_all ? UINT64_MAX : 0;
+    plan->hi = sc_gen_bits(plan->type, g->max);
+    if (sc_type_is_float(g->type)) {
+        plan_float(plan, g);
     } else if (avoid && rzero == rlo) {
-        /* 0 is the lowest: start above it (the draws of uint32 data). */
-        plan->lo = g->min + 1;
+        /* 0 is the lowest: start above it (the draws of unsigned data). */
+        plan->lo = plan->lo + 1;
         plan->span--;
     } else if (avoid) {
         plan->span--;
-        plan->skip_from = (uint64_t)rzero - rlo;
+        plan->skip_from = rzero - rlo;
     }
 }
 
 void sc_gen_plan_make(sc_gen_plan *plan, const sc_gen_params *g)
 {
+    memset(plan, 0, sizeof *plan);
     plan->dist = (uint32_t)g->dist;
     plan->key = sc_mix64(g->seed ^ 0x5c0ffee5eedULL);
     plan->value = g->value;
@@ -69,26 +99,45 @@ uint64_t sc_gen_element(const sc_gen_params *g, uint64_t i)
     return sc_gen_plan_element(&plan, i);
 }
 
-sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g)
+/* Bounds and value are the type's bits: a 32-bit type's fill the low
+ * half only. */
+static int fits_type(sc_type t, uint64_t bits)
 {
-    if (!g || (unsigned)g->dist > SC_DIST_CONSTANT)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid generator distribution");
-    if (sc_type_size(g->type) != 4)
-        return sc_fail(ctx, SC_ERR_USAGE, "generator: only 32-bit types are "
-                       "handled yet");
-    sc_key k = sc_key_of((uint32_t)g->type);
-    if (g->dist == SC_DIST_UNIFORM &&
-        sc_key_rank(k, g->min) > sc_key_rank(k, g->max)) {
+    return sc_type_size(t) == 8 || bits >> 32 == 0;
+}
+
+static sc_status check_uniform(sc_ctx *ctx, const sc_gen_params *g)
+{
+    if (type_rank(g->type, g->min) > type_rank(g->type, g->max)) {
         char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];
         sc_value_format(g->type, g->min, lo);
         sc_value_format(g->type, g->max, hi);
         return sc_fail(ctx, SC_ERR_USAGE, "generator min %s is above max %s",
                        lo, hi);
     }
-    if (g->type == SC_F32 && g->dist == SC_DIST_UNIFORM &&
-        !(isfinite(f32_value(g->min)) && isfinite(f32_value(g->max))))
+    if (sc_type_is_float(g->type) &&
+        !(isfinite(float_value(g->type, g->min)) &&
+          isfinite(float_value(g->type, g->max))))
         return sc_fail(ctx, SC_ERR_USAGE, "generator min and max must be "
                        "finite");
+    return SC_OK;
+}
+
+sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g)
+{
+    if (!g || (unsigned)g->dist > SC_DIST_CONSTANT)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid generator distribution");
+    if (sc_type_size(g->type) == 0)
+        return sc_fail(ctx, SC_ERR_USAGE, "generator: no such element type "
+                       "(%d)", (int)g->type);
+    if (!fits_type(g->type, g->min) || !fits_type(g->type, g->max) ||
+        !fits_type(g->type, g->value))
+        return sc_fail(ctx, SC_ERR_USAGE, "generator min, max and value of "
+                       "%s must fit in 32 bits", sc_type_name(g->type));
+    if (g->dist == SC_DIST_UNIFORM) {
+        sc_status st = check_uniform(ctx, g);
+        if (st != SC_OK) return st;
+    }
     if (!(g->density >= 0.0 && g->density <= 1.0))
         return sc_fail(ctx, SC_ERR_USAGE, "generator density must be 0 to 1");
     return SC_OK;

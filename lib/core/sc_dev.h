@@ -72,7 +72,8 @@ sc_status sc_dev_scan_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
 sc_status sc_dev_sort_async(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
                             unsigned lo_bit, unsigned hi_bit, int descending,
                             const sc_dev_queue *q);
-/* d_out[k] = element first_index + k, as sc_gen() makes it. */
+/* d_out[k] = element first_index + k, as sc_gen() makes it; 32-bit
+ * types only (SC_ERR_USAGE for the others, which sc_gen() makes). */
 sc_status sc_dev_gen_async(sc_ctx *ctx, const sc_gen_params *g,
                            uint64_t first_index, uint32_t *d_out, uint64_t n,
                            const sc_dev_queue *q);

@@ -34,7 +34,7 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times,
                             sc_ready_fn ready, void *arg);
 sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
                      const sc_gen_plan *plan, uint64_t first_index,
-                     uint32_t *out, uint64_t n);
+                     void *out, uint64_t n);
 /* Adds in[0..n) to acc on the thread pool. */
 sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_stat_acc *acc);

@@ -5,7 +5,7 @@
 typedef struct gen_task {
     const sc_gen_plan *plan;
     uint64_t first, n;
-    uint32_t *out;
+    void *out;              /* elements of the plan's type's width */
     unsigned parts;
 } gen_task;
 
@@ -13,13 +13,20 @@ static void gen_part(void *arg, unsigned i)
 {
     gen_task *t = arg;
     uint64_t b = t->n * i / t->parts, e = t->n * (i + 1) / t->parts;
-    for (uint64_t k = b; k < e; k++)
-        t->out[k] = sc_gen_plan_element(t->plan, t->first + k);
+    if (sc_gen_width(t->plan->type) == 64) {
+        uint64_t *out = t->out;
+        for (uint64_t k = b; k < e; k++)
+            out[k] = sc_gen_plan_element(t->plan, t->first + k);
+    } else {
+        uint32_t *out = t->out;
+        for (uint64_t k = b; k < e; k++)
+            out[k] = (uint32_t)sc_gen_plan_element(t->plan, t->first + k);
+    }
 }
 
 sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
                      const sc_gen_plan *plan, uint64_t first_index,
-                     uint32_t *out, uint64_t n)
+                     void *out, uint64_t n)
 {
     gen_task t = { plan, first_index, n, out, 1 };
     uint64_t parts = n >> 16;

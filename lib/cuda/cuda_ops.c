@@ -223,7 +223,7 @@ static sc_status gen_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
 
 static sc_status cuda_gen(sc_ctx *ctx, sc_phase_times *times,
                           const sc_gen_plan *plan, uint64_t first_index,
-                          uint32_t *out, uint64_t n)
+                          void *out, uint64_t n)
 {
     sc_chunk_work w = { .work = SC_JOB_GEN, .plan = plan };
     gen_args a = { w, first_index, out };

@@ -3,39 +3,62 @@
 #include <string.h>
 #include "jobs/stream_job.h"
 
-static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
+/* Bytes an element takes: 4, or 8 for the 64-bit types. */
+static unsigned elem_size(const sc_job *j) { return sc_type_size(j->gen.type); }
+
+static size_t out_bytes(const sc_job *j) { return elem_size(j); }
 static int wide(const sc_job *j) { (void)j; return 0; }
 
+/* The GPU's kernel makes 32-bit elements only (backend.h). */
+static int cpu_only(const job_state *js) { return elem_size(js->job) == 8; }
+
 /* The next chunk's positions: the pipeline sets its first one, and the
- * elements are made from it by process(). */
+ * elements are made from it by process().  The pipeline counts a chunk
+ * in 4-byte elements (max of them); 64-bit ones get as many bytes, half
+ * as many elements, so that -c is the bytes a chunk writes whatever the
+ * type (the output buffer has room for max of them). */
 static sc_status positions(void *self, uint32_t *buf, size_t max,
                            size_t *got)
 {
     job_state *js = self;
     (void)buf;
+    size_t per_chunk = max * 4 / elem_size(js->job);
+    if (per_chunk == 0) per_chunk = 1;
     uint64_t made = atomic_load(&js->made);
     uint64_t left = js->job->gen_count - made;
-    *got = left < max ? (size_t)left : max;
+    *got = left < per_chunk ? (size_t)left : per_chunk;
     atomic_store(&js->made, made + *got);
     return SC_OK;
 }
 
+/* In bytes written, the unit the pipeline sizes chunks by. */
 static int64_t bytes_in_all(const void *self)
 {
     const job_state *js = self;
     uint64_t n = js->job->gen_count;
-    /* Four bytes each would not fit past 2^61; from 2^60 on, "huge" is
+    /* Eight bytes each would not fit past 2^60; from 2^59 on, "huge" is
      * all the cost model needs to know. */
-    return n < ((uint64_t)1 << 60) ? (int64_t)(n * 4) : (int64_t)1 << 62;
+    return n < ((uint64_t)1 << 59) ? (int64_t)(n * elem_size(js->job))
+                                   : (int64_t)1 << 62;
 }
 
 static uint64_t bytes_made(const void *self)
 {
     const job_state *js = self;
-    return 4 * atomic_load(&js->made);
+    return elem_size(js->job) * atomic_load(&js->made);
 }
 
 static sc_status no_fault(void *self) { (void)self; return SC_OK; }
+
+/* The writer writes the job's type, the plan makes the generator's. */
+static sc_status check(sc_ctx *ctx, const sc_job *j)
+{
+    if (j->gen.type != j->type)
+        return sc_fail(ctx, SC_ERR_USAGE, "generator type %s differs from "
+                       "the job's type %s", sc_type_name(j->gen.type),
+                       sc_type_name(j->type));
+    return sc_check_outputs(ctx, j);
+}
 
 static sc_status open_source(job_state *js, sc_source *src)
 {
@@ -72,5 +95,5 @@ static sc_status emit(void *op, sc_slot *s)
 const sc_job_type sc_gen_job = {
     .work = SC_JOB_GEN, .out_bytes = out_bytes, .wide = wide,
     .describe = describe, .process = process, .emit = emit,
-    .open_source = open_source,
+    .open_source = open_source, .check = check, .cpu_only = cpu_only,
 };

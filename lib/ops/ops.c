@@ -219,7 +219,15 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
     if ((bad = sc_gen_params_check(ctx, g))) return bad;
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);
-    ON_DEVICE(ctx, SC_JOB_GEN, n * 4,
+    unsigned size = sc_type_size(g->type);
+    /* The GPU's kernel makes 32-bit elements only: 64-bit ones are the
+     * host's threads' whatever the device. */
+    if (size == 8) {
+        sc_status st = sc_ops_cpu()->gen(ctx, NULL, &plan, first_index, out, n);
+        sc_backend_used(ctx, sc_ops_cpu());
+        return st;
+    }
+    ON_DEVICE(ctx, SC_JOB_GEN, n * size,
               gen(ctx, NULL, &plan, first_index, out, n));
 }
 

@@ -154,12 +154,23 @@ sc_status sc_dev_sort_async(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
     return queued(ctx, &c, q);
 }
 
+/* The kernel makes 32-bit elements (d_out is uint32_t): 64-bit types are
+ * sc_gen()'s, on the host. */
+static sc_status dev_gen_check(sc_ctx *ctx, const sc_gen_params *g)
+{
+    sc_status bad = sc_gen_params_check(ctx, g);
+    if (bad == SC_OK && sc_type_size(g->type) != 4)
+        bad = sc_fail(ctx, SC_ERR_USAGE, "sc_dev_gen: %s elements are made "
+                      "by sc_gen() on the host only", sc_type_name(g->type));
+    return bad;
+}
+
 sc_status sc_dev_gen_async(sc_ctx *ctx, const sc_gen_params *g,
                            uint64_t first_index, uint32_t *d_out, uint64_t n,
                            const sc_dev_queue *q)
 {
     sc_status bad = BAD_ARGS(ctx, !g || (n && !d_out));
-    if (bad || (bad = sc_gen_params_check(ctx, g))) return bad;
+    if (bad || (bad = dev_gen_check(ctx, g))) return bad;
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);
     sc_dev_call c = gen_call(&plan, first_index, d_out, n);
@@ -230,7 +241,7 @@ sc_status sc_dev_gen(sc_ctx *ctx, const sc_gen_params *g,
                      uint64_t first_index, uint32_t *d_out, uint64_t n)
 {
     sc_status bad = BAD_ARGS(ctx, !g || (n && !d_out));
-    if (bad || (bad = sc_gen_params_check(ctx, g))) return bad;
+    if (bad || (bad = dev_gen_check(ctx, g))) return bad;
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);
     sc_dev_call c = gen_call(&plan, first_index, d_out, n);
