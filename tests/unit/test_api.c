@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sc.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -415,9 +416,9 @@ static void test_gen_on(sc_ctx *ctx, const char *label)
             for (uint64_t i = 0; i < n; i++)
                 if (a[i] != sc_gen_element(&g, i)) {
                     if (whole_eq_elem)
-                        diag("%s: dist %d density %.1f: element %llu is %u, sc_gen_element says %u",
+                        diag("%s: dist %d density %.1f: element %llu is %u, sc_gen_element says %llu",
                              label, (int)d, dens[e], (unsigned long long)i, a[i],
-                             sc_gen_element(&g, i));
+                             (unsigned long long)sc_gen_element(&g, i));
                     whole_eq_elem = 0;
                     break;
                 }
@@ -474,15 +475,189 @@ static void test_gen_on(sc_ctx *ctx, const char *label)
     free(b);
 }
 
+static uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+static double f64_of(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+/* sc_gen of a 64-bit type equals sc_gen_element, whole and in pieces at
+ * first_index offsets, for every dist and density. */
+static void test_gen64_pure(sc_ctx *ctx, const char *label, sc_type t,
+                            uint64_t *a, uint64_t *b, uint64_t n)
+{
+    static const double dens[] = { 0.0, 0.25, 1.0 };
+    int whole_eq_elem = 1, chunks_eq = 1, ok_call = 1;
+    sc_gen_params g;
+    for (int d = SC_DIST_UNIFORM; d <= SC_DIST_CONSTANT; d++)
+        for (size_t e = 0; e < 3; e++) {
+            sc_gen_params_default(&g);
+            g.type = t;
+            g.dist = (sc_dist)d;
+            g.density = dens[e];
+            g.seed = 4321;
+            g.min = t == SC_F64 ? f64_bits(-2.5) : 0 - (uint64_t)7;
+            g.max = t == SC_F64 ? f64_bits(1e300) : t == SC_I64 ? 1000 : UINT64_MAX;
+            g.value = t == SC_F64 ? f64_bits(-0.5) : (uint64_t)1 << 40;
+            ok_call &= sc_gen(ctx, &g, 0, a, n) == SC_OK;
+            for (uint64_t i = 0; i < n && whole_eq_elem; i++)
+                if (a[i] != sc_gen_element(&g, i)) {
+                    diag("%s: %s dist %d density %.2f: element %llu is %llx, "
+                         "sc_gen_element says %llx", label, sc_type_name(t), d,
+                         dens[e], (unsigned long long)i, (unsigned long long)a[i],
+                         (unsigned long long)sc_gen_element(&g, i));
+                    whole_eq_elem = 0;
+                }
+            for (uint64_t pos = 0, step = 1; pos < n; step = step * 3 + 7) {
+                uint64_t len = step < n - pos ? step : n - pos;
+                ok_call &= sc_gen(ctx, &g, pos, b + pos, len) == SC_OK;
+                pos += len;
+            }
+            chunks_eq &= memcmp(a, b, n * 8) == 0;
+        }
+    ok(ok_call, "%s: sc_gen of %s returns SC_OK", label, sc_type_name(t));
+    ok(whole_eq_elem, "%s: sc_gen of %s matches sc_gen_element for every dist "
+       "and density", label, sc_type_name(t));
+    ok(chunks_eq, "%s: sc_gen of %s in chunks equals one call", label,
+       sc_type_name(t));
+}
+
+/* Uniform draws of t between min and max (their bits), density p: all
+ * within, in the type's order; *zeros gets the zeros' count. */
+static int gen64_within(sc_ctx *ctx, sc_type t, uint64_t min, uint64_t max,
+                        double p, uint64_t *a, uint64_t n, uint64_t *zeros)
+{
+    sc_gen_params g;
+    sc_gen_params_default(&g);
+    g.type = t;
+    g.min = min;
+    g.max = max;
+    g.density = p;
+    if (sc_gen(ctx, &g, 0, a, n) != SC_OK) return 0;
+    *zeros = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        *zeros += a[i] == 0;
+        if (a[i] == 0 && p < 1.0) continue;
+        if (sc_value_order(t, a[i], min) < 0 || sc_value_order(t, a[i], max) > 0)
+            return 0;
+    }
+    return 1;
+}
+
+static void test_gen64_on(sc_ctx *ctx, const char *label)
+{
+    const uint64_t n = 200003;
+    uint64_t *a = xmalloc(n * 8), *b = xmalloc(n * 8), zeros = 0;
+    static const sc_type types[] = { SC_U64, SC_I64, SC_F64 };
+    for (size_t k = 0; k < 3; k++)
+        test_gen64_pure(ctx, label, types[k], a, b, n);
+
+    sc_gen_params g;
+    sc_gen_params_default(&g);
+    g.type = SC_U64;
+    g.dist = SC_DIST_IOTA;
+    ok(sc_gen(ctx, &g, UINT64_MAX - 1, a, 2) == SC_OK && a[0] == UINT64_MAX - 1 &&
+       a[1] == UINT64_MAX && sc_gen_element(&g, (uint64_t)1 << 40) == (uint64_t)1 << 40,
+       "%s: u64 iota is the position, to 2^64 - 1", label);
+    g.type = SC_F64;
+    uint64_t big = (uint64_t)1 << 53;
+    ok(sc_gen(ctx, &g, big + 1, a, 3) == SC_OK && a[0] == f64_bits(9007199254740992.0) &&
+       a[1] == f64_bits(9007199254740994.0) && a[2] == f64_bits(9007199254740996.0),
+       "%s: f64 iota rounds past 2^53 (to even)", label);
+    g.dist = SC_DIST_STRUCTURED;
+    ok(sc_gen(ctx, &g, 0, a, 4) == SC_OK && a[0] == f64_bits(1.0) && a[1] == 0 &&
+       a[2] == f64_bits(3.0) && a[3] == 0, "%s: f64 structured is 1,0,3,0", label);
+    g.type = SC_I64;
+    g.dist = SC_DIST_CONSTANT;
+    g.value = 0 - (uint64_t)5;
+    ok(sc_gen(ctx, &g, 7, a, 2) == SC_OK && a[0] == g.value && a[1] == g.value,
+       "%s: i64 constant -5", label);
+
+    ok(gen64_within(ctx, SC_U64, UINT64_MAX - 9, UINT64_MAX, 1.0, a, n, &zeros),
+       "%s: u64 uniform within [2^64 - 10, 2^64 - 1]", label);
+    /* (the call before ok(), whose arguments come in no set order) */
+    int within = gen64_within(ctx, SC_I64, 0 - (uint64_t)7, 5, 0.5, a, n, &zeros);
+    ok(within && zeros > n / 2 - n / 50 && zeros < n / 2 + n / 50,
+       "%s: i64 uniform within [-7, 5], density 0.5: zeros from the density "
+       "only (%llu of %llu)", label, (unsigned long long)zeros,
+       (unsigned long long)n);
+    ok(gen64_within(ctx, SC_F64, f64_bits(-3.0), f64_bits(-2.0), 1.0, a, n, &zeros),
+       "%s: f64 uniform within [-3, -2]", label);
+    within = gen64_within(ctx, SC_F64, f64_bits(-1.7976931348623157e308),
+                          f64_bits(1.7976931348623157e308), 0.25, a, n, &zeros);
+    int finite = 1;
+    for (uint64_t i = 0; i < n; i++) finite &= isfinite(f64_of(a[i])) != 0;
+    ok(within && finite && zeros > n * 3 / 4 - n / 50 && zeros < n * 3 / 4 + n / 50,
+       "%s: f64 uniform over every finite double: finite, within, density 0.25 "
+       "(%llu zeros of %llu)", label, (unsigned long long)zeros,
+       (unsigned long long)n);
+    /* The whole of u64: every top nibble comes, about as often. */
+    int even = gen64_within(ctx, SC_U64, 0, UINT64_MAX, 1.0, a, n, &zeros);
+    uint64_t count[16] = { 0 };
+    for (uint64_t i = 0; i < n; i++) count[a[i] >> 60]++;
+    for (int k = 0; k < 16; k++)
+        even &= count[k] > n / 16 - n / 100 && count[k] < n / 16 + n / 100;
+    ok(even, "%s: u64 uniform over all of u64 is even in its top bits", label);
+    free(a);
+    free(b);
+}
+
+/* 32-bit types' elements keep the high half 0; and the parameters that
+ * no element could follow are refused. */
+static void test_gen_params(sc_ctx *ctx)
+{
+    sc_gen_params g;
+    sc_gen_params_default(&g);
+    g.type = SC_I32;
+    g.dist = SC_DIST_IOTA;
+    ok(sc_gen_element(&g, ((uint64_t)1 << 40) - 1) == 0xffffffffu,
+       "sc_gen_element of i32: the bits in the low half only");
+    uint64_t out[4];
+    sc_gen_params_default(&g);
+    g.type = SC_F64;
+    g.min = f64_bits(NAN);
+    ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: f64 min NaN");
+    g.min = 0;
+    g.max = f64_bits(INFINITY);
+    ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: f64 max inf");
+    g.type = SC_I64;
+    g.min = 5;
+    g.max = 0 - (uint64_t)5;
+    ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: i64 min 5 above max -5");
+    g.type = SC_U64;
+    ok(sc_gen(ctx, &g, 0, out, 4) == SC_OK, "u64 min 5, max 2^64 - 5 is a range");
+    g.type = SC_U32;
+    g.min = 0;
+    g.max = (uint64_t)1 << 32;
+    ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: u32 max past 32 bits");
+    g.type = (sc_type)17;
+    ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: no such type");
+}
+
 static void test_gen(void)
 {
     test_gen_on(cpu_ctx, "cpu");
     test_gen_on(cpu1_ctx, "cpu, 1 thread");
     test_gen_on(def_ctx, "default device");
-    if (gpu_ctx)
+    test_gen64_on(cpu_ctx, "cpu");
+    test_gen64_on(cpu1_ctx, "cpu, 1 thread");
+    test_gen64_on(def_ctx, "default device");
+    test_gen_params(cpu_ctx);
+    if (gpu_ctx) {
         test_gen_on(gpu_ctx, "cuda");
-    else
+        /* 64-bit elements: made on the host's threads under a GPU. */
+        test_gen64_on(gpu_ctx, "cuda");
+    } else {
         skip("no CUDA GPU", "sc_gen on cuda");
+    }
 }
 
 /* ---------------------------------------------------------- operations */
