@@ -6,19 +6,41 @@
 
 static const char usage[] =
 "Usage: sc-gen -n COUNT [OPTION]...\n"
-"Write COUNT uint32 elements; the same options give the same bytes on every\n"
-"device, chunk size and thread count.\n\n"
+"Write COUNT elements of the --type (u32 by default); the same options give\n"
+"the same bytes on every device, chunk size and thread count.\n\n"
 "  -n, --count COUNT   number of elements (required)\n"
 "      --dist D        uniform (default), structured (1,0,3,0,5,...), iota\n"
-"                      (i mod 2^32), constant (--value)\n"
+"                      (i, wrapping for integers), constant (--value)\n"
 "  -p, --density P     each element becomes 0 with probability 1-P (0..1);\n"
 "                      nonzero uniform draws then avoid 0\n"
 "  -s, --seed S        seed (default 1)\n"
-"      --min V         uniform: lowest value (default 0)\n"
-"      --max V         uniform: highest value (default 4294967295)\n"
+"      --min V         uniform: lowest value (default 0, or the type's lowest\n"
+"                      for i32 and i64)\n"
+"      --max V         uniform: highest value (default the type's highest for\n"
+"                      integers, 1 for floats)\n"
 "      --value V       constant: the value (default 1)\n";
 
 enum { OPT_DIST = OPT_TOOL_BASE, OPT_MIN, OPT_MAX, OPT_VALUE };
+
+/* Uniform draws span the whole type unless told otherwise; floats
+ * [0, 1]. */
+static const struct { const char *min, *max; } default_bounds[SC_TYPE_COUNT] = {
+    [SC_U32] = { "0", "4294967295" },
+    [SC_I32] = { "-2147483648", "2147483647" },
+    [SC_F32] = { "0", "1" },
+    [SC_U64] = { "0", "18446744073709551615" },
+    [SC_I64] = { "-9223372036854775808", "9223372036854775807" },
+    [SC_F64] = { "0", "1" },
+};
+
+/* Integers always are; a float is unless its exponent is all ones (an
+ * infinity or a NaN). */
+static int is_finite(sc_type t, uint64_t bits)
+{
+    if (!sc_type_is_float(t)) return 1;
+    uint64_t exponent = t == SC_F32 ? 0x7f800000u : 0x7ff0000000000000u;
+    return (bits & exponent) != exponent;
+}
 
 static sc_dist parse_dist(const cli *c, const char *arg)
 {
@@ -75,23 +97,19 @@ int main(int argc, char **argv)
     }
     cli_operands(&c, argc, argv);
     if (!have_n) cli_usage_error(&c, "missing -n COUNT");
-    /* Values in the type, known now; floats default to [0, 1]. */
-    int is_float = sc_type_is_float(c.job.type);
-    g->min = cli_value(&c, "--min", min ? min : c.job.type == SC_I32
-                                                  ? "-2147483648" : "0");
-    g->max = cli_value(&c, "--max", max ? max : c.job.type == SC_I32
-                                                  ? "2147483647"
-                                              : is_float ? "1" : "4294967295");
+    /* Values in the type, known now. */
+    sc_type t = c.job.type;
+    g->min = cli_value(&c, "--min", min ? min : default_bounds[t].min);
+    g->max = cli_value(&c, "--max", max ? max : default_bounds[t].max);
     g->value = cli_value(&c, "--value", value ? value : "1");
-    if (sc_value_order(c.job.type, g->min, g->max) > 0) {
+    if (sc_value_order(t, g->min, g->max) > 0) {
         char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];
-        sc_value_format(c.job.type, g->min, lo);
-        sc_value_format(c.job.type, g->max, hi);
+        sc_value_format(t, g->min, lo);
+        sc_value_format(t, g->max, hi);
         cli_usage_error(&c, "--min %s is above --max %s", lo, hi);
     }
-    if (is_float && g->dist == SC_DIST_UNIFORM &&
-        ((g->min & 0x7f800000u) == 0x7f800000u ||
-         (g->max & 0x7f800000u) == 0x7f800000u))
+    if (g->dist == SC_DIST_UNIFORM &&
+        !(is_finite(t, g->min) && is_finite(t, g->max)))
         cli_usage_error(&c, "--min and --max must be finite numbers");
     return cli_run(&c);
 }
