@@ -300,3 +300,184 @@ setup() {
         [ -z "$stderr" ]
     done
 }
+
+# ------------------------------------------------------------------
+# 64-bit types (u64, i64, f64): 8 bytes an element, made on the host's
+# threads under every device.
+
+# stats64 CODE FILE: "COUNT MIN MAX ZEROS" of FILE read as python array
+# CODE ('Q' u64, 'q' i64, 'd' f64); min and max over the nonzero ones,
+# floats in repr (shortest round trip).
+stats64() {
+    python3 - "$1" "$2" <<'PY'
+import array, sys
+a = array.array(sys.argv[1])
+a.frombytes(open(sys.argv[2], 'rb').read())
+nz = [x for x in a if x != 0]
+lo, hi = (min(nz), max(nz)) if nz else ('-', '-')
+print(len(a), repr(lo), repr(hi), len(a) - len(nz))
+PY
+}
+
+# within64 TYPE MIN MAX [sc-gen options...]: 20011 uniform draws of TYPE
+# in [MIN, MAX]: every nonzero one inside, in the type's order.
+within64() {
+    local t=$1 lo=$2 hi=$3 code
+    shift 3
+    case $t in u64) code=Q ;; i64) code=q ;; f64) code=d ;; esac
+    sc-gen -e $t --min "$lo" --max "$hi" -n 20011 "$@" > w.bin
+    [ "$(stat -c %s w.bin)" -eq 160088 ]
+    python3 - $code w.bin "$lo" "$hi" <<'PY'
+import array, sys
+code, path, lo, hi = sys.argv[1:]
+num = float if code == 'd' else lambda s: int(s, 0)
+lo, hi = num(lo), num(hi)
+a = array.array(code)
+a.frombytes(open(path, 'rb').read())
+bad = [x for x in a if x != 0 and not lo <= x <= hi]
+if bad:
+    sys.exit("%d of %d outside [%r, %r], e.g. %r" % (len(bad), len(a), lo, hi, bad[0]))
+PY
+}
+
+@test "sc-gen -e u64, i64, f64: -n 0 1 33 65537 give 8 bytes an element" {
+    local t n
+    for t in u64 i64 f64; do
+        for n in 0 1 33 65537; do
+            sc-gen -e $t -n $n -s 5 --density 0.5 > out.bin
+            [ "$(stat -c %s out.bin)" -eq $((n * 8)) ] ||
+                { echo "# -e $t -n $n: $(stat -c %s out.bin) bytes" >&2; return 1; }
+        done
+        # element i does not depend on -n
+        sc-gen -e $t -n 65537 -s 5 --density 0.5 > long.bin
+        sc-gen -e $t -n 33 -s 5 --density 0.5 > short.bin
+        expect_prefix short.bin long.bin
+    done
+}
+
+@test "sc-gen -e u64: uniform within --min and --max, all of u64 by default" {
+    within64 u64 0 18446744073709551615
+    within64 u64 18446744073709551606 18446744073709551615 -s 2
+    within64 u64 5 5
+    within64 u64 1000 1000000 --density 0.5
+    # The default is the whole of u64: draws reach both ends' sixteenths.
+    sc-gen -e u64 -n 100003 -s 3 > all.bin
+    read -r n lo hi zeros < <(stats64 Q all.bin)
+    [ "$n" -eq 100003 ]
+    python3 -c "import sys; lo, hi = $lo, $hi; sys.exit(not (lo < 2**60 and hi >= 15 * 2**60))"
+}
+
+@test "sc-gen -e i64: uniform within negative bounds, all of i64 by default" {
+    within64 i64 -1000 -3
+    within64 i64 -9223372036854775808 -9223372036854775800
+    within64 i64 9223372036854775800 9223372036854775807
+    within64 i64 -5 5 --density 0.25
+    sc-gen -e i64 -n 100003 -s 3 > all.bin
+    read -r n lo hi zeros < <(stats64 q all.bin)
+    python3 -c "import sys; lo, hi = $lo, $hi; sys.exit(not (lo < -2**62 and hi > 2**62))"
+    # Every value of a small range comes.
+    sc-gen -e i64 --min -3 --max 3 -n 10000 > small.bin
+    [ "$(od -A n -v -t d8 -w8 small.bin | sort -u | wc -l)" -eq 7 ]
+}
+
+@test "sc-gen -e f64: uniform within [0, 1] by default, negative bounds, any finite bounds" {
+    within64 f64 0 1
+    sc-gen -e f64 -n 100003 > d.bin
+    read -r n lo hi zeros < <(stats64 d d.bin)
+    python3 -c "import sys; sys.exit(not (0 <= $lo < 0.001 and 0.999 < $hi < 1))"
+    within64 f64 -2.5 -1e-3
+    within64 f64 -1e-300 1e-300 --density 0.25
+    # max - min overflows a double here, and still every draw is finite.
+    within64 f64 -1.7976931348623157e308 1.7976931348623157e308
+    within64 f64 -1e308 1.5e308 -s 4
+    python3 -c "
+import array, math, sys
+a = array.array('d'); a.frombytes(open('w.bin', 'rb').read())
+sys.exit(not all(math.isfinite(x) for x in a))"
+    # A range of one value is that value.
+    [ "$(sc-gen -e f64 --min 3.25 --max 3.25 -n 3 | od -A n -v -t f8 -w8 | tr -d ' ' | xargs)" = "3.25 3.25 3.25" ]
+}
+
+@test "sc-gen -e u64, i64, f64: --density 0.25 leaves about 25 % nonzero" {
+    local t code range
+    for t in u64 i64 f64; do
+        case $t in u64) code=Q range="--min 0 --max 100" ;;
+                   i64) code=q range="--min -50 --max 50" ;;
+                   f64) code=d range="--min -1 --max 1" ;; esac
+        sc-gen -e $t $range --density 0.25 -n 100000 -s 8 > p.bin
+        read -r n lo hi zeros < <(stats64 $code p.bin)
+        [ "$n" -eq 100000 ]
+        [ "$zeros" -gt 74000 ] && [ "$zeros" -lt 76000 ] ||
+            { echo "# -e $t: $zeros zeros of $n" >&2; return 1; }
+    done
+}
+
+@test "sc-gen -e u64, i64, f64: iota, structured and constant are exact" {
+    [ "$(sc-gen -e u64 --dist iota -n 5 | od -A n -v -t u8 -w8 | tr -d ' ' | xargs)" = "0 1 2 3 4" ]
+    [ "$(sc-gen -e i64 --dist structured -n 6 | od -A n -v -t d8 -w8 | tr -d ' ' | xargs)" = "1 0 3 0 5 0" ]
+    [ "$(sc-gen -e f64 --dist iota -n 4 | od -A n -v -t f8 -w8 | tr -d ' ' | xargs)" = "0 1 2 3" ]
+    [ "$(sc-gen -e u64 --dist constant --value 18446744073709551615 -n 3 |
+         od -A n -v -t u8 -w8 | tr -d ' ' | xargs)" = "18446744073709551615 18446744073709551615 18446744073709551615" ]
+    [ "$(sc-gen -e i64 --dist constant --value -9223372036854775808 -n 2 |
+         od -A n -v -t d8 -w8 | tr -d ' ' | xargs)" = "-9223372036854775808 -9223372036854775808" ]
+    [ "$(sc-gen -e f64 --dist constant --value -0.1 -n 2 | od -A n -v -t x8 -w8 | tr -d ' ' | xargs)" = "bfb999999999999a bfb999999999999a" ]
+    # (Positions past 2^32, and f64's rounding past 2^53: tests/unit/test_api.)
+    # constant with density: the value or 0.
+    sc-gen -e i64 --dist constant --value -7 --density 0.5 -n 1000 | od -A n -v -t d8 -w8 | tr -d ' ' | sort -u | xargs > cz
+    [ "$(cat cz)" = "-7 0" ]
+}
+
+@test "sc-gen -e u64, i64, f64: the same bytes for every chunk size, thread count and device" {
+    local t opts extra
+    for t in u64 i64 f64; do
+        for opts in "" "--density 0.3" "--dist iota --density 0.7" "--dist structured"; do
+            sc-gen -e $t -n 300001 $opts > base.bin
+            [ "$(stat -c %s base.bin)" -eq 2400008 ]
+            for extra in "-j 1" "-j 2" "-c 4K" "-c 12K -j 3" "-d cpu" "-d auto"; do
+                sc-gen -e $t -n 300001 $opts $extra > other.bin
+                expect_same base.bin other.bin || { echo "# differs: -e $t $opts $extra" >&2; return 1; }
+            done
+        done
+    done
+}
+
+@test "sc-gen -e u64, i64, f64: -d cuda makes the bytes -d cpu does" {
+    skip_without_gpu
+    local t
+    for t in u64 i64 f64; do
+        sc-gen -d cpu -e $t -n 1000003 --density 0.5 -s 7 > cpu.bin
+        sc-gen -d cuda -e $t -n 1000003 --density 0.5 -s 7 > cuda.bin
+        expect_same cpu.bin cuda.bin
+    done
+}
+
+@test "sc-gen -e u64, i64, f64: bounds and values the type cannot take are usage errors" {
+    run sc-gen -e u64 --min 10 --max 9 -n 3
+    expect_usage sc-gen
+    [[ $output == *"above --max"* ]]
+    run sc-gen -e i64 --min -5 --max -6 -n 3
+    expect_usage sc-gen
+    run sc-gen -e f64 --min 1 --max -1 -n 3
+    expect_usage sc-gen
+    run sc-gen -e f64 --max nan -n 3
+    expect_usage sc-gen
+    run sc-gen -e f64 --min nan -n 3
+    expect_usage sc-gen
+    run sc-gen -e f64 --min -inf --max 0 -n 3
+    expect_usage sc-gen
+    run sc-gen -e f64 --max 1e309 -n 3
+    expect_usage sc-gen
+    run sc-gen -e u64 --max -1 -n 3
+    expect_usage sc-gen
+    run sc-gen -e u64 --max 18446744073709551616 -n 3
+    expect_usage sc-gen
+    [[ $output == *"out of range for u64"* ]]
+    run sc-gen -e i64 --min -9223372036854775809 -n 3
+    expect_usage sc-gen
+    run sc-gen -e i64 --dist constant --value 9223372036854775808 -n 3
+    expect_usage sc-gen
+    run sc-gen -e u64 --value 1.5 --dist constant -n 3
+    expect_usage sc-gen
+    run --separate-stderr sc-gen -e f64 --max nan -n 3
+    [ -z "$output" ]
+}
