@@ -413,7 +413,7 @@ sys.exit(not all(math.isfinite(x) for x in a))"
 }
 
 @test "sc-gen -e u64, i64, f64: iota, structured and constant are exact" {
-    [ "$(sc-gen -e u64 --dist iota -n 5 | od -A n -v -t u8 -w8 | tr -d ' ' | xargs)" = "0 1 2 3 4" ]
+    [ "$(sc-gen -e u64 --dist iota -n 5 | u64text | xargs)" = "0 1 2 3 4" ]
     [ "$(sc-gen -e i64 --dist structured -n 6 | od -A n -v -t d8 -w8 | tr -d ' ' | xargs)" = "1 0 3 0 5 0" ]
     [ "$(sc-gen -e f64 --dist iota -n 4 | od -A n -v -t f8 -w8 | tr -d ' ' | xargs)" = "0 1 2 3" ]
     [ "$(sc-gen -e u64 --dist constant --value 18446744073709551615 -n 3 |
