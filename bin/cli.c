@@ -268,7 +268,8 @@ uint64_t cli_value(const cli *c, const char *opt, const char *arg)
         cli_usage_error(c, "invalid value '%s' for %s (%s)", arg, opt,
                         sc_type_is_float(t) ? "a number, inf or nan"
                         : sc_type_is_signed(t) ? "a signed integer"
-                                               : "an unsigned integer");    return bits;
+                                               : "an unsigned integer");
+    return bits;
 }
 
 int cli_pred_option(cli *c, int opt, const char *arg)
