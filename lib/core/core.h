@@ -133,13 +133,18 @@ sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
 
 /* Takes sorted keys[0..n) as they become final: called in order, from one
  * thread, with pieces that together are the whole array; a piece is the
- * taker's from then on (-u drops duplicates in it in place). */
-typedef sc_status (*sc_ready_fn)(void *arg, uint32_t *keys, uint64_t n);
+ * taker's from then on (-u drops duplicates in it in place).  keys are n
+ * elements of the sort's type (4 or 8 bytes each). */
+typedef sc_status (*sc_ready_fn)(void *arg, void *keys, uint64_t n);
 
 /* v[0..n) to their ranks under key (sc_hd.h's sc_key), or back from
- * them (unrank), in parts on the pool's threads (types.c). */
+ * them (unrank), in parts on the pool's threads (types.c); pool NULL:
+ * on the calling thread. */
 void sc_keys_rank(sc_pool *pool, unsigned threads, sc_key key, uint32_t *v,
                   uint64_t n, int unrank);
+/* The same for 64-bit elements (sc_key64). */
+void sc_keys_rank64(sc_pool *pool, unsigned threads, sc_key64 key,
+                    uint64_t *v, uint64_t n, int unrank);
 
 /* sc_stat's running state: mergeable, so chunks and threads may be
  * reduced in any order and give the same figures. The distinct estimate

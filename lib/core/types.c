@@ -193,9 +193,12 @@ void sc_swap_bytes(void *elems, size_t n, unsigned size)
     }
 }
 
+/* Ranking 32-bit keys (v) or 64-bit ones (v64, under key64). */
 typedef struct rank_task {
     sc_key key;
+    sc_key64 key64;
     uint32_t *v;
+    uint64_t *v64;
     uint64_t n;
     unsigned parts;
     int unrank;
@@ -206,19 +209,38 @@ static void rank_part(void *arg, unsigned i)
     rank_task *t = arg;
     uint64_t b = t->n / t->parts * i, e = i + 1 == t->parts ? t->n
                                           : t->n / t->parts * (i + 1);
-    if (t->unrank)
+    if (t->v64 && t->unrank)
+        for (uint64_t k = b; k < e; k++)
+            t->v64[k] = sc_key64_unrank(t->key64, t->v64[k]);
+    else if (t->v64)
+        for (uint64_t k = b; k < e; k++)
+            t->v64[k] = sc_key64_rank(t->key64, t->v64[k]);
+    else if (t->unrank)
         for (uint64_t k = b; k < e; k++) t->v[k] = sc_key_unrank(t->key, t->v[k]);
     else
         for (uint64_t k = b; k < e; k++) t->v[k] = sc_key_rank(t->key, t->v[k]);
 }
 
+static void rank_run(sc_pool *pool, unsigned threads, rank_task *t)
+{
+    /* A part of at least 1 Mi elements: less is not worth a thread. */
+    uint64_t parts = t->n >> 20;
+    if (parts > threads) parts = threads;
+    t->parts = parts ? (unsigned)parts : 1;
+    if (t->parts > 1 && pool) sc_pool_run(pool, t->parts, rank_part, t);
+    else for (unsigned i = 0; i < t->parts; i++) rank_part(t, i);
+}
+
 void sc_keys_rank(sc_pool *pool, unsigned threads, sc_key key, uint32_t *v,
                   uint64_t n, int unrank)
 {
-    /* A part of at least 1 Mi elements: less is not worth a thread. */
-    uint64_t parts = n >> 20;
-    if (parts > threads) parts = threads;
-    rank_task t = { key, v, n, parts ? (unsigned)parts : 1, unrank };
-    if (t.parts > 1 && pool) sc_pool_run(pool, t.parts, rank_part, &t);
-    else for (unsigned i = 0; i < t.parts; i++) rank_part(&t, i);
+    rank_task t = { key, { 0, 0 }, v, NULL, n, 1, unrank };
+    rank_run(pool, threads, &t);
+}
+
+void sc_keys_rank64(sc_pool *pool, unsigned threads, sc_key64 key,
+                    uint64_t *v, uint64_t n, int unrank)
+{
+    rank_task t = { { 0, 0 }, key, NULL, v, n, 1, unrank };
+    rank_run(pool, threads, &t);
 }

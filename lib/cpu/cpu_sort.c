@@ -7,7 +7,10 @@
  * The passes over the whole array run at memory speed and could hand on
  * nothing before the last one ended.  A bucket too large for one thread
  * (skewed keys) is sorted by the whole pool before the others; a small
- * input, or keys of a single top digit, take the whole-array passes. */
+ * input, or keys of a single top digit, take the whole-array passes.
+ *
+ * Keys of 32 and 64 bits take the same code: the passes of their width
+ * come from its table (radix.h), called once per bucket or pass. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -26,7 +29,8 @@
 typedef struct bucketed {
     sc_ctx *ctx;
     sc_phase_times *times;
-    uint32_t *keys, *alt;       /* the buckets lie in alt; results in keys */
+    const sc_radix_width *w;    /* the keys' width and its passes */
+    char *keys, *alt;           /* the buckets lie in alt; results in keys */
     uint64_t bounds[RADIX + 1]; /* bucket d is [bounds[d], bounds[d + 1]) */
     unsigned lo, hi;            /* the bits below the top digit */
     int descending;
@@ -48,22 +52,20 @@ static uint64_t bucket_len(const bucketed *bk, unsigned d)
     return bk->bounds[d + 1] - bk->bounds[d];
 }
 
+/* Key i of buf (keys or alt). */
+static char *key_at(const bucketed *bk, char *buf, uint64_t i)
+{
+    return buf + i * bk->w->key_bytes;
+}
+
 /* Bucket d on one thread, alt to keys. */
 static void sort_bucket(const bucketed *bk, unsigned d)
 {
     uint64_t at = bk->bounds[d], m = bucket_len(bk, d);
-    uint32_t *src = bk->alt + at, *dst = bk->keys + at;
-    uint64_t hist[RADIX];
-    for (unsigned lo = bk->lo; m > 1 && lo < bk->hi; lo += DIGIT_BITS) {
-        unsigned bits = bk->hi - lo < DIGIT_BITS ? bk->hi - lo : DIGIT_BITS;
-        sort_pass p = sc_radix_pass(src, dst, m, lo, bits, bk->descending);
-        memset(hist, 0, sizeof hist);
-        sc_radix_count(&p, 0, m, hist);
-        if (sc_radix_prefix(&p, hist, 1)) continue;
-        sc_radix_scatter(&p, 0, m, hist);
-        uint32_t *t = src; src = dst; dst = t;
-    }
-    if (src != bk->keys + at) memcpy(bk->keys + at, src, m * sizeof *src);
+    char *dst = key_at(bk, bk->keys, at);
+    void *res = bk->w->local(key_at(bk, bk->alt, at), dst, m, bk->lo, bk->hi,
+                             bk->descending);
+    if (res != dst) memcpy(dst, res, m * bk->w->key_bytes);
 }
 
 static void mark_done(bucketed *bk, unsigned d)
@@ -99,7 +101,8 @@ static void *hand_on(void *arg)
         while (e < RADIX && bk->done[e]) e++;
         pthread_mutex_unlock(&bk->lock);
         uint64_t from = bk->bounds[b], to = bk->bounds[e];
-        sc_status st = to > from ? bk->ready(bk->arg, bk->keys + from,
+        sc_status st = to > from ? bk->ready(bk->arg,
+                                             key_at(bk, bk->keys, from),
                                              to - from) : SC_OK;
         pthread_mutex_lock(&bk->lock);
         bk->next_out = e;
@@ -119,12 +122,13 @@ static sc_status sort_big_buckets(bucketed *bk)
     for (unsigned d = 0; d < RADIX; d++) {
         uint64_t at = bk->bounds[d], m = bucket_len(bk, d);
         if (m <= bk->big) continue;
-        uint32_t *res;
-        sc_status st = sc_radix_lsd(bk->ctx, bk->times, bk->alt + at,
-                                    bk->keys + at, m, bk->lo, bk->hi,
-                                    bk->descending, &res);
+        char *dst = key_at(bk, bk->keys, at);
+        void *res;
+        sc_status st = bk->w->lsd(bk->ctx, bk->times, key_at(bk, bk->alt, at),
+                                  dst, m, bk->lo, bk->hi, bk->descending,
+                                  &res);
         if (st != SC_OK) return st;
-        if (res != bk->keys + at) memcpy(bk->keys + at, res, m * sizeof *res);
+        if (res != dst) memcpy(dst, res, m * bk->w->key_bytes);
     }
     return SC_OK;
 }
@@ -153,58 +157,63 @@ static sc_status sort_in_buckets(bucketed *bk)
  * same top digit (nothing moved). */
 static sc_status split_top(bucketed *bk, unsigned lo, unsigned hi, int *one)
 {
-    uint64_t n = bk->bounds[RADIX];
     unsigned bits = hi - lo > DIGIT_BITS ? DIGIT_BITS : hi - lo;
-    sort_pass p = sc_radix_pass(bk->keys, bk->alt, n, hi - bits, bits,
-                                bk->descending);
-    p.bounds = bk->bounds;
-    sc_phases ph = { n, RADIX, 0, sc_radix_count, sc_radix_prefix,
-                     sc_radix_move, &p };
-    sc_status st = sc_phases_run(bk->ctx, bk->times, &ph);
-    *one = p.skipped;
+    sc_status st = bk->w->split(bk->ctx, bk->times, bk->keys, bk->alt,
+                                bk->bounds[RADIX], hi - bits, bits,
+                                bk->descending, bk->bounds, one);
     bk->lo = lo;
     bk->hi = hi - bits;
     return st;
 }
 
-/* The whole-array passes, with the result handed on at the end. */
-static sc_status sort_whole(sc_ctx *ctx, sc_phase_times *times,
-                            uint32_t *keys, uint32_t *alt, uint64_t n,
-                            unsigned lo, unsigned hi, int desc,
-                            sc_ready_fn ready, void *arg)
+/* What a sort is asked: keys[0..n) of width w on bits [lo, hi), with
+ * alt as the other buffer, handed on through ready (if set). */
+typedef struct sort_task {
+    sc_ctx *ctx;
+    sc_phase_times *times;
+    const sc_radix_width *w;
+    void *keys, *alt;
+    uint64_t n;
+    unsigned lo, hi;
+    int descending;
+    sc_ready_fn ready;
+    void *arg;
+} sort_task;
+
+/* The whole-array passes over bits [lo, hi), with the result handed on
+ * at the end. */
+static sc_status sort_whole(const sort_task *t, unsigned lo, unsigned hi)
 {
-    uint32_t *res;
-    sc_status st = sc_radix_lsd(ctx, times, keys, alt, n, lo, hi, desc, &res);
+    void *res;
+    sc_status st = t->w->lsd(t->ctx, t->times, t->keys, t->alt, t->n, lo, hi,
+                             t->descending, &res);
     if (st != SC_OK) return st;
-    if (res != keys) memcpy(keys, res, n * sizeof *keys);
-    return ready ? ready(arg, keys, n) : SC_OK;
+    if (res != t->keys) memcpy(t->keys, res, t->n * t->w->key_bytes);
+    return t->ready ? t->ready(t->arg, t->keys, t->n) : SC_OK;
 }
 
-static sc_status sort_bucketed(sc_ctx *ctx, sc_phase_times *times,
-                               uint32_t *keys, uint32_t *alt, uint64_t n,
-                               unsigned lo, unsigned hi, int desc,
-                               sc_ready_fn ready, void *arg)
+static sc_status sort_bucketed(const sort_task *t)
 {
     bucketed *bk = calloc(1, sizeof *bk);
-    if (!bk) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    bk->ctx = ctx;
-    bk->times = times;
-    bk->keys = keys;
-    bk->alt = alt;
-    bk->bounds[RADIX] = n;
-    bk->descending = desc;
-    bk->ready = ready;
-    bk->arg = arg;
-    unsigned threads = sc_phases_seqs(ctx, UINT64_MAX);
-    bk->big = n / (2 * (uint64_t)threads);
+    if (!bk) return sc_fail(t->ctx, SC_ERR_NOMEM, "out of memory");
+    bk->ctx = t->ctx;
+    bk->times = t->times;
+    bk->w = t->w;
+    bk->keys = t->keys;
+    bk->alt = t->alt;
+    bk->bounds[RADIX] = t->n;
+    bk->descending = t->descending;
+    bk->ready = t->ready;
+    bk->arg = t->arg;
+    unsigned threads = sc_phases_seqs(t->ctx, UINT64_MAX);
+    bk->big = t->n / (2 * (uint64_t)threads);
     if (bk->big < BUCKETED_MIN_KEYS) bk->big = BUCKETED_MIN_KEYS;
     pthread_mutex_init(&bk->lock, NULL);
     pthread_cond_init(&bk->changed, NULL);
     int one = 0;
-    sc_status st = split_top(bk, lo, hi, &one);
+    sc_status st = split_top(bk, t->lo, t->hi, &one);
     if (st == SC_OK && one)
-        st = sort_whole(ctx, times, keys, alt, n, bk->lo, bk->hi, desc,
-                        ready, arg);
+        st = sort_whole(t, bk->lo, bk->hi);
     else if (st == SC_OK)
         st = sort_in_buckets(bk);
     pthread_cond_destroy(&bk->changed);
@@ -213,25 +222,38 @@ static sc_status sort_bucketed(sc_ctx *ctx, sc_phase_times *times,
     return st;
 }
 
+static sc_status sort_keys(sort_task *t)
+{
+    if (t->n < 2 || t->lo >= t->hi)
+        return t->ready && t->n ? t->ready(t->arg, t->keys, t->n) : SC_OK;
+    t->alt = sc_big_alloc(t->n * t->w->key_bytes);
+    if (!t->alt) return sc_fail(t->ctx, SC_ERR_NOMEM, "out of memory sorting "
+                                "%llu elements", (unsigned long long)t->n);
+    int bucketed = t->n >= BUCKETED_MIN_KEYS && t->hi - t->lo > DIGIT_BITS &&
+                   sc_phases_seqs(t->ctx, UINT64_MAX) >= BUCKETED_MIN_THREADS;
+    sc_status st = bucketed ? sort_bucketed(t) : sort_whole(t, t->lo, t->hi);
+    free(t->alt);
+    return st;
+}
+
 sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times,
                             uint32_t *keys, uint64_t n, unsigned lo_bit,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg)
 {
-    if (n < 2 || lo_bit >= hi_bit)
-        return ready && n ? ready(arg, keys, n) : SC_OK;
-    uint32_t *alt = sc_big_alloc(n * sizeof *alt);
-    if (!alt) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory sorting %llu "
-                             "elements", (unsigned long long)n);
-    int bucketed = n >= BUCKETED_MIN_KEYS && hi_bit - lo_bit > DIGIT_BITS &&
-                   sc_phases_seqs(ctx, UINT64_MAX) >= BUCKETED_MIN_THREADS;
-    sc_status st = bucketed
-        ? sort_bucketed(ctx, times, keys, alt, n, lo_bit, hi_bit, descending,
-                        ready, arg)
-        : sort_whole(ctx, times, keys, alt, n, lo_bit, hi_bit, descending,
-                     ready, arg);
-    free(alt);
-    return st;
+    sort_task t = { ctx, times, &sc_radix32, keys, NULL, n, lo_bit, hi_bit,
+                    descending, ready, arg };
+    return sort_keys(&t);
+}
+
+sc_status sc_cpu_sort64_ready(sc_ctx *ctx, sc_phase_times *times,
+                              uint64_t *keys, uint64_t n, unsigned lo_bit,
+                              unsigned hi_bit, int descending,
+                              sc_ready_fn ready, void *arg)
+{
+    sort_task t = { ctx, times, &sc_radix64, keys, NULL, n, lo_bit, hi_bit,
+                    descending, ready, arg };
+    return sort_keys(&t);
 }
 
 sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,

@@ -1,5 +1,8 @@
-/* radix.h — the LSD radix pass that cpu_sort.c runs over the whole array
- * and inside each bucket. */
+/* radix.h — the LSD radix passes that cpu_sort.c runs over the whole
+ * array and inside each bucket, for 32-bit and 64-bit keys (ranks, with
+ * sc_key applied already).  One implementation (radix_impl.h) is
+ * instantiated per width; cpu_sort.c reaches it through the width's
+ * table, called once per pass or bucket, never per key. */
 #ifndef SC_RADIX_H
 #define SC_RADIX_H
 
@@ -10,37 +13,27 @@
 #define DIGIT_BITS 11
 #define RADIX (1u << DIGIT_BITS)
 
-typedef struct sort_pass {
-    const uint32_t *src;
-    uint32_t *dst;
-    sc_order digit;         /* the digit: the rank over the pass's bits */
-    uint64_t n;
-    int skipped;            /* set by the prefix when no key moves */
-    uint64_t *bounds;       /* if set, the prefix leaves each digit's first
-                               position here, and n at [RADIX] */
-} sort_pass;
+typedef struct sc_radix_width {
+    size_t key_bytes;
+    /* Stable sort of src[0..n) on bits [lo, hi), on the pool, with dst as
+     * the other buffer; *result is the one of the two that holds the
+     * sorted keys. */
+    sc_status (*lsd)(sc_ctx *ctx, sc_phase_times *times, void *src,
+                     void *dst, uint64_t n, unsigned lo, unsigned hi,
+                     int descending, void **result);
+    /* The same on the calling thread, key by key with no line buffers:
+     * for keys that fit in cache.  Returns the buffer that holds them. */
+    void *(*local)(void *src, void *dst, uint64_t n, unsigned lo,
+                   unsigned hi, int descending);
+    /* One pass on the pool over bits [lo, lo + bits), src to dst, that
+     * leaves digit d's first position in bounds[d] and n in
+     * bounds[RADIX]; *one is set, and nothing moved, when every key has
+     * the same digit. */
+    sc_status (*split)(sc_ctx *ctx, sc_phase_times *times, const void *src,
+                       void *dst, uint64_t n, unsigned lo, unsigned bits,
+                       int descending, uint64_t *bounds, int *one);
+} sc_radix_width;
 
-/* The pass over bits [lo, lo + bits) of keys src[0..n) into dst. */
-sort_pass sc_radix_pass(const uint32_t *src, uint32_t *dst, uint64_t n,
-                        unsigned lo, unsigned bits, int descending);
-
-/* The three phases of a pass (sc_phases), usable on one thread as well:
- * hist has RADIX entries per sequence. */
-void sc_radix_count(void *pass, uint64_t b, uint64_t e, uint64_t *hist);
-int sc_radix_prefix(void *pass, uint64_t *hist, unsigned seqs);
-void sc_radix_move(void *pass, unsigned seq, uint64_t b, uint64_t e,
-                   const uint64_t *off);
-
-/* The move, key by key with no line buffers: for a destination that
- * fits in cache, where streaming stores would only evict it.  pos holds
- * the offsets and is advanced. */
-void sc_radix_scatter(const sort_pass *p, uint64_t b, uint64_t e,
-                      uint64_t *pos);
-
-/* Stable sort of src[0..n) on bits [lo, hi), on the pool, with dst as the
- * other buffer; *result is the one of the two that holds the sorted keys. */
-sc_status sc_radix_lsd(sc_ctx *ctx, sc_phase_times *times, uint32_t *src,
-                       uint32_t *dst, uint64_t n, unsigned lo, unsigned hi,
-                       int descending, uint32_t **result);
+extern const sc_radix_width sc_radix32, sc_radix64;
 
 #endif

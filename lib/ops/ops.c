@@ -122,10 +122,35 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
     return sc_sort_type(ctx, keys, n, SC_U32, lo_bit, hi_bit, descending);
 }
 
-static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
-                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                            uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending, sc_ready_fn ready,
                             void *arg);
+
+/* Whether elements of type sort as their ranks (sc_key) rather than as
+ * they are: the signed and float types. */
+static int sorts_ranked(sc_type type)
+{
+    return sc_type_is_signed(type) || sc_type_is_float(type);
+}
+
+/* keys[0..n) of type to their ranks, or back (unrank); on the pool, or
+ * on the calling thread where pool is NULL. */
+static void rank_keys(sc_pool *pool, unsigned threads, sc_type type,
+                      void *keys, uint64_t n, int unrank)
+{
+    if (sc_type_size(type) == 8)
+        sc_keys_rank64(pool, threads, sc_key64_of((uint32_t)type), keys, n,
+                       unrank);
+    else
+        sc_keys_rank(pool, threads, sc_key_of((uint32_t)type), keys, n,
+                     unrank);
+}
+
+static int bits_fit(sc_type type, unsigned lo_bit, unsigned hi_bit)
+{
+    return lo_bit < hi_bit && hi_bit <= 8 * sc_type_size(type);
+}
 
 /* The caller's keys are unranked all at once, whatever happened: a sort
  * that failed leaves them reordered, never transformed. */
@@ -134,15 +159,13 @@ sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
 {
     sc_status bad = BAD_ARGS(ctx, n && !keys);
     if (bad) return bad;
-    if (type == SC_U32 || sc_type_size(type) != 4 || lo_bit >= hi_bit ||
-        hi_bit > 32)
+    if (!sorts_ranked(type) || !bits_fit(type, lo_bit, hi_bit))
         return sc_sort_ready(ctx, NULL, keys, n, type, lo_bit, hi_bit,
                              descending, NULL, NULL);
-    sc_key key = sc_key_of((uint32_t)type);
-    sc_keys_rank(ctx->pool, ctx->phase_threads, key, keys, n, 0);
-    sc_status st = sort_ranks(ctx, NULL, keys, n, lo_bit, hi_bit, descending,
-                              NULL, NULL);
-    sc_keys_rank(ctx->pool, ctx->phase_threads, key, keys, n, 1);
+    rank_keys(ctx->pool, ctx->phase_threads, type, keys, n, 0);
+    sc_status st = sort_ranks(ctx, NULL, keys, n, type, lo_bit, hi_bit,
+                              descending, NULL, NULL);
+    rank_keys(ctx->pool, ctx->phase_threads, type, keys, n, 1);
     return st;
 }
 
@@ -151,7 +174,7 @@ sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
  * handed on. */
 typedef struct typed_ready {
     sc_ctx *ctx;
-    sc_key key;
+    sc_type type;
     uint64_t n;                 /* the whole sort's */
     sc_ready_fn ready;
     void *arg;
@@ -160,42 +183,48 @@ typedef struct typed_ready {
 /* The whole array at the end goes on the pool's threads; a piece, handed
  * on while the rest still sorts on the pool, on the thread handing it on
  * (the pool would take it only once the sort is done). */
-static sc_status unrank_ready(void *arg, uint32_t *keys, uint64_t n)
+static sc_status unrank_ready(void *arg, void *keys, uint64_t n)
 {
     typed_ready *t = arg;
-    sc_keys_rank(n == t->n ? t->ctx->pool : NULL, t->ctx->phase_threads,
-                 t->key, keys, n, 1);
+    rank_keys(n == t->n ? t->ctx->pool : NULL, t->ctx->phase_threads,
+              t->type, keys, n, 1);
     return t->ready ? t->ready(t->arg, keys, n) : SC_OK;
 }
 
-sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                         uint64_t n, sc_type type, unsigned lo_bit,
                         unsigned hi_bit, int descending, sc_ready_fn ready,
                         void *arg)
 {
-    if (sc_type_size(type) != 4)
-        return sc_fail(ctx, SC_ERR_USAGE, "sort: %s elements are not "
-                       "handled yet", sc_type_name(type) ? sc_type_name(type)
-                                                          : "such");
-    if (lo_bit >= hi_bit || hi_bit > 32)
+    if (sc_type_size(type) == 0)
+        return sc_fail(ctx, SC_ERR_USAGE, "sort: no such element type");
+    if (!bits_fit(type, lo_bit, hi_bit))
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
-    if (type == SC_U32)
-        return sort_ranks(ctx, times, keys, n, lo_bit, hi_bit, descending,
-                          ready, arg);
-    typed_ready t = { ctx, sc_key_of((uint32_t)type), n, ready, arg };
+    if (!sorts_ranked(type))
+        return sort_ranks(ctx, times, keys, n, type, lo_bit, hi_bit,
+                          descending, ready, arg);
+    typed_ready t = { ctx, type, n, ready, arg };
     double t0 = sc_now();
-    sc_keys_rank(ctx->pool, ctx->phase_threads, t.key, keys, n, 0);
+    rank_keys(ctx->pool, ctx->phase_threads, type, keys, n, 0);
     sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
-    return sort_ranks(ctx, times, keys, n, lo_bit, hi_bit, descending,
+    return sort_ranks(ctx, times, keys, n, type, lo_bit, hi_bit, descending,
                       unrank_ready, &t);
 }
 
-static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times,
-                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+/* Ranks of a 32-bit type on the device the policy picks; of a 64-bit
+ * one on the host's threads whatever the device (the tables' sorts are
+ * 32-bit). */
+static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                            uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending, sc_ready_fn ready,
                             void *arg)
 {
+    if (sc_type_size(type) == 8) {
+        sc_backend_used(ctx, sc_ops_cpu());
+        return sc_sort64_host(ctx, times, keys, n, lo_bit, hi_bit,
+                              descending, ready, arg);
+    }
     const sc_backend *b = sc_backend_pick(ctx, SC_JOB_SORT, n * 4);
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;

@@ -72,10 +72,15 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta
 /* sc_sort_type(), with ready() (if not NULL) given the sorted keys:
  * piece by piece while the rest is still sorting where the device can
  * (the CPU), else at the end (ops.c). */
-sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
+sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                         uint64_t n, sc_type type, unsigned lo_bit,
                         unsigned hi_bit, int descending, sc_ready_fn ready,
                         void *arg);
+/* The host's sort of 64-bit ranks (sc_key64 applied), which every
+ * device's 64-bit sort is for now (cpu_only.c). */
+sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, uint64_t *ranks,
+                         uint64_t n, unsigned lo_bit, unsigned hi_bit,
+                         int descending, sc_ready_fn ready, void *arg);
 
 /* The array layer's dispatch of the same (ops.c), and the figures
  * (ops_stat.c). */
