@@ -228,18 +228,48 @@ static sc_status sort_bucketed(const sort_task *t)
     return st;
 }
 
+static unsigned passes_over(unsigned lo, unsigned hi)
+{
+    return (hi - lo + DIGIT_BITS - 1) / DIGIT_BITS;
+}
+
+/* Where the passes are many (64-bit keys), a read of the keys to drop
+ * the bits that they all share from [lo, hi) pays: such bits order
+ * nothing, and small integers or one sign's floats would otherwise
+ * leave every key in one top-digit bucket.  lo == hi after it: the
+ * keys are all the same over the bits, sorted as they are. */
+static sc_status drop_shared_bits(sort_task *t)
+{
+    if (passes_over(t->lo, t->hi) <= WHOLE_MAX_PASSES) return SC_OK;
+    uint64_t bits;
+    sc_status st = t->w->varying(t->ctx, t->times, t->keys, t->n, &bits);
+    if (st != SC_OK) return st;
+    unsigned width = t->hi - t->lo;
+    uint64_t range = width >= 64 ? UINT64_MAX : ((uint64_t)1 << width) - 1;
+    bits &= range << t->lo;
+    if (!bits) {
+        t->hi = t->lo;
+        return SC_OK;
+    }
+    t->lo = (unsigned)__builtin_ctzll(bits);
+    t->hi = 64 - (unsigned)__builtin_clzll(bits);
+    return SC_OK;
+}
+
 static sc_status sort_keys(sort_task *t)
 {
+    sc_status st = t->n > 1 && t->lo < t->hi ? drop_shared_bits(t) : SC_OK;
+    if (st != SC_OK) return st;
     if (t->n < 2 || t->lo >= t->hi)
         return t->ready && t->n ? t->ready(t->arg, t->keys, t->n) : SC_OK;
     t->alt = sc_big_alloc(t->n * t->w->key_bytes);
     if (!t->alt) return sc_fail(t->ctx, SC_ERR_NOMEM, "out of memory sorting "
                                 "%llu elements", (unsigned long long)t->n);
-    unsigned passes = (t->hi - t->lo + DIGIT_BITS - 1) / DIGIT_BITS;
+    unsigned passes = passes_over(t->lo, t->hi);
     int bucketed = t->n >= BUCKETED_MIN_KEYS && passes > 1 &&
                    (passes > WHOLE_MAX_PASSES ||
                     sc_phases_seqs(t->ctx, UINT64_MAX) >= BUCKETED_MIN_THREADS);
-    sc_status st = bucketed ? sort_bucketed(t) : sort_whole(t, t->lo, t->hi);
+    st = bucketed ? sort_bucketed(t) : sort_whole(t, t->lo, t->hi);
     free(t->alt);
     return st;
 }

@@ -32,6 +32,9 @@ typedef struct sc_radix_width {
     sc_status (*split)(sc_ctx *ctx, sc_phase_times *times, const void *src,
                        void *dst, uint64_t n, unsigned lo, unsigned bits,
                        int descending, uint64_t *bounds, int *one);
+    /* The bits in which keys[0..n) are not all the same (on the pool). */
+    sc_status (*varying)(sc_ctx *ctx, sc_phase_times *times, const void *keys,
+                         uint64_t n, uint64_t *bits);
 } sc_radix_width;
 
 extern const sc_radix_width sc_radix32, sc_radix64;

@@ -167,8 +167,45 @@ static sc_status W(split)(sc_ctx *ctx, sc_phase_times *times,
     return st;
 }
 
+/* The keys' AND and OR: a count phase and a reduction, nothing moved. */
+typedef struct W(span) {
+    const KEY_T *keys;
+    uint64_t all, any;
+} W(span);
+
+static void W(span_count)(void *arg, uint64_t b, uint64_t e, uint64_t *res)
+{
+    const KEY_T *k = ((const W(span) *)arg)->keys;
+    KEY_T all = (KEY_T)~(KEY_T)0, any = 0;
+    for (uint64_t i = b; i < e; i++) { all &= k[i]; any |= k[i]; }
+    res[0] = all;
+    res[1] = any;
+}
+
+static int W(span_reduce)(void *arg, uint64_t *res, unsigned seqs)
+{
+    W(span) *sp = arg;
+    sp->all = UINT64_MAX;
+    sp->any = 0;
+    for (unsigned s = 0; s < seqs; s++) {
+        sp->all &= res[2 * s];
+        sp->any |= res[2 * s + 1];
+    }
+    return 1;               /* no move */
+}
+
+static sc_status W(varying)(sc_ctx *ctx, sc_phase_times *times,
+                            const void *keys, uint64_t n, uint64_t *bits)
+{
+    W(span) sp = { keys, 0, 0 };
+    sc_phases ph = { n, 2, 0, W(span_count), W(span_reduce), NULL, &sp };
+    sc_status st = sc_phases_run(ctx, times, &ph);
+    *bits = sp.all ^ sp.any;
+    return st;
+}
+
 const sc_radix_width W(sc_radix) = {
-    sizeof (KEY_T), W(lsd), W(local), W(split)
+    sizeof (KEY_T), W(lsd), W(local), W(split), W(varying)
 };
 
 #undef LINE_KEYS

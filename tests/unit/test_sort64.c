@@ -95,9 +95,10 @@ static void reference(const sort_case *c, const uint64_t *in, uint64_t n,
     free(r);
 }
 
-typedef enum data_kind { DATA_RANDOM, DATA_EQUAL, DATA_DESCENDING,
-                         DATA_KINDS } data_kind;
-static const char *const data_names[] = { "random", "equal", "descending" };
+typedef enum data_kind { DATA_RANDOM, DATA_NARROW, DATA_EQUAL,
+                         DATA_DESCENDING, DATA_KINDS } data_kind;
+static const char *const data_names[] = { "random", "narrow", "equal",
+                                          "descending" };
 
 /* Random data mixes specials, small values either side of zero (ties)
  * and full-width words. */
@@ -108,6 +109,10 @@ static void fill(data_kind kind, uint64_t *v, uint64_t n)
         switch (kind) {
         case DATA_EQUAL:
             v[i] = 0xc00921fb54442d18ULL;       /* -pi, i64 < 0 */
+            break;
+        case DATA_NARROW:
+            /* Bits 12 to 30 vary, the others are one pattern's. */
+            v[i] = 0x4010000000000abcULL | ((r & 0x7ffff) << 12);
             break;
         case DATA_DESCENDING:
             v[i] = (uint64_t)(n - i) << 20;
@@ -197,8 +202,8 @@ static int case_runs(uint64_t n, unsigned range, int descending)
     return n <= 65537 || (unsigned)descending == (range == 1);
 }
 
-/* Every kind of data up to 4096 keys; past it random data alone (the
- * others take the same passes). */
+/* Every kind of data up to 4096 keys; past it random and narrow data
+ * alone (the others take the same passes). */
 static void test_size(sc_ctx *ctx, unsigned threads, sc_type type, uint64_t n)
 {
     uint64_t *in = malloc((n ? n : 1) * sizeof *in);
@@ -206,7 +211,7 @@ static void test_size(sc_ctx *ctx, unsigned threads, sc_type type, uint64_t n)
     uint64_t *want = malloc((n ? n : 1) * sizeof *want);
     if (!in || !got || !want) { perror("malloc"); exit(99); }
     unsigned cases = 0, passed = 0;
-    data_kind kinds = n > 4096 ? DATA_RANDOM + 1 : DATA_KINDS;
+    data_kind kinds = n > 4096 ? DATA_NARROW + 1 : DATA_KINDS;
     for (data_kind k = DATA_RANDOM; k < kinds; k++) {
         fill(k, in, n);
         for (unsigned r = 0; r < N_RANGES; r++)
@@ -221,9 +226,9 @@ static void test_size(sc_ctx *ctx, unsigned threads, sc_type type, uint64_t n)
                                                want);
             }
     }
-    ok(passed == cases, "%s, %u thread%s, n=%llu: %u/%u cases (%s%s)",
+    ok(passed == cases, "%s, %u thread%s, n=%llu: %u/%u cases (%s, %s%s)",
        sc_type_name(type), threads, threads == 1 ? "" : "s",
-       (unsigned long long)n, passed, cases, data_names[0],
+       (unsigned long long)n, passed, cases, data_names[0], data_names[1],
        n > 4096 ? "" : ", equal, descending");
     free(in);
     free(got);
