@@ -423,7 +423,7 @@ sys.exit(not all(math.isfinite(x) for x in a))"
     [ "$(sc-gen -e f64 --dist constant --value -0.1 -n 2 | od -A n -v -t x8 -w8 | tr -d ' ' | xargs)" = "bfb999999999999a bfb999999999999a" ]
     # (Positions past 2^32, and f64's rounding past 2^53: tests/unit/test_api.)
     # constant with density: the value or 0.
-    sc-gen -e i64 --dist constant --value -7 --density 0.5 -n 1000 | od -A n -v -t d8 -w8 | tr -d ' ' | sort -u | xargs > cz
+    sc-gen -e i64 --dist constant --value -7 --density 0.5 -n 1000 | od -A n -v -t d8 -w8 | tr -d ' ' | LC_ALL=C sort -u | xargs > cz
     [ "$(cat cz)" = "-7 0" ]
 }
 

@@ -22,6 +22,7 @@ struct sc_cuda {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     int state, abandoned;
+    int cuda_done;              /* the start's CUDA calls are over */
     double started_at, start_seconds;   /* the latter once ready */
     sc_fault fail;              /* why the start failed */
     char name[300];

@@ -62,6 +62,10 @@ void sc_device_close(sc_ctx *ctx)
     if (!c) return;
     ctx->cuda = NULL;
     pthread_mutex_lock(&c->lock);
+    /* The start's CUDA calls end first (gpu.c says why); a start held
+     * back after them (SC_TEST_DEVICE_DELAY_MS) is not waited for. */
+    while (c->state == DEV_STARTING && !c->cuda_done)
+        pthread_cond_wait(&c->changed, &c->lock);
     int starting = c->state == DEV_STARTING;
     if (starting) c->abandoned = 1;
     pthread_mutex_unlock(&c->lock);

@@ -4,8 +4,10 @@
  * A process pays about 0.15 s before CUDA is ready (driver load, context
  * creation).  Started on a thread of its own, that time overlaps opening
  * and reading the input, and under "auto" the CPU takes the chunks that
- * arrive first.  A run that ends before the start does not wait for
- * it: the start is abandoned and its thread cleans up alone.
+ * arrive first.  A run that ends before the start waits only for CUDA's
+ * own calls to end (a process that exits while CUDA initialises on
+ * another thread may crash in CUDA's exit handlers); what is left of the
+ * start is abandoned and its thread cleans up alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +104,14 @@ static void say_no_gpu(struct sc_cuda *c, cudaError_t e)
     }
 }
 
+static void mark_cuda_done(struct sc_cuda *c)
+{
+    pthread_mutex_lock(&c->lock);
+    c->cuda_done = 1;
+    pthread_cond_broadcast(&c->changed);
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* The start itself; on failure c->fail says why.  Every call is the
  * runtime's first in this process or cheap. */
 static void start_device(struct sc_cuda *c)
@@ -132,6 +142,7 @@ static void start_device(struct sc_cuda *c)
         return;
     }
     snprintf(c->name, sizeof c->name, "cuda:%d (%s)", c->device, prop.name);
+    mark_cuda_done(c);
     /* SC_TEST_DEVICE_DELAY_MS: a slow start, so that tests can make the
      * CPU take the first chunks and the GPU the rest. */
     const char *delay = getenv("SC_TEST_DEVICE_DELAY_MS");
