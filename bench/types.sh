@@ -8,6 +8,7 @@
 #   u32 i32 f32 u64 i64 f64)
 set -eu
 BIN=$1
+. "$(dirname "$0")/tools-env.sh"
 BYTES=${2:-1073741824}
 TYPES=${3:-"u32 i32 f32 u64 i64 f64"}
 D=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/sc-types.XXXXXX")
