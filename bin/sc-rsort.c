@@ -57,7 +57,8 @@ int main(int argc, char **argv)
     }
     cli_operands(&c, argc, argv);
     unsigned width = 8 * sc_type_size(c.job.type);
-    if (c.job.hi_bit && sc_type_is_float(c.job.type))
+    if (sc_type_is_float(c.job.type) && c.job.hi_bit &&
+        !(c.job.lo_bit == 0 && c.job.hi_bit == width))
         cli_usage_error(&c, "--bits orders by bits: it takes an integer --type");
     if (c.job.hi_bit > width)
         cli_usage_error(&c, "--bits %u:%u: %s has %u bits", c.job.lo_bit,

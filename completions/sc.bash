@@ -45,7 +45,10 @@ _sc_tool()
             -d|--device) COMPREPLY=($(compgen -W 'auto cpu cuda cuda:all' -- "$cur")); return ;;
             --dist) COMPREPLY=($(compgen -W 'uniform structured iota constant' -- "$cur")); return ;;
             --op) COMPREPLY=($(compgen -W 'sum max min xor' -- "$cur")); return ;;
-            -e|--type) COMPREPLY=($(compgen -W 'u32 i32 f32' -- "$cur")); return ;;
+            -e|--type)
+                local types='u32 i32 f32'
+                case $tool in sc-gen|sc-rsort) types="$types u64 i64 f64" ;; esac
+                COMPREPLY=($(compgen -W "$types" -- "$cur")); return ;;
         esac
         case $meta in
             FILE|PATTERN) COMPREPLY=($(compgen -f -- "$cur")); return ;;

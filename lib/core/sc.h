@@ -289,9 +289,9 @@ sc_status sc_reader_read(sc_reader *r, void *buf, size_t max, size_t *got);
  * gzip or zstd whether forced or detected, not text), else -1. */
 int64_t sc_reader_size_hint(const sc_reader *r);
 uint64_t sc_reader_bytes_read(const sc_reader *r);
-/* Before the first read: elements of type t (u32 unless set), whose
- * text reads as t's values; big_endian: binary elements are big-endian,
- * handed on in the host's order. */
+/* Before the first read (after it: SC_ERR_USAGE): elements of type t
+ * (u32 unless set), whose text reads as t's values; big_endian: binary
+ * elements are big-endian, handed on in the host's order. */
 sc_status sc_reader_set_type(sc_reader *r, sc_type t, int big_endian);
 void sc_reader_close(sc_reader *r);
 

@@ -11,8 +11,8 @@
 #define MIN_SOURCE_ELEMS ((size_t)1024)
 #define MAX_SOURCE_ELEMS ((size_t)1 << 22)
 /* Runs merged at once however small -S is: 16 floor-sized buffers are
- * 68 KiB, next to the megabytes a process holds anyway, and keep the
- * number of passes low. */
+ * 68 KiB (136 KiB of 64-bit elements), next to the megabytes a process
+ * holds anyway, and keep the number of passes low. */
 #define MIN_FAN_IN ((size_t)16)
 
 sc_status sc_sink_put(sc_sink *s, void *v, size_t n)

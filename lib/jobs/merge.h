@@ -26,7 +26,7 @@ typedef struct sc_sink {
 sc_status sc_sink_put(sc_sink *s, void *v, size_t n);
 
 /* Merges all runs into the sink, ties from the earlier run first, with
- * about mem_bytes of buffers (at least 17 of 4 KiB): more runs than that
+ * about mem_bytes of buffers (at least 17 of 1024 elements): more runs than that
  * holds are merged in passes through new runs files first. */
 sc_status sc_merge_runs(sc_runs *rs, const sc_elem_order *o, sc_sink *sink,
                         size_t mem_bytes);
