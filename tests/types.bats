@@ -409,6 +409,9 @@ stat_vs_ref() {
     [ ! -s none ]
     run sc-rsort -e f32 --bits 0:8 a
     expect_usage sc-rsort
+    # the whole width is the type's order, and taken
+    sc-rsort -e f32 --bits 0:32 a > whole
+    sc-rsort -e f32 a | cmp - whole
     run sc-gen -e f32 --min 1 --max inf -n 3
     expect_usage sc-gen
     run sc-gen -e i32 --min 5 --max -5 -n 3

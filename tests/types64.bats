@@ -190,12 +190,15 @@ check_vs_ref() {
     [ ! -s out ]
 }
 
-@test "types64: --bits takes 0 <= LO < HI <= 64 for u64 and i64, and is refused for f64" {
+@test "types64: --bits takes 0 <= LO < HI <= 64 for u64 and i64, and for f64 only the whole width" {
     pack64 u64 3 1 2 > a
     run sc-rsort -e f64 --bits 0:8 a
     expect_usage sc-rsort
-    run sc-rsort -e f64 --bits 0:64 a
+    run sc-rsort -e f64 --bits 0:32 a
     expect_usage sc-rsort
+    # the whole width is the default order, as f32's 0:32 is
+    sc-rsort -e f64 --bits 0:64 a > out
+    sc-rsort -e f64 a | cmp - out
     run sc-rsort -e u64 --bits 0:65 a
     expect_usage sc-rsort
     run sc-rsort -e i64 --bits 64:64 a
