@@ -27,9 +27,7 @@
 #define BUCKETED_MIN_THREADS 4
 /* Past this many whole-array passes (64-bit keys over more than 33 bits)
  * the buckets pay at any thread count: one pass through memory, the
- * rest in cache.  Measured on 16M random u64 keys on 2 loaded cores:
- * 6 whole-array passes 2.8-3.7 s, the buckets 0.46-0.86 s (2 threads);
- * 1.4-4.3 s against 0.66-0.76 s (1 thread). */
+ * rest in cache (bench/RESULTS.md, Session 21). */
 #define WHOLE_MAX_PASSES 3
 
 typedef struct bucketed {
