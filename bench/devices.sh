@@ -13,24 +13,7 @@ SIZES=${2:-"0 4096 4194304 67108864 1073741824 4294967296"}
 D=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/sc-devices.XXXXXX")
 trap 'rm -rf "$D"' EXIT
 
-# best CMD: the best wall time of 3 runs (1 when one takes over 3 s), or
-# "FAIL".
-best() {
-    b=
-    for i in 1 2 3; do
-        # A fresh output file each time: overwriting the last run's pays
-        # for freeing its pages, and made the third device's sort look
-        # slow (0.78-1.15 s for one cat <F >out of 1 GiB).
-        rm -f "$D/out" "$D/copy"
-        t0=$(date +%s.%N)
-        sh -c "$1" >/dev/null 2>"$D/err" || { echo FAIL; return; }
-        t1=$(date +%s.%N)
-        t=$(awk "BEGIN { printf \"%.4f\", $t1 - $t0 }")
-        if [ -z "$b" ] || awk "BEGIN { exit !($t < $b) }"; then b=$t; fi
-        awk "BEGIN { exit !($t > 3) }" && break
-    done
-    echo "$b"
-}
+# best CMD (tools-env.sh): the best wall time of 3 runs, or FAIL.
 
 # runs CMD K: the mean wall time of K runs of CMD one after another, each
 # with a fresh output file "$O", or FAIL.  The files go after the timing:

@@ -14,23 +14,6 @@ TYPES=${3:-"u32 i32 f32 u64 i64 f64"}
 D=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/sc-types.XXXXXX")
 trap 'rm -rf "$D"' EXIT
 
-# best CMD: the best wall time of 3 runs (1 when one takes over 3 s), or
-# FAIL; each run writes a fresh output file (overwriting the last one's
-# pays for freeing its pages).
-best() {
-    b=
-    for i in 1 2 3; do
-        rm -f "$D/out"
-        t0=$(date +%s.%N)
-        sh -c "$1" >/dev/null 2>"$D/err" || { echo FAIL; return; }
-        t1=$(date +%s.%N)
-        t=$(awk "BEGIN { printf \"%.4f\", $t1 - $t0 }")
-        if [ -z "$b" ] || awk "BEGIN { exit !($t < $b) }"; then b=$t; fi
-        awk "BEGIN { exit !($t > 3) }" && break
-    done
-    echo "$b"
-}
-
 gbs() { awk -v b="$BYTES" -v t="$1" 'BEGIN { if (t == "FAIL" || t <= 0) print "-"; else printf "%.2f", b / t / 1e9 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "FAIL" || b == "FAIL" || b <= 0 || a == "-" || b == "-") print "-"; else printf "%.2f", a / b }'; }
 
