@@ -1,5 +1,5 @@
-/* cli.c — parsing shared by every tool: numbers, sizes, common and
- * predicate options, usage errors. */
+/* cli.c — parsing shared by every tool: numbers, sizes, common options,
+ * usage errors (the predicate options: cli_pred.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -273,84 +273,6 @@ uint64_t cli_value(const cli *c, const char *opt, const char *arg)
     return bits;
 }
 
-int cli_pred_option(cli *c, int opt, const char *arg)
-{
-    if (opt == 'x') { c->job.pred.invert = 1; return 1; }
-    if (opt < OPT_EQ || opt > OPT_MASK) return 0;
-    /* Room doubles at each power of two. */
-    if ((c->n_conds & (c->n_conds - 1)) == 0) {
-        size_t cap = c->n_conds ? 2 * (size_t)c->n_conds : 1;
-        struct cli_cond *more = realloc(c->conds, cap * sizeof *more);
-        if (!more) {
-            fprintf(stderr, "%s: out of memory\n", c->prog);
-            exit(EXIT_FAIL);
-        }
-        c->conds = more;
-    }
-    c->conds[c->n_conds].opt = opt;
-    c->conds[c->n_conds++].arg = arg;
-    c->pred_given = 1;
-    return 1;
-}
-
-/* One condition, in the element type. */
-static void add_condition(cli *c, int opt, const char *arg)
-{
-    sc_pred *p = &c->job.pred;
-    static const struct { int opt; sc_cmp cmp; const char *name; } cmps[] = {
-        { OPT_EQ, SC_EQ, "--eq" }, { OPT_NE, SC_NE, "--ne" },
-        { OPT_LT, SC_LT, "--lt" }, { OPT_LE, SC_LE, "--le" },
-        { OPT_GT, SC_GT, "--gt" }, { OPT_GE, SC_GE, "--ge" } };
-    for (size_t k = 0; k < sizeof cmps / sizeof cmps[0]; k++)
-        if (cmps[k].opt == opt) {
-            if (sc_pred_add_cmp(p, cmps[k].cmp,
-                                (uint32_t)cli_value(c, cmps[k].name, arg)))
-                cli_usage_error(c, "too many %s conditions (at most %d)",
-                                cmps[k].name, SC_PRED_MAX_TERMS);
-            return;
-        }
-    if (opt == OPT_RANGE) {
-        const char *colon = strchr(arg, ':');
-        /* A leading '-' is a sign: the colon comes after LO. */
-        if (!colon) cli_usage_error(c, "--range needs LO:HI, not '%s'", arg);
-        char lo_text[64];
-        size_t n = (size_t)(colon - arg);
-        if (n >= sizeof lo_text)
-            cli_usage_error(c, "invalid value '%s' for --range", arg);
-        memcpy(lo_text, arg, n);
-        lo_text[n] = '\0';
-        uint32_t lo = (uint32_t)cli_value(c, "--range", lo_text);
-        uint32_t hi = (uint32_t)cli_value(c, "--range", colon + 1);
-        /* As C compares: 0:-0 is a range (of both zeros). */
-        int zeros = c->job.type == SC_F32 && !(lo & 0x7fffffffu) &&
-                    !(hi & 0x7fffffffu);
-        if (!zeros && sc_value_order(c->job.type, lo, hi) > 0)
-            cli_usage_error(c, "--range %s: LO is above HI", arg);
-        sc_pred_add_range(p, lo, hi);
-        return;
-    }
-    if (c->job.type == SC_F32)
-        cli_usage_error(c, "--mask tests bits: it takes an integer --type");
-    if (sc_pred_add_mask(p, cli_u32(c, "--mask", arg)))
-        cli_usage_error(c, "too many --mask conditions (at most %d)",
-                        SC_PRED_MAX_TERMS);
-}
-
-/* The conditions given replace the default x != 0, in the type. */
-static void build_pred(cli *c)
-{
-    sc_pred *p = &c->job.pred;
-    uint32_t invert = p->invert;
-    if (c->pred_given) sc_pred_all_type(p, c->job.type);
-    else sc_pred_default_type(p, c->job.type);
-    p->invert = invert;
-    for (unsigned k = 0; k < c->n_conds; k++)
-        add_condition(c, c->conds[k].opt, c->conds[k].arg);
-    free(c->conds);
-    c->conds = NULL;
-    c->n_conds = 0;
-}
-
 int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)
 {
     if (opt == 'T') {
@@ -384,7 +306,7 @@ static void check_level(cli *c)
 void cli_operands(cli *c, int argc, char **argv)
 {
     check_level(c);
-    build_pred(c);
+    cli_build_pred(c);
     if (!c->takes_input && optind < argc)
         cli_usage_error(c, "extra operand '%s'", argv[optind]);
     c->job.inputs = (const char *const *)(argv + optind);

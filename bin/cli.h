@@ -92,8 +92,11 @@ void cli_init(cli *c, char **argv, const char *prog, sc_job_kind kind,
               const char *usage, int takes_input);
 /* Handles a common option; exits on --help, --version and bad values. */
 void cli_common_option(cli *c, int opt, const char *arg);
-/* Handles a predicate option; returns 0 if opt is none. */
+/* Handles a predicate option; returns 0 if opt is none (cli_pred.c). */
 int cli_pred_option(cli *c, int opt, const char *arg);
+/* The conditions given, read in the element type now known, replace the
+ * default x != 0 (cli_operands calls it). */
+void cli_build_pred(cli *c);
 /* Handles -S SIZE (at least `least` bytes) and -T DIR of the tools that
  * keep data aside in memory and then in temporary files; returns 0 if
  * opt is neither. */

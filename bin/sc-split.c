@@ -33,7 +33,7 @@ static void parse_ranges(cli *c, const char *arg)
 {
     size_t n = *arg ? 1 : 0;
     for (const char *p = arg; *p; p++) n += *p == ',';
-    uint32_t *b = malloc((n ? n : 1) * sizeof *b);
+    uint64_t *b = malloc((n ? n : 1) * sizeof *b);
     if (!b) { fprintf(stderr, "%s: out of memory\n", c->prog); exit(EXIT_FAIL); }
     const char *p = arg;
     for (size_t k = 0; k < n; k++) {

@@ -18,11 +18,11 @@ typedef struct sc_chunk_work {
 } sc_chunk_work;
 
 typedef struct sc_chunk {
-    uint32_t *in;               /* NULL for GEN */
+    void *in;                   /* elements of the job's type; NULL for GEN */
     size_t n;                   /* elements in (GEN: to make) */
     uint64_t first;             /* stream position of in[0] */
     void *out;                  /* results: kept, selected, scanned, made */
-    uint32_t *aux;              /* SPLIT: the rejected */
+    void *aux;                  /* SPLIT: the rejected */
     uint64_t n_sel;             /* COMPACT: kept; SPLIT: selected */
     int out_wide;               /* positions came 64-bit where 32 were asked */
     uint64_t carry_in, carry_out;   /* SCAN: the accumulator around it */

@@ -90,9 +90,7 @@ const char *sc_ctx_fallback_reason(const sc_ctx *ctx);
 /* ------------------------------------------------------------------ */
 /* Element types (sc(7), "Element types").  An element's bits travel in
  * a uint32_t (32-bit types) or a uint64_t; the type says how they order,
- * compare, add and read and print as text.  Every type is read,
- * written, generated and sorted; the 64-bit ones are refused with
- * SC_ERR_USAGE by the calls that do not handle them yet (each says so). */
+ * compare, add and read and print as text. */
 
 typedef enum sc_type { SC_U32 = 0, SC_I32, SC_F32, SC_U64, SC_I64, SC_F64,
                        SC_TYPE_COUNT } sc_type;
@@ -134,38 +132,39 @@ void sc_swap_bytes(void *elems, size_t n, unsigned size);
 #define SC_PRED_MAX_TERMS 8
 
 typedef struct sc_pred {
-    uint32_t lo, hi;                    /* lo <= x <= hi */
-    uint32_t ne[SC_PRED_MAX_TERMS];     /* x != ne[k] for every k */
+    /* Words of the type's width: a 32-bit type's in the low half. */
+    uint64_t lo, hi;                    /* lo <= x <= hi */
+    uint64_t ne[SC_PRED_MAX_TERMS];     /* x != ne[k] for every k */
     uint32_t n_ne;
-    uint32_t mask[SC_PRED_MAX_TERMS];   /* (x & mask[k]) != 0 for every k */
     uint32_t n_mask;
+    uint64_t mask[SC_PRED_MAX_TERMS];   /* (x & mask[k]) != 0 for every k */
     uint32_t empty;                     /* the bounds admit nothing */
     uint32_t invert;
-    /* The element type (sc_type, a 32-bit one) and what it takes to
-     * compare its elements as unsigned numbers: each x is read as
-     * x ^ (key_neg & -(x >> 31)), which orders floats as signed
+    /* The element type (sc_type) and what it takes to compare its
+     * elements as unsigned numbers: each x of w bits is read as
+     * x ^ (key_neg & -(x >> (w - 1))), which orders floats as signed
      * integers order; lo and hi bound that in circular unsigned order,
      * so that signed bounds are one interval too.  Set by the calls
      * below; values given to them are the type's bits. */
     uint32_t type;
-    uint32_t key_neg;
+    uint64_t key_neg;
 } sc_pred;
 
-/* The default predicate: x != 0, for uint32 elements. */
+/* For uint32 elements: x != 0; everything (narrowed by the calls below). */
 void sc_pred_default(sc_pred *p);
-/* Everything passes, for uint32 elements; narrow it with the calls below. */
 void sc_pred_all(sc_pred *p);
-/* The same for elements of a 32-bit type t (SC_ERR_USAGE for others).
- * Conditions compare as C does in t: a NaN fails every one but SC_NE,
+/* The same for elements of type t.  Conditions compare as C does in t: a NaN fails every one but SC_NE,
  * and -0.0 equals +0.0 (so the default drops both zeros). */
 sc_status sc_pred_default_type(sc_pred *p, sc_type t);
 sc_status sc_pred_all_type(sc_pred *p, sc_type t);
 typedef enum sc_cmp { SC_EQ, SC_NE, SC_LT, SC_LE, SC_GT, SC_GE } sc_cmp;
-sc_status sc_pred_add_cmp(sc_pred *p, sc_cmp cmp, uint32_t v);
-sc_status sc_pred_add_range(sc_pred *p, uint32_t lo, uint32_t hi);
+/* Values are elements' bits, a 32-bit type's in the low half (an i32's
+ * may come sign-extended). */
+sc_status sc_pred_add_cmp(sc_pred *p, sc_cmp cmp, uint64_t v);
+sc_status sc_pred_add_range(sc_pred *p, uint64_t lo, uint64_t hi);
 /* Integer types only (SC_ERR_USAGE for floats). */
-sc_status sc_pred_add_mask(sc_pred *p, uint32_t mask);
-int sc_pred_test(const sc_pred *p, uint32_t x);
+sc_status sc_pred_add_mask(sc_pred *p, uint64_t mask);
+int sc_pred_test(const sc_pred *p, uint64_t x);
 
 /* ------------------------------------------------------------------ */
 /* Generator: element i is a pure function of the parameters and i.    */
@@ -196,16 +195,17 @@ uint64_t sc_gen_element(const sc_gen_params *g, uint64_t i);
 
 typedef enum sc_scan_op { SC_OP_SUM, SC_OP_MAX, SC_OP_MIN, SC_OP_XOR } sc_scan_op;
 
-/* Keeps in[i] that pass; out has room for n. *kept gets the count. */
-sc_status sc_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                     const sc_pred *pred, uint32_t *out, uint64_t *kept);
+/* in: n elements of pred's type (64-bit ones are handled on the host's
+ * threads).  Keeps in[i] that pass; out has room for n; *kept: how many. */
+sc_status sc_compact(sc_ctx *ctx, const void *in, uint64_t n,
+                     const sc_pred *pred, void *out, uint64_t *kept);
 /* Positions (first_index + i) of passing elements, as uint64. */
-sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_compact_indices(sc_ctx *ctx, const void *in, uint64_t n,
                              const sc_pred *pred, uint64_t first_index,
                              uint64_t *out, uint64_t *kept);
 /* Stable partition: out = passing elements then the others. */
-sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                   const sc_pred *pred, uint32_t *out, uint64_t *selected);
+sc_status sc_split(sc_ctx *ctx, const void *in, uint64_t n,
+                   const sc_pred *pred, void *out, uint64_t *selected);
 /* Prefix scan. out is uint32_t[n], or uint64_t[n] when wide.
  * *carry holds the carry-in and receives the final accumulator. */
 sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
@@ -221,7 +221,7 @@ sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
  * (an i32 wide sum or xor) or a double's (every float sum), and receives the
  * final accumulator: a float sum continues exactly from it when n is a
  * multiple of 1024. */
-sc_status sc_scan_type(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_scan_type(sc_ctx *ctx, const void *in, uint64_t n,
                        sc_type type, sc_scan_op op, int inclusive, int wide,
                        void *out, uint64_t *carry);
 /* The identity of op over elements of a 32-bit type, as *carry holds it:
@@ -363,7 +363,8 @@ typedef struct sc_job {
      * the parts replaced together or none.  With count_only, the parts'
      * sizes are printed instead, on one line. */
     int ranges;
-    const uint32_t *bounds;     size_t n_bounds;    /* at most
+    /* The bounds are elements' bits (a 32-bit type's in the low half). */
+    const uint64_t *bounds;     size_t n_bounds;    /* at most
                                                      * SC_MAX_PARTS - 1 */
     /* STAT: quantiles > 0 adds a line "quantiles B1,B2,..." of bounds
      * cutting the input into that many parts of about equal count (at

@@ -6,29 +6,21 @@
 /* Bytes an element takes: 4, or 8 for the 64-bit types. */
 static unsigned elem_size(const sc_job *j) { return sc_type_size(j->gen.type); }
 
-/* The pipeline's unit, a 4-byte word: a chunk of max words writes max * 4
- * bytes of elements of either size (positions()). */
-static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
+static size_t out_bytes(const sc_job *j) { return elem_size(j); }
 static int wide(const sc_job *j) { (void)j; return 0; }
 
 /* The GPU's kernel makes 32-bit elements only (backend.h). */
 static int cpu_only(const job_state *js) { return elem_size(js->job) == 8; }
 
-/* The next chunk's positions: the pipeline sets its first one, and the
- * elements are made from it by process().  The pipeline counts a chunk
- * in 4-byte elements (max of them); 64-bit ones get as many bytes, half
- * as many elements, so that -c is the bytes a chunk writes whatever the
- * type (the output buffer has room for max words, out_bytes()). */
-static sc_status positions(void *self, uint32_t *buf, size_t max,
-                           size_t *got)
+/* The next chunk's positions, up to max: the pipeline sets its first
+ * one, and the elements are made from it by process(). */
+static sc_status positions(void *self, void *buf, size_t max, size_t *got)
 {
     job_state *js = self;
     (void)buf;
-    size_t per_chunk = max * 4 / elem_size(js->job);
-    if (per_chunk == 0) per_chunk = 1;
     uint64_t made = atomic_load(&js->made);
     uint64_t left = js->job->gen_count - made;
-    *got = left < per_chunk ? (size_t)left : per_chunk;
+    *got = left < max ? (size_t)left : max;
     atomic_store(&js->made, made + *got);
     return SC_OK;
 }

@@ -52,7 +52,8 @@ static sc_status check_bounds(sc_ctx *ctx, const sc_job *j)
                        "file: every element goes to a part");
     sc_key key = sc_key_of((uint32_t)j->type);
     for (size_t k = 1; k < j->n_bounds; k++)
-        if (sc_key_rank(key, j->bounds[k]) <= sc_key_rank(key, j->bounds[k - 1])) {
+        if (sc_key_rank(key, (uint32_t)j->bounds[k]) <=
+            sc_key_rank(key, (uint32_t)j->bounds[k - 1])) {
             char a[SC_VALUE_CHARS], b[SC_VALUE_CHARS];
             sc_value_format(j->type, j->bounds[k], a);
             sc_value_format(j->type, j->bounds[k - 1], b);
@@ -242,7 +243,7 @@ static ranges_state *state_new(sc_ctx *ctx, const sc_job *j)
     rs->key = sc_key_of((uint32_t)j->type);
     /* Bounds beyond the most are refused by check_bounds. */
     for (size_t k = 0; j->bounds && k < j->n_bounds && k < SC_MAX_PARTS; k++)
-        rs->ranks[k] = sc_key_rank(rs->key, j->bounds[k]);
+        rs->ranks[k] = sc_key_rank(rs->key, (uint32_t)j->bounds[k]);
     return rs;
 }
 

@@ -61,6 +61,12 @@ static sc_status open_source(job_state *js, const sc_job_type *t,
     return st;
 }
 
+/* The type of the elements a chunk holds: those read, or made. */
+static sc_type elem_type(const sc_job *j)
+{
+    return j->kind == SC_JOB_GEN ? j->gen.type : j->type;
+}
+
 static sc_status stream(job_state *js, const sc_job_type *t,
                         const sc_source *src, sc_pipeline_stats *ps)
 {
@@ -69,6 +75,7 @@ static sc_status stream(job_state *js, const sc_job_type *t,
     /* Only a scan's chunks need the one before, and only its carry. */
     sc_stage_ops ops = {
         .process = t->process, .emit = t->emit, .op = js,
+        .in_bytes_per_elem = sc_type_size(elem_type(j)),
         .out_bytes_per_elem = t->out_bytes ? t->out_bytes(j) : 0,
         .need_aux = t->need_aux,
         .cpu_only = t->cpu_only ? t->cpu_only(js) : 0,
@@ -79,7 +86,8 @@ static sc_status stream(job_state *js, const sc_job_type *t,
     else ops.work.work = t->work;
     size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes,
                                   src->size_hint(src->self), t->work);
-    sc_pipeline_cfg cfg = { ctx, *src, chunk / 4, j->chunk_bytes != 0,
+    sc_pipeline_cfg cfg = { ctx, *src, chunk / ops.in_bytes_per_elem,
+                            j->chunk_bytes != 0,
                             j->prog ? j->prog : "sc", j->progress,
                             t->first_carry ? t->first_carry(j) : j->carry_in };
     return sc_pipeline_run(&cfg, &ops, ps);

@@ -24,21 +24,32 @@
         return st_;                                                         \
     } while (0)
 
-sc_status sc_compact(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                     const sc_pred *pred, uint32_t *out, uint64_t *kept)
+/* The devices' compaction and split take 32-bit elements for now. */
+static sc_status elems_handled(sc_ctx *ctx, const sc_pred *pred)
+{
+    if (sc_type_size((sc_type)pred->type) == 4) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "%s elements are not handled yet",
+                   sc_type_name((sc_type)pred->type) ? sc_type_name((sc_type)pred->type)
+                                                     : "such");
+}
+
+sc_status sc_compact(sc_ctx *ctx, const void *in, uint64_t n,
+                     const sc_pred *pred, void *out, uint64_t *kept)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
+    if (!bad) bad = elems_handled(ctx, pred);
     if (bad) return bad;
     ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
               compact(ctx, NULL, in, n, pred, SC_EMIT_VALUES, 0, out,
                       kept));
 }
 
-sc_status sc_compact_indices(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_compact_indices(sc_ctx *ctx, const void *in, uint64_t n,
                              const sc_pred *pred, uint64_t first_index,
                              uint64_t *out, uint64_t *kept)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
+    if (!bad) bad = elems_handled(ctx, pred);
     if (bad) return bad;
     ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
               compact(ctx, NULL, in, n, pred, SC_EMIT_IDX64, first_index,
@@ -56,16 +67,17 @@ sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
               split(ctx, NULL, in, n, pred, sel, rej, selected));
 }
 
-sc_status sc_split(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                   const sc_pred *pred, uint32_t *out, uint64_t *selected)
+sc_status sc_split(sc_ctx *ctx, const void *in, uint64_t n,
+                   const sc_pred *pred, void *out, uint64_t *selected)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !selected || (n && (!in || !out)));
+    if (!bad) bad = elems_handled(ctx, pred);
     if (bad) return bad;
     uint32_t *rej = malloc((n ? n : 1) * sizeof *rej);
     if (!rej) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_status st = sc_split_parts(ctx, in, n, pred, out, rej, selected);
     if (st == SC_OK)
-        memcpy(out + *selected, rej, (n - *selected) * sizeof *rej);
+        memcpy((uint32_t *)out + *selected, rej, (n - *selected) * sizeof *rej);
     free(rej);
     return st;
 }
@@ -86,7 +98,7 @@ static sc_status scan_on_device(sc_ctx *ctx, const uint32_t *in, uint64_t n,
 
 /* Float sums run in their fixed order on the CPU (cpu_only.c); max and
  * min of other types than u32 carry a rank on the devices. */
-sc_status sc_scan_type(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+sc_status sc_scan_type(sc_ctx *ctx, const void *in, uint64_t n,
                        sc_type type, sc_scan_op op, int inclusive, int wide,
                        void *out, uint64_t *carry)
 {

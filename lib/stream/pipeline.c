@@ -190,14 +190,14 @@ sc_status sc_pipeline_run(const sc_pipeline_cfg *cfg, const sc_stage_ops *ops,
     if (p.n_workers) {
         p.chunk_elems = sc_workers_chunk(&p);
         p.run->chunk_workers = p.n_workers;
-        p.run->worker_chunk_bytes = p.chunk_elems * 4;
+        p.run->worker_chunk_bytes = p.chunk_elems * ops->in_bytes_per_elem;
     }
     p.n_slots = p.n_workers ? p.n_workers + 4 : ordered_slot_count(cfg->ctx);
     sc_status st;
     if (sc_slots_alloc(p.slots, p.n_slots, p.chunk_elems, ops,
                        cfg->source.in_buffer) != SC_OK) {
         st = sc_fail(cfg->ctx, SC_ERR_NOMEM, "out of memory for %zu-byte "
-                     "chunks", p.chunk_elems * 4);
+                     "chunks", p.chunk_elems * ops->in_bytes_per_elem);
     } else {
         for (unsigned i = 0; i < p.n_slots; i++)
             sc_pl_push(&p, &p.free_q, &p.slots[i]);

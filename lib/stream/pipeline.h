@@ -51,6 +51,7 @@ typedef struct sc_stage_ops {
     /* Writer thread, in input order. */
     sc_status (*emit)(void *op, sc_slot *s);
     void *op;
+    size_t in_bytes_per_elem;       /* the input's elements: 4 or 8 */
     size_t out_bytes_per_elem;      /* 0: no output buffer */
     int need_aux;
     sc_chunk_work work;             /* what the GPU does with a chunk */
@@ -69,7 +70,7 @@ typedef struct sc_stage_ops {
 typedef struct sc_pipeline_cfg {
     sc_ctx *ctx;
     sc_source source;
-    size_t chunk_elems;
+    size_t chunk_elems;     /* of ops->in_bytes_per_elem bytes each */
     int chunk_fixed;        /* asked for (-c): the workers keep to it */
     const char *prog;
     int progress;

@@ -9,12 +9,13 @@ sc_status sc_slots_alloc(sc_slot *s, unsigned n, size_t elems,
 {
     for (unsigned i = 0; i < n; i++) {
         sc_chunk *c = &s[i].c;
-        if (in_buffer && !(c->in = sc_big_alloc(elems * 4)))
+        if (in_buffer && !(c->in = sc_big_alloc(elems * ops->in_bytes_per_elem)))
             return SC_ERR_NOMEM;
         if (ops->out_bytes_per_elem &&
             !(c->out = sc_big_alloc(elems * ops->out_bytes_per_elem)))
             return SC_ERR_NOMEM;
-        if (ops->need_aux && !(c->aux = sc_big_alloc(elems * 4)))
+        if (ops->need_aux &&
+            !(c->aux = sc_big_alloc(elems * ops->in_bytes_per_elem)))
             return SC_ERR_NOMEM;
     }
     return SC_OK;
@@ -25,10 +26,10 @@ int sc_slots_pin(sc_ctx *ctx, const sc_backend *gpu, sc_slot *s, unsigned n,
 {
     for (unsigned i = 0; i < n; i++) {
         sc_chunk *c = &s[i].c;
-        int bad = (c->in && gpu->pin(ctx, c->in, elems * 4)) ||
+        int bad = (c->in && gpu->pin(ctx, c->in, elems * ops->in_bytes_per_elem)) ||
                   (c->out && gpu->pin(ctx, c->out,
                                       elems * ops->out_bytes_per_elem)) ||
-                  (c->aux && gpu->pin(ctx, c->aux, elems * 4));
+                  (c->aux && gpu->pin(ctx, c->aux, elems * ops->in_bytes_per_elem));
         s[i].pinned = 1;
         if (bad) return -1;
     }

@@ -1,7 +1,7 @@
 /* source.c — an sc_reader as a pipeline's source. */
 #include "stream/source.h"
 
-static sc_status reader_fill(void *self, uint32_t *buf, size_t max,
+static sc_status reader_fill(void *self, void *buf, size_t max,
                              size_t *got)
 {
     return sc_reader_fill(self, buf, max, got);
@@ -25,7 +25,7 @@ static int reader_claim(void *self, size_t max, sc_claim *cl)
 }
 
 static sc_status reader_claim_read(void *self, const sc_claim *cl,
-                                   uint32_t *buf)
+                                   void *buf)
 {
     return sc_reader_claim_read(self, cl, buf);
 }

@@ -8,12 +8,13 @@
 #include "io/io.h"
 
 typedef struct sc_source {
-    /* The pipeline's reader thread: the next chunk, up to max elements,
+    /* The pipeline's reader thread: the next chunk, up to max elements
+     * (of the job's type),
      * into buf (NULL when !in_buffer); *got == 0 at the end.  A fault met
      * on the way only ends the stream: its status comes back, but its
      * message stays held for raise(), as the job's thread may be writing
      * the context's message meanwhile. */
-    sc_status (*fill)(void *self, uint32_t *buf, size_t max, size_t *got);
+    sc_status (*fill)(void *self, void *buf, size_t max, size_t *got);
     /* Bytes in all when known before reading them, else -1: auto's cost
      * model and -P's total. */
     int64_t (*size_hint)(const void *self);
@@ -28,7 +29,7 @@ typedef struct sc_source {
     int (*claim)(void *self, size_t max, sc_claim *cl);
     /* Reads a claimed chunk (from any thread).  A fault is held as
      * fill()'s are, for raise(). */
-    sc_status (*claim_read)(void *self, const sc_claim *cl, uint32_t *buf);
+    sc_status (*claim_read)(void *self, const sc_claim *cl, void *buf);
     void *self;
     const char *verb;       /* -P: what bytes_so_far counts ("read") */
     int in_buffer;          /* chunks carry input elements (not sc-gen's) */

@@ -22,7 +22,8 @@
 
 size_t sc_workers_chunk(const pipeline *p)
 {
-    size_t asked = p->cfg->chunk_elems, own = WORKER_CHUNK_BYTES / 4;
+    size_t asked = p->cfg->chunk_elems;
+    size_t own = WORKER_CHUNK_BYTES / p->ops->in_bytes_per_elem;
     return p->cfg->chunk_fixed || asked < own ? asked : own;
 }
 
@@ -45,10 +46,12 @@ unsigned sc_workers_count(const pipeline *p)
      * come: the ordered pipeline, whose reader a stop may cancel. */
     int64_t known = src->size_hint(src->self);
     if (known < 0 || (src->in_buffer && !src->claim)) return 0;
-    if (c->chunk_fixed && c->chunk_elems * 4 > WORKER_MAX_CHUNK_BYTES)
+    if (c->chunk_fixed &&
+        c->chunk_elems * p->ops->in_bytes_per_elem > WORKER_MAX_CHUNK_BYTES)
         return 0;
     size_t chunk = sc_workers_chunk(p);
-    uint64_t chunks = ((uint64_t)known / 4 + chunk - 1) / chunk;
+    uint64_t chunks = ((uint64_t)known / p->ops->in_bytes_per_elem + chunk - 1)
+                      / chunk;
     uint64_t n = c->ctx->threads < MAX_WORKERS ? c->ctx->threads : MAX_WORKERS;
     if (chunks < n) n = chunks;
     return n >= 2 ? (unsigned)n : 0;

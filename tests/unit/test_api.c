@@ -1225,7 +1225,7 @@ static void test_streams(void)
  * option parsing makes first, so that only a library caller meets them. */
 static void test_bad_parts(sc_ctx *c)
 {
-    static const uint32_t two[2] = { 5, 9 };
+    static const uint64_t two[2] = { 5, 9 };
     sc_job job;
     sc_job_init(&job, SC_JOB_SPLIT);
     job.ranges = 1;
@@ -1291,7 +1291,7 @@ static void test_job_check(sc_ctx *c)
     ok(sc_job_check(c, &job) == SC_ERR_SAMEFILE,
        "job check: a rejects file that is also an input (%s)", sc_ctx_message(c));
     /* a split by ranges: -o is a pattern, each part checked as named */
-    uint32_t bound = 5;
+    uint64_t bound = 5;
     char part0[80], pat[80];
     snprintf(part0, sizeof part0, "%s.0", in);
     snprintf(pat, sizeof pat, "%s.%%d", in);
