@@ -10,14 +10,14 @@
 extern const sc_backend sc_cpu_backend;
 
 /* The entries of sc_cpu_backend (core/backend.h); each adds its phases'
- * time to times (NULL: none). */
-sc_status sc_cpu_compact(sc_ctx *ctx, sc_phase_times *times,
-                         const uint32_t *in, uint64_t n, const sc_pred *pred,
-                         int out_kind, uint64_t first_index, void *out,
-                         uint64_t *kept);
-sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                       uint64_t n, const sc_pred *pred, uint32_t *sel,
-                       uint32_t *rej, uint64_t *selected);
+ * time to times (NULL: none).  Compaction and split take elements of
+ * their predicate's type, 4 or 8 bytes. */
+sc_status sc_cpu_compact(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                         uint64_t n, const sc_pred *pred, int out_kind,
+                         uint64_t first_index, void *out, uint64_t *kept);
+sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                       uint64_t n, const sc_pred *pred, void *sel, void *rej,
+                       uint64_t *selected);
 sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);

@@ -142,7 +142,7 @@ static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
 }
 
 static sc_status cuda_compact(sc_ctx *ctx, sc_phase_times *times,
-                              const uint32_t *in, uint64_t n,
+                              const void *in, uint64_t n,
                               const sc_pred *pred, int out_kind,
                               uint64_t first_index, void *out, uint64_t *kept)
 {
@@ -155,8 +155,8 @@ static sc_status cuda_compact(sc_ctx *ctx, sc_phase_times *times,
 }
 
 static sc_status cuda_split(sc_ctx *ctx, sc_phase_times *times,
-                            const uint32_t *in, uint64_t n,
-                            const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+                            const void *in, uint64_t n,
+                            const sc_pred *pred, void *sel, void *rej,
                             uint64_t *selected)
 {
     sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred };

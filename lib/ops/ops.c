@@ -13,10 +13,21 @@
 #include <string.h>
 #include "ops/ops.h"
 
+/* The table for n elements of type t of work w: the policy's pick for
+ * 4-byte elements; 8-byte ones are the host's threads' whatever the
+ * device (no GPU kernel takes them yet), which then reads as the CPU
+ * under -v, with no word of the policy's. */
+static const sc_backend *pick(sc_ctx *ctx, sc_job_kind w, sc_type t,
+                              uint64_t n)
+{
+    if (sc_type_size(t) == 8) return sc_ops_cpu();
+    return sc_backend_pick(ctx, w, n * sc_type_size(t));
+}
+
 /* Runs CALL on the table picked for it. */
-#define ON_DEVICE(ctx, w, bytes, CALL)                                      \
+#define ON_DEVICE(ctx, w, t, n, CALL)                                       \
     do {                                                                    \
-        const sc_backend *b_ = sc_backend_pick((ctx), (w), (bytes));        \
+        const sc_backend *b_ = pick((ctx), (w), (t), (n));                  \
         if (!b_) return SC_ERR_NODEVICE;                                    \
         sc_status st_;                                                      \
         do st_ = b_->CALL; while (sc_backend_retry((ctx), &b_, st_));       \
@@ -24,22 +35,22 @@
         return st_;                                                         \
     } while (0)
 
-/* The devices' compaction and split take 32-bit elements for now. */
-static sc_status elems_handled(sc_ctx *ctx, const sc_pred *pred)
+/* A predicate's element type, which the arrays hold. */
+static sc_status pred_type(sc_ctx *ctx, const sc_pred *pred, sc_type *t)
 {
-    if (sc_type_size((sc_type)pred->type) == 4) return SC_OK;
-    return sc_fail(ctx, SC_ERR_USAGE, "%s elements are not handled yet",
-                   sc_type_name((sc_type)pred->type) ? sc_type_name((sc_type)pred->type)
-                                                     : "such");
+    *t = (sc_type)pred->type;
+    if (sc_type_size(*t)) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "invalid predicate element type");
 }
 
 sc_status sc_compact(sc_ctx *ctx, const void *in, uint64_t n,
                      const sc_pred *pred, void *out, uint64_t *kept)
 {
+    sc_type t = SC_U32;
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
-    if (!bad) bad = elems_handled(ctx, pred);
+    if (!bad) bad = pred_type(ctx, pred, &t);
     if (bad) return bad;
-    ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
+    ON_DEVICE(ctx, SC_JOB_COMPACT, t, n,
               compact(ctx, NULL, in, n, pred, SC_EMIT_VALUES, 0, out,
                       kept));
 }
@@ -48,36 +59,41 @@ sc_status sc_compact_indices(sc_ctx *ctx, const void *in, uint64_t n,
                              const sc_pred *pred, uint64_t first_index,
                              uint64_t *out, uint64_t *kept)
 {
+    sc_type t = SC_U32;
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
-    if (!bad) bad = elems_handled(ctx, pred);
+    if (!bad) bad = pred_type(ctx, pred, &t);
     if (bad) return bad;
-    ON_DEVICE(ctx, SC_JOB_COMPACT, n * 4,
+    ON_DEVICE(ctx, SC_JOB_COMPACT, t, n,
               compact(ctx, NULL, in, n, pred, SC_EMIT_IDX64, first_index,
                       out, kept));
 }
 
-sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                         const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+sc_status sc_split_parts(sc_ctx *ctx, const void *in, uint64_t n,
+                         const sc_pred *pred, void *sel, void *rej,
                          uint64_t *selected)
 {
+    sc_type t = SC_U32;
     sc_status bad = BAD_ARGS(ctx, !pred || !selected ||
                                   (n && (!in || !sel || !rej)));
+    if (!bad) bad = pred_type(ctx, pred, &t);
     if (bad) return bad;
-    ON_DEVICE(ctx, SC_JOB_SPLIT, n * 4,
+    ON_DEVICE(ctx, SC_JOB_SPLIT, t, n,
               split(ctx, NULL, in, n, pred, sel, rej, selected));
 }
 
 sc_status sc_split(sc_ctx *ctx, const void *in, uint64_t n,
                    const sc_pred *pred, void *out, uint64_t *selected)
 {
+    sc_type t = SC_U32;
     sc_status bad = BAD_ARGS(ctx, !pred || !selected || (n && (!in || !out)));
-    if (!bad) bad = elems_handled(ctx, pred);
+    if (!bad) bad = pred_type(ctx, pred, &t);
     if (bad) return bad;
-    uint32_t *rej = malloc((n ? n : 1) * sizeof *rej);
+    size_t size = sc_type_size(t);
+    char *rej = malloc((n ? n : 1) * size);
     if (!rej) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_status st = sc_split_parts(ctx, in, n, pred, out, rej, selected);
     if (st == SC_OK)
-        memcpy((uint32_t *)out + *selected, rej, (n - *selected) * sizeof *rej);
+        memcpy((char *)out + *selected * size, rej, (n - *selected) * size);
     free(rej);
     return st;
 }
@@ -92,7 +108,7 @@ static sc_status scan_on_device(sc_ctx *ctx, const uint32_t *in, uint64_t n,
                                 sc_type type, sc_scan_op op, int inclusive,
                                 int wide, void *out, uint64_t *acc)
 {
-    ON_DEVICE(ctx, SC_JOB_SCAN, n * 4,
+    ON_DEVICE(ctx, SC_JOB_SCAN, type, n,
               scan(ctx, NULL, in, n, type, op, inclusive, wide, out, acc));
 }
 
@@ -260,15 +276,8 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
     if ((bad = sc_gen_params_check(ctx, g))) return bad;
     sc_gen_plan plan;
     sc_gen_plan_make(&plan, g);
-    unsigned size = sc_type_size(g->type);
-    /* The GPU's kernel makes 32-bit elements only: 64-bit ones are the
-     * host's threads' whatever the device. */
-    if (size == 8) {
-        sc_status st = sc_ops_cpu()->gen(ctx, NULL, &plan, first_index, out, n);
-        sc_backend_used(ctx, sc_ops_cpu());
-        return st;
-    }
-    ON_DEVICE(ctx, SC_JOB_GEN, n * size,
+    /* The GPU's kernel makes 32-bit elements only (pick()). */
+    ON_DEVICE(ctx, SC_JOB_GEN, g->type, n,
               gen(ctx, NULL, &plan, first_index, out, n));
 }
 
@@ -276,5 +285,5 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
 sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_stat_acc *acc)
 {
-    ON_DEVICE(ctx, SC_JOB_STAT, n * 4, stat(ctx, times, in, n, acc));
+    ON_DEVICE(ctx, SC_JOB_STAT, SC_U32, n, stat(ctx, times, in, n, acc));
 }

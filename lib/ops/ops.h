@@ -101,9 +101,10 @@ sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, uint32_t *x,
                            uint64_t n, uint64_t first, sc_stat_typed *t,
                            sc_stat_acc *acc);
 
-/* Split into separate selected and rejected buffers (the stream layer). */
-sc_status sc_split_parts(sc_ctx *ctx, const uint32_t *in, uint64_t n,
-                         const sc_pred *pred, uint32_t *sel, uint32_t *rej,
+/* Split into separate selected and rejected buffers, elements of pred's
+ * type (sc_split()'s own step). */
+sc_status sc_split_parts(sc_ctx *ctx, const void *in, uint64_t n,
+                         const sc_pred *pred, void *sel, void *rej,
                          uint64_t *selected);
 
 /* Bytes per chunk: the one asked for, or the device's default, but never

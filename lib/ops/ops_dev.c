@@ -11,15 +11,31 @@ static sc_status bits_ok(sc_ctx *ctx, unsigned lo_bit, unsigned hi_bit)
                    hi_bit);
 }
 
+/* The arrays hold 32-bit elements: a predicate of a 64-bit type (which
+ * the kernels would read as its low halves) is refused. */
+static sc_status elems32(sc_ctx *ctx, const sc_dev_call *c)
+{
+    const sc_pred *p = c->w.pred;
+    if (!p || sc_type_size((sc_type)p->type) == 4) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "device arrays hold 32-bit elements: "
+                   "a %s predicate does not apply",
+                   sc_type_name((sc_type)p->type) ? sc_type_name((sc_type)p->type)
+                                                  : "invalid");
+}
+
 static sc_status queued(sc_ctx *ctx, const sc_dev_call *c,
                         const sc_dev_queue *q)
 {
+    sc_status bad = elems32(ctx, c);
+    if (bad) return bad;
     const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_queue(ctx, c, q) : SC_ERR_NODEVICE;
 }
 
 static sc_status blocking(sc_ctx *ctx, const sc_dev_call *c, uint64_t *result)
 {
+    sc_status bad = elems32(ctx, c);
+    if (bad) return bad;
     const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_block(ctx, c, result) : SC_ERR_NODEVICE;
 }
