@@ -229,10 +229,11 @@ void cli_common_option(cli *c, int opt, const char *arg)
         if (sc_type_parse(arg, &t) != SC_OK)
             cli_usage_error(c, "invalid --type '%s' (u32, i32, f32, u64, "
                             "i64, f64)", arg);
-        if (sc_type_size(t) == 8 && c->job.kind != SC_JOB_GEN &&
-            c->job.kind != SC_JOB_SORT)
+        if (sc_type_size(t) == 8 && (c->job.kind == SC_JOB_SCAN ||
+                                     c->job.kind == SC_JOB_STAT))
             cli_usage_error(c, "--type %s: %s does not handle 64-bit types "
-                            "yet (sc-gen and sc-rsort do)", arg, c->prog);
+                            "yet (sc-gen, sc-compact, sc-split and sc-rsort "
+                            "do)", arg, c->prog);
         c->job.type = t;
         c->job.gen.type = t;
         break;

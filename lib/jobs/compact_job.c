@@ -9,10 +9,13 @@ static int indices(const sc_job *j)
            j->compact_out == SC_OUT_INDICES64;
 }
 
-/* Positions are made 64-bit wide and narrowed on output, except where a
- * chunk's positions fit in 32 bits (the GPU's lanes and the CPU make
- * those narrow themselves). */
-static size_t out_bytes(const sc_job *j) { return indices(j) ? 8 : 4; }
+/* Values are the type's; positions are made 64-bit wide and narrowed on
+ * output, except where a chunk's positions fit in 32 bits (the GPU's
+ * lanes and the CPU make those narrow themselves). */
+static size_t out_bytes(const sc_job *j)
+{
+    return indices(j) ? 8 : sc_type_size(j->type);
+}
 static int wide(const sc_job *j) { return j->compact_out == SC_OUT_INDICES64; }
 
 static void describe(const job_state *js, sc_chunk_work *w)
@@ -86,5 +89,5 @@ static int figures(const job_state *js, char *line, size_t len)
 const sc_job_type sc_compact_job = {
     .work = SC_JOB_COMPACT, .out_bytes = out_bytes, .wide = wide,
     .describe = describe, .process = process, .emit = emit,
-    .figures = figures,
+    .figures = figures, .cpu_only = sc_job_elems64,
 };

@@ -9,9 +9,6 @@ static unsigned elem_size(const sc_job *j) { return sc_type_size(j->gen.type); }
 static size_t out_bytes(const sc_job *j) { return elem_size(j); }
 static int wide(const sc_job *j) { (void)j; return 0; }
 
-/* The GPU's kernel makes 32-bit elements only (backend.h). */
-static int cpu_only(const job_state *js) { return elem_size(js->job) == 8; }
-
 /* The next chunk's positions, up to max: the pipeline sets its first
  * one, and the elements are made from it by process(). */
 static sc_status positions(void *self, void *buf, size_t max, size_t *got)
@@ -89,5 +86,5 @@ static sc_status emit(void *op, sc_slot *s)
 const sc_job_type sc_gen_job = {
     .work = SC_JOB_GEN, .out_bytes = out_bytes, .wide = wide,
     .describe = describe, .process = process, .emit = emit,
-    .open_source = open_source, .check = check, .cpu_only = cpu_only,
+    .open_source = open_source, .check = check, .cpu_only = sc_job_elems64,
 };

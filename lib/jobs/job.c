@@ -23,6 +23,13 @@ static const sc_job_type *job_type(const sc_job *j)
                                                 : streaming[j->kind];
 }
 
+/* The jobs that take the 64-bit element types so far. */
+static int takes_64bit(const sc_job *j)
+{
+    return j->kind == SC_JOB_GEN || j->kind == SC_JOB_SORT ||
+           j->kind == SC_JOB_COMPACT || (j->kind == SC_JOB_SPLIT && !j->ranges);
+}
+
 /* What the tools' option parsing already rules out, checked again for
  * library callers. */
 static sc_status check_job(sc_ctx *ctx, const sc_job *j)
@@ -32,10 +39,9 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
     else if (sc_type_size(j->type) == 0)
         bad = "invalid element type";
-    else if (sc_type_size(j->type) == 8 && j->kind != SC_JOB_GEN &&
-             j->kind != SC_JOB_SORT)
-        bad = "64-bit element types are handled by gen and sort jobs only, "
-              "yet";
+    else if (sc_type_size(j->type) == 8 && !takes_64bit(j))
+        bad = "split by ranges (--ranges), scan and stat do not handle "
+              "64-bit element types yet";
     else if (j->kind == SC_JOB_SCAN && j->scan_op == SC_OP_XOR &&
              sc_type_is_float(j->type))
         bad = "xor takes an integer type";

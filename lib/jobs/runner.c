@@ -67,6 +67,11 @@ static sc_type elem_type(const sc_job *j)
     return j->kind == SC_JOB_GEN ? j->gen.type : j->type;
 }
 
+int sc_job_elems64(const job_state *js)
+{
+    return sc_type_size(elem_type(js->job)) == 8;
+}
+
 static sc_status stream(job_state *js, const sc_job_type *t,
                         const sc_source *src, sc_pipeline_stats *ps)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "jobs/stream_job.h"
 
-static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
+static size_t out_bytes(const sc_job *j) { return sc_type_size(j->type); }
 static int wide(const sc_job *j) { (void)j; return 0; }
 
 static sc_status open_more(job_state *js)
@@ -18,7 +18,8 @@ static sc_status open_more(job_state *js)
     }
     return sc_spill_open(&js->spill, js->ctx, j->tmpdir,
                          j->buffer_bytes ? j->buffer_bytes
-                                         : sc_default_buffer_bytes());
+                                         : sc_default_buffer_bytes(),
+                         sc_type_size(j->type));
 }
 
 static void describe(const job_state *js, sc_chunk_work *w)
@@ -66,4 +67,5 @@ const sc_job_type sc_split_job = {
     .work = SC_JOB_SPLIT, .need_aux = 1, .out_bytes = out_bytes,
     .wide = wide, .open_more = open_more, .describe = describe,
     .process = process, .emit = emit, .figures = figures,
+    .cpu_only = sc_job_elems64,
 };

@@ -177,7 +177,7 @@ static sc_status open(job_state *js)
     if (j->hist_buckets)
         st = sc_spill_open(&ss->keep, ctx, j->tmpdir,
                            j->buffer_bytes ? j->buffer_bytes
-                                           : sc_default_buffer_bytes());
+                                           : sc_default_buffer_bytes(), 4);
     if (st == SC_OK && j->quantiles)
         st = sc_sample_new(ctx, &ss->quant, j->sample_seed);
     ss->typed = j->type != SC_U32;

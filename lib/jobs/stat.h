@@ -19,7 +19,7 @@ typedef struct sc_stat_hist {
 sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
                             uint32_t buckets, uint32_t min, uint32_t max);
 /* An sc_spill_fn: counts elements (ranks) into their buckets. */
-sc_status sc_stat_hist_add(void *h, const uint32_t *x, size_t len);
+sc_status sc_stat_hist_add(void *h, const void *x, size_t len);
 sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h);
 void sc_stat_hist_free(sc_stat_hist *h);
 

@@ -103,9 +103,10 @@ sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
 }
 
 /* Bucket b holds x with floor((x - min) * n / range) == b. */
-sc_status sc_stat_hist_add(void *arg, const uint32_t *x, size_t len)
+sc_status sc_stat_hist_add(void *arg, const void *elems, size_t len)
 {
     sc_stat_hist *h = arg;
+    const uint32_t *x = elems;
     for (size_t i = 0; i < len; i++)
         h->counts[(uint64_t)(x[i] - h->min) * h->n / h->range]++;
     return SC_OK;

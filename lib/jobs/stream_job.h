@@ -93,6 +93,11 @@ extern const sc_job_type sc_gen_job, sc_compact_job, sc_split_job,
 /* Runs a streaming job of kind t (runner.c). */
 sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t);
 
+/* A cpu_only for the kinds whose GPU kernels take 4-byte elements only:
+ * whether the job's elements (those read, or made) are 8 bytes, which the
+ * CPU's threads then take whatever the device (runner.c). */
+int sc_job_elems64(const job_state *js);
+
 /* Calls CALL on table b until it ran: the GPU hands a chunk to the CPU
  * when it is out of memory.  Needs `ctx` and `st` in scope. */
 #define SC_ON(b, CALL) \
