@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include "core/sc.h"
 #include "core/sc_hd.h"
@@ -146,18 +147,37 @@ void sc_keys_rank(sc_pool *pool, unsigned threads, sc_key key, uint32_t *v,
 void sc_keys_rank64(sc_pool *pool, unsigned threads, sc_key64 key,
                     uint64_t *v, uint64_t n, int unrank);
 
+/* Element i of v, elements of `size` bytes (4 or 8): its bits. */
+static inline uint64_t sc_elem_bits(const void *v, size_t i, unsigned size)
+{
+    const unsigned char *p = (const unsigned char *)v + i * size;
+    if (size == 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        return x;
+    }
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
 /* sc_stat's running state: mergeable, so chunks and threads may be
  * reduced in any order and give the same figures. The distinct estimate
- * is a HyperLogLog sketch of SC_HLL_REGS registers (sc_hd.h). */
+ * is a HyperLogLog sketch of SC_HLL_REGS registers (sc_hd.h).  Elements
+ * of either width: min and max hold 64 bits (the 32-bit elements' in the
+ * low half), the sum 128. */
 typedef struct sc_stat_acc {
     uint64_t count, zeros, sum, sum_hi;
-    uint32_t min, max;
+    uint64_t min, max;
     uint8_t reg[SC_HLL_REGS];
 } sc_stat_acc;
 void sc_stat_acc_init(sc_stat_acc *a);
 void sc_stat_acc_merge(sc_stat_acc *a, const sc_stat_acc *b);
-/* The figures of a running state (stat_acc.c). */
+/* The figures of a running state of 32-bit elements (stat_acc.c). */
 void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out);
+/* The distinct estimate of a running state, of elements of either
+ * width: 0 for none. */
+uint64_t sc_stat_acc_distinct(const sc_stat_acc *a);
 /* lo:hi += v_hi:v, the 128-bit sums of a running state. */
 static inline void sc_add128(uint64_t *lo, uint64_t *hi, uint64_t v,
                              uint64_t v_hi)

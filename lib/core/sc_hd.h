@@ -76,6 +76,26 @@ SC_HD uint64_t sc_key64_unrank(sc_key64 k, uint64_t r)
     return r ^ (k.sign | (k.neg & (0u - ((r >> 63) ^ 1u))));
 }
 
+/* The rank of an element of any type, its bits in a 64-bit word (a
+ * 32-bit type's in the low half): sc_key's or sc_key64's by the type's
+ * width; and the element of a rank. */
+SC_HD int sc_type_is_64bit(uint32_t type)
+{
+    return type == SC_U64 || type == SC_I64 || type == SC_F64;
+}
+
+SC_HD uint64_t sc_type_rank(uint32_t type, uint64_t x)
+{
+    return sc_type_is_64bit(type) ? sc_key64_rank(sc_key64_of(type), x)
+                                 : sc_key_rank(sc_key_of(type), (uint32_t)x);
+}
+
+SC_HD uint64_t sc_type_unrank(uint32_t type, uint64_t r)
+{
+    return sc_type_is_64bit(type) ? sc_key64_unrank(sc_key64_of(type), r)
+                                 : sc_key_unrank(sc_key_of(type), (uint32_t)r);
+}
+
 /* An element of a 32-bit type as its type's 64-bit form (sc_type_wide):
  * u32 zero-extended, i32 sign-extended, f32 as the double of the same
  * value. */
@@ -221,8 +241,9 @@ SC_HD uint64_t sc_order64_rank(const sc_order64 *o, uint64_t v)
 #define SC_HLL_REGS (1u << SC_HLL_BITS)
 
 /* A bijective 64-bit mixer (MurmurHash3's finaliser): distinct elements
- * never collide, and every bit of the hash depends on every input bit. */
-SC_HD uint64_t sc_hll_hash(uint32_t x)
+ * never collide, and every bit of the hash depends on every input bit.
+ * Elements of either width: a 32-bit one hashes as its zero extension. */
+SC_HD uint64_t sc_hll_hash(uint64_t x)
 {
     uint64_t h = x;
     h ^= h >> 33;

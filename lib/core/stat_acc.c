@@ -7,7 +7,7 @@
 void sc_stat_acc_init(sc_stat_acc *a)
 {
     memset(a, 0, sizeof *a);
-    a->min = UINT32_MAX;
+    a->min = UINT64_MAX;
 }
 
 void sc_stat_acc_merge(sc_stat_acc *a, const sc_stat_acc *b)
@@ -61,21 +61,25 @@ static double hll_estimate(const uint8_t *reg)
     return m * m / (2.0 * log(2.0)) / z;
 }
 
+uint64_t sc_stat_acc_distinct(const sc_stat_acc *a)
+{
+    if (a->count == 0) return 0;
+    double e = floor(hll_estimate(a->reg) + 0.5);
+    /* An estimate never claims more values than there are elements or
+     * than fit between min and max; a nonempty input has at least one. */
+    double most = (double)(a->max - a->min) + 1.0;
+    if ((double)a->count < most) most = (double)a->count;
+    return e < 1.0 ? 1 : e > most ? (uint64_t)most : (uint64_t)e;
+}
+
 void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out)
 {
     out->count = a->count;
     out->zeros = a->zeros;
     out->sum = a->sum;
     out->sum_hi = a->sum_hi;
-    out->min = a->min;
-    out->max = a->max;
-    out->distinct = 0;
-    if (a->count == 0) return;
-    double e = floor(hll_estimate(a->reg) + 0.5);
-    /* An estimate never claims more values than there are elements or
-     * than fit between min and max; a nonempty input has at least one. */
-    double most = (double)a->max - (double)a->min + 1.0;
-    if ((double)a->count < most) most = (double)a->count;
-    out->distinct = e < 1.0 ? 1 : e > most ? (uint64_t)most : (uint64_t)e;
+    /* 32-bit elements: an empty input's min is UINT32_MAX, as it was. */
+    out->min = (uint32_t)a->min;
+    out->max = (uint32_t)a->max;
+    out->distinct = sc_stat_acc_distinct(a);
 }
-

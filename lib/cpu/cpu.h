@@ -22,8 +22,9 @@ sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);
 /* The fixed-order float sum (cpu_fsum.c; core.h's sc_fsum_state); out
- * NULL: the sum alone.  Scans in[0..n), stream positions first.., into floats (wide: doubles). */
-void sc_cpu_fsum(const uint32_t *in, uint64_t n, uint64_t first,
+ * NULL: the sum alone.  Scans in[0..n), elements of type (f32 or f64) at
+ * stream positions first.., into floats (wide: doubles). */
+void sc_cpu_fsum(const void *in, sc_type type, uint64_t n, uint64_t first,
                  int inclusive, int wide, void *out, sc_fsum_state *st);
 sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
                       uint64_t n, unsigned lo_bit, unsigned hi_bit,
@@ -42,27 +43,30 @@ sc_status sc_cpu_sort64_ready(sc_ctx *ctx, sc_phase_times *times,
 sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
                      const sc_gen_plan *plan, uint64_t first_index,
                      void *out, uint64_t n);
-/* Adds in[0..n) to acc on the thread pool. */
+/* Adds in[0..n) to acc on the thread pool; the same for 64-bit
+ * elements (not in the table: the GPU's kernel takes 32-bit ones). */
 sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_stat_acc *acc);
+sc_status sc_cpu_stat64(sc_ctx *ctx, sc_phase_times *times,
+                        const uint64_t *in, uint64_t n, sc_stat_acc *acc);
 
-/* Stable split of in[0..n) into nb + 1 parts: part p holds the x with
- * exactly p bounds at or below it (bounds increase strictly).  out gets
- * the parts one after another, each in input order; counts[p] their
- * sizes. */
-sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times,
-                        const uint32_t *in, uint64_t n,
-                        const uint32_t *bounds, sc_key key, unsigned nb,
-                        uint32_t *out, uint64_t *counts);
+/* Stable split of in[0..n), elements of type, into nb + 1 parts: part
+ * p holds the x with exactly p bounds at or below its rank (bounds are
+ * ranks, sc_type_rank, and increase strictly).  out gets the parts one
+ * after another, each in input order; counts[p] their sizes. */
+sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                        uint64_t n, const uint64_t *bounds, sc_type type,
+                        unsigned nb, void *out, uint64_t *counts);
 
 /* A uniform sample without replacement of a stream's elements, of fixed
  * size: the `keep` elements whose positions hash lowest (a bottom-k
  * sample).  The positions alone decide, so the sample is the same
  * whatever the chunks, threads or order of the calls; memory stays
  * about 1.5 * keep * 16 bytes whatever the stream's length. */
-typedef struct sc_sample_item { uint64_t h; uint32_t v; } sc_sample_item;
+typedef struct sc_sample_item { uint64_t h, v; } sc_sample_item;
 typedef struct sc_sample {
     sc_sample_item *items;
+    unsigned size;          /* the elements' bytes: 4 or 8 */
     size_t len, cap, keep;
     uint64_t limit;         /* a hash above it can no longer be kept */
     uint64_t salt;
@@ -71,15 +75,15 @@ typedef struct sc_sample {
 #define SC_SAMPLE_KEEP ((size_t)1 << 20)
 
 sc_status sc_cpu_sample_init(sc_ctx *ctx, sc_sample *s, size_t keep,
-                             uint64_t seed);
+                             uint64_t seed, unsigned size);
 void sc_cpu_sample_free(sc_sample *s);
 /* What ops.h's sc_sample_add and sc_sample_bounds say, on s in place.
  * The bounds are above the smallest value, and fewer where values
  * repeat. */
 sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
-                            const uint32_t *in, uint64_t n, uint64_t first);
+                            const void *in, uint64_t n, uint64_t first);
 sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_phase_times *times,
-                               sc_sample *s, unsigned parts, uint32_t *bounds,
+                               sc_sample *s, unsigned parts, uint64_t *bounds,
                                unsigned *nb);
 
 

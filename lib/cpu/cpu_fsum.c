@@ -9,10 +9,16 @@
 #include <string.h>
 #include "cpu/cpu.h"
 
-static double f32_at(const uint32_t *in, uint64_t i)
+/* Element i of f32 or f64 elements, as a double (exact either way). */
+static inline double float_at(const void *in, int f64, uint64_t i)
 {
+    if (f64) {
+        double d;
+        memcpy(&d, (const double *)in + i, 8);
+        return d;
+    }
     float f;
-    memcpy(&f, &in[i], 4);
+    memcpy(&f, (const float *)in + i, 4);
     return f;
 }
 
@@ -30,8 +36,11 @@ static void put(void *out, uint64_t i, double v, int wide)
     }
 }
 
-void sc_cpu_fsum(const uint32_t *in, uint64_t n, uint64_t first,
-                 int inclusive, int wide, void *out, sc_fsum_state *st)
+/* The scan of one element width: f64 is a constant where it is called,
+ * so each width gets its own plain loop. */
+static inline void fsum_run(const void *in, int f64, uint64_t n,
+                            uint64_t first, int inclusive, int wide,
+                            void *out, sc_fsum_state *st)
 {
     uint64_t pos = first;
     for (uint64_t i = 0; i < n; i++, pos++) {
@@ -46,8 +55,15 @@ void sc_cpu_fsum(const uint32_t *in, uint64_t n, uint64_t first,
         if (out && !inclusive)
             put(out, i, st->in_block ? st->carry + st->partial : st->carry,
                 wide);
-        st->partial += f32_at(in, i);
+        st->partial += float_at(in, f64, i);
         st->in_block++;
         if (out && inclusive) put(out, i, st->carry + st->partial, wide);
     }
+}
+
+void sc_cpu_fsum(const void *in, sc_type type, uint64_t n, uint64_t first,
+                 int inclusive, int wide, void *out, sc_fsum_state *st)
+{
+    if (type == SC_F64) fsum_run(in, 1, n, first, inclusive, wide, out, st);
+    else fsum_run(in, 0, n, first, inclusive, wide, out, st);
 }

@@ -2,41 +2,43 @@
  * parts as the three phases.  Each sequence counts its elements per
  * part; the prefix gives each sequence its place in every part (parts
  * one after another, sequences in input order within a part); the move
- * writes each element there.  So every part keeps input order. */
+ * writes each element there.  So every part keeps input order.  The
+ * count and the move are cpu_ranges_impl.h's, once per element width. */
 #include <string.h>
 #include "cpu/cpu.h"
 #include "cpu/phases.h"
 
 typedef struct ranges_op {
-    const uint32_t *in;
-    const uint32_t *bounds;     /* ranks (sc_key) */
+    const void *in;
+    void *out;
+    /* The bounds' ranks, in the elements' width. */
+    uint32_t bounds32[SC_MAX_PARTS];
+    const uint64_t *bounds64;
     sc_key key;
+    sc_key64 key64;
     unsigned nb;
-    uint32_t *out;
     uint64_t *counts;
 } ranges_op;
 
-/* The number of bounds at or below x, without branches to mispredict:
- * the parts of random data are a coin toss at every step. */
-static inline unsigned part_of(const uint32_t *b, unsigned nb, uint32_t x)
-{
-    if (nb == 0) return 0;
-    const uint32_t *base = b;
-    unsigned len = nb;
-    while (len > 1) {
-        unsigned half = len / 2;
-        base = base[half] <= x ? base + half : base;
-        len -= half;
-    }
-    return (unsigned)(base - b) + (*base <= x);
-}
+#define ELEM_T uint32_t
+#define W(name) name##32
+#define BOUNDS(op) ((op)->bounds32)
+#define RANK(op, x) sc_key_rank((op)->key, (x))
+#include "cpu/cpu_ranges_impl.h"
+#undef ELEM_T
+#undef W
+#undef BOUNDS
+#undef RANK
 
-static void ranges_count(void *arg, uint64_t b, uint64_t e, uint64_t *res)
-{
-    const ranges_op *op = arg;
-    for (uint64_t i = b; i < e; i++)
-        res[part_of(op->bounds, op->nb, sc_key_rank(op->key, op->in[i]))]++;
-}
+#define ELEM_T uint64_t
+#define W(name) name##64
+#define BOUNDS(op) ((op)->bounds64)
+#define RANK(op, x) sc_key64_rank((op)->key64, (x))
+#include "cpu/cpu_ranges_impl.h"
+#undef ELEM_T
+#undef W
+#undef BOUNDS
+#undef RANK
 
 /* res[q * parts + p]: sequence q's count in part p, then its offset. */
 static int ranges_prefix(void *arg, uint64_t *res, unsigned seqs)
@@ -56,30 +58,23 @@ static int ranges_prefix(void *arg, uint64_t *res, unsigned seqs)
     return 0;
 }
 
-static void ranges_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
-                        const uint64_t *offsets)
-{
-    const ranges_op *op = arg;
-    uint64_t at[SC_MAX_PARTS];
-    (void)seq;
-    memcpy(at, offsets, (op->nb + 1) * sizeof *at);
-    for (uint64_t i = b; i < e; i++) {
-        uint32_t x = op->in[i];
-        op->out[at[part_of(op->bounds, op->nb, sc_key_rank(op->key, x))]++] = x;
-    }
-}
-
-sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times,
-                        const uint32_t *in, uint64_t n,
-                        const uint32_t *bounds, sc_key key, unsigned nb,
-                        uint32_t *out, uint64_t *counts)
+sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                        uint64_t n, const uint64_t *bounds, sc_type type,
+                        unsigned nb, void *out, uint64_t *counts)
 {
     if (nb >= SC_MAX_PARTS)
         return sc_fail(ctx, SC_ERR_USAGE, "too many bounds");
     memset(counts, 0, (nb + 1) * sizeof *counts);
     if (n == 0) return SC_OK;
-    ranges_op op = { in, bounds, key, nb, out, counts };
-    sc_phases ph = { n, nb + 1, 0, ranges_count, ranges_prefix, ranges_move,
+    ranges_op op = { .in = in, .out = out, .bounds64 = bounds,
+                     .key = sc_key_of((uint32_t)type),
+                     .key64 = sc_key64_of((uint32_t)type), .nb = nb,
+                     .counts = counts };
+    int wide = sc_type_is_64bit((uint32_t)type);
+    for (unsigned k = 0; !wide && k < nb; k++)
+        op.bounds32[k] = (uint32_t)bounds[k];
+    sc_phases ph = { n, nb + 1, 0, wide ? ranges_count64 : ranges_count32,
+                     ranges_prefix, wide ? ranges_move64 : ranges_move32,
                      &op };
     return sc_phases_run(ctx, times, &ph);
 }

@@ -15,9 +15,10 @@
 #include "cpu/phases.h"
 
 sc_status sc_cpu_sample_init(sc_ctx *ctx, sc_sample *s, size_t keep,
-                         uint64_t seed)
+                             uint64_t seed, unsigned size)
 {
     memset(s, 0, sizeof *s);
+    s->size = size;
     s->keep = keep ? keep : 1;
     /* Room for keep, and half as much again taken in before a selection
      * (amortised: each selection pays for keep / 2 new elements). */
@@ -81,7 +82,7 @@ static void shrink(sc_sample *s)
 
 typedef struct take_op {
     const sc_sample *s;
-    const uint32_t *in;
+    const void *in;
     uint64_t first;
     uint64_t ends[SC_MAX_SEQS];     /* where each sequence's items end */
 } take_op;
@@ -108,21 +109,32 @@ static int take_prefix(void *arg, uint64_t *res, unsigned seqs)
     return 0;
 }
 
-static void take_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
-                      const uint64_t *offsets)
+/* The move of elements of `size` bytes: a constant where it is called,
+ * so that each width gets its own plain loop. */
+static inline void take_run(take_op *op, unsigned seq, uint64_t b,
+                            uint64_t e, const uint64_t *offsets,
+                            unsigned size)
 {
-    take_op *op = arg;
     sc_sample_item *items = op->s->items, *to = items + offsets[0];
     uint64_t limit = op->s->limit;
     for (uint64_t i = b; i < e; i++) {
         uint64_t h = hash_at(op->s, op->first + i);
-        if (h <= limit) *to++ = (sc_sample_item){ h, op->in[i] };
+        if (h <= limit)
+            *to++ = (sc_sample_item){ h, sc_elem_bits(op->in, i, size) };
     }
     op->ends[seq] = (uint64_t)(to - items);
 }
 
+static void take_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
+                      const uint64_t *offsets)
+{
+    take_op *op = arg;
+    if (op->s->size == 8) take_run(op, seq, b, e, offsets, 8);
+    else take_run(op, seq, b, e, offsets, 4);
+}
+
 sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
-                            const uint32_t *in, uint64_t n, uint64_t first)
+                            const void *in, uint64_t n, uint64_t first)
 {
     /* Pieces of half the room beyond keep: a piece always fits after a
      * selection, so memory never grows with the chunk; and a selection
@@ -133,7 +145,7 @@ sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
         uint64_t m = n - off < piece ? n - off : piece;
         if (s->len + m > s->cap) shrink(s);
         op.s = s;
-        op.in = in + off;
+        op.in = (const unsigned char *)in + off * s->size;
         op.first = first + off;
         memset(op.ends, 0, sizeof op.ends);
         sc_phases ph = { m, 1, 1, take_count, take_prefix, take_move, &op };
@@ -146,26 +158,41 @@ sc_status sc_cpu_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
     return SC_OK;
 }
 
+/* The sampled values sorted, as elements of the sample's width. */
+static sc_status sorted_values(sc_ctx *ctx, sc_phase_times *times,
+                               const sc_sample *s, void **out)
+{
+    size_t m = s->len;
+    void *v = *out = malloc(m * s->size);
+    if (!v) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    if (s->size == 8) {
+        for (size_t i = 0; i < m; i++) ((uint64_t *)v)[i] = s->items[i].v;
+        return sc_cpu_sort64_ready(ctx, times, v, m, 0, 64, 0, NULL, NULL);
+    }
+    for (size_t i = 0; i < m; i++) ((uint32_t *)v)[i] = (uint32_t)s->items[i].v;
+    return sc_cpu_sort(ctx, times, v, m, 0, 32, 0);
+}
+
 sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_phase_times *times,
-                               sc_sample *s, unsigned parts, uint32_t *bounds,
+                               sc_sample *s, unsigned parts, uint64_t *bounds,
                                unsigned *nb)
 {
     *nb = 0;
     shrink(s);
     size_t m = s->len;
     if (m == 0 || parts < 2) return SC_OK;
-    uint32_t *v = malloc(m * sizeof *v);
-    if (!v) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < m; i++) v[i] = s->items[i].v;
-    sc_status st = sc_cpu_sort(ctx, times, v, m, 0, 32, 0);
+    void *v;
+    sc_status st = sorted_values(ctx, times, s, &v);
     if (st != SC_OK) { free(v); return st; }
     /* Bound j is the sampled value of rank j * m / parts: about j / parts
      * of the sample lies below it.  A bound equal to the one before (a
      * value repeated over a whole part) or to the smallest value (nothing
      * below it) would only make an empty part, so it is left out. */
+    uint64_t least = sc_elem_bits(v, 0, s->size);
     for (unsigned j = 1; j < parts; j++) {
-        uint32_t b = v[(size_t)((unsigned __int128)j * m / parts)];
-        if (b > v[0] && (*nb == 0 || b > bounds[*nb - 1])) bounds[(*nb)++] = b;
+        size_t at = (size_t)((unsigned __int128)j * m / parts);
+        uint64_t b = sc_elem_bits(v, at, s->size);
+        if (b > least && (*nb == 0 || b > bounds[*nb - 1])) bounds[(*nb)++] = b;
     }
     free(v);
     return SC_OK;

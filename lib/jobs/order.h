@@ -20,20 +20,6 @@ typedef struct sc_elem_order {
 /* The job's type, -r and --bits. */
 void sc_elem_order_init(sc_elem_order *o, const sc_job *j);
 
-/* Element i of v's bits. */
-static inline uint64_t sc_elem_bits(const void *v, size_t i, unsigned size)
-{
-    const unsigned char *p = (const unsigned char *)v + i * size;
-    if (size == 8) {
-        uint64_t x;
-        memcpy(&x, p, 8);
-        return x;
-    }
-    uint32_t x;
-    memcpy(&x, p, 4);
-    return x;
-}
-
 /* The rank of an element whose bits are x: elements sort by it, ties
  * kept in order. */
 static inline uint64_t sc_elem_rank_of(const sc_elem_order *o, uint64_t x)

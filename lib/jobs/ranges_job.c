@@ -30,8 +30,7 @@ typedef struct ranges_state {
     sc_writer *figures;         /* count_only: the line of sizes */
     sc_pool *gz_pool;           /* -z: the parts' compression threads */
     uint64_t total[SC_MAX_PARTS];
-    sc_key key;                 /* the type's order */
-    uint32_t ranks[SC_MAX_PARTS];   /* the bounds' */
+    uint64_t ranks[SC_MAX_PARTS];   /* the bounds' (sc_type_rank) */
 } ranges_state;
 
 /* A chunk's aux buffer carries its parts' sizes from the worker to the
@@ -50,10 +49,16 @@ static sc_status check_bounds(sc_ctx *ctx, const sc_job *j)
     if (j->rejects)
         return sc_fail(ctx, SC_ERR_USAGE, "a split by ranges has no rejects "
                        "file: every element goes to a part");
-    sc_key key = sc_key_of((uint32_t)j->type);
+    /* A library caller's bound of a 32-bit type must be one. */
+    for (size_t k = 0; sc_type_size(j->type) == 4 && k < j->n_bounds; k++)
+        if (j->bounds[k] > UINT32_MAX)
+            return sc_fail(ctx, SC_ERR_USAGE, "range bound %zu (0x%" PRIx64
+                           ") is beyond 32 bits, the width of %s", k + 1,
+                           j->bounds[k], sc_type_name(j->type));
+    uint32_t type = (uint32_t)j->type;
     for (size_t k = 1; k < j->n_bounds; k++)
-        if (sc_key_rank(key, (uint32_t)j->bounds[k]) <=
-            sc_key_rank(key, (uint32_t)j->bounds[k - 1])) {
+        if (sc_type_rank(type, j->bounds[k]) <=
+            sc_type_rank(type, j->bounds[k - 1])) {
             char a[SC_VALUE_CHARS], b[SC_VALUE_CHARS];
             sc_value_format(j->type, j->bounds[k], a);
             sc_value_format(j->type, j->bounds[k - 1], b);
@@ -163,7 +168,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     ranges_state *rs = js->own;
     (void)b;    /* CPU-only: there is no GPU kernel for this split */
     return sc_split_ranges(rs->ctx, js->times, s->c.in, s->c.n, rs->ranks,
-                           rs->key, rs->parts - 1, s->c.out,
+                           rs->job->type, rs->parts - 1, s->c.out,
                            (uint64_t *)s->c.aux);
 }
 
@@ -172,13 +177,14 @@ static sc_status emit(void *op, sc_slot *s)
     const job_state *js = op;
     ranges_state *rs = js->own;
     const uint64_t *counts = (const uint64_t *)s->c.aux;
-    const uint32_t *at = s->c.out;
+    const unsigned char *at = s->c.out;
+    size_t size = sc_type_size(rs->job->type);
     sc_status st = SC_OK;
     for (unsigned p = 0; p < rs->parts && st == SC_OK; p++) {
         rs->total[p] += counts[p];
         if (rs->out && counts[p])
             st = sc_writer_write(rs->out[p], at, (size_t)counts[p]);
-        at += counts[p];
+        at += counts[p] * size;
     }
     s->n_out = st == SC_OK ? s->c.n : 0;
     return st;
@@ -240,10 +246,9 @@ static ranges_state *state_new(sc_ctx *ctx, const sc_job *j)
     rs->ctx = ctx;
     rs->job = j;
     rs->parts = (unsigned)j->n_bounds + 1;
-    rs->key = sc_key_of((uint32_t)j->type);
     /* Bounds beyond the most are refused by check_bounds. */
     for (size_t k = 0; j->bounds && k < j->n_bounds && k < SC_MAX_PARTS; k++)
-        rs->ranks[k] = sc_key_rank(rs->key, (uint32_t)j->bounds[k]);
+        rs->ranks[k] = sc_type_rank((uint32_t)j->type, j->bounds[k]);
     return rs;
 }
 
@@ -282,7 +287,7 @@ static sc_status open(job_state *js)
 
 static int cpu_only(const job_state *js) { (void)js; return 1; }
 
-static size_t out_bytes(const sc_job *j) { (void)j; return 4; }
+static size_t out_bytes(const sc_job *j) { return sc_type_size(j->type); }
 
 static void release(job_state *js)
 {

@@ -35,15 +35,16 @@ typedef struct stat_state {
      * may be reported after it, as the histogram would miss what was
      * lost. */
     sc_status keep_st;
-    /* Elements of a signed or float type: figured as their ranks, on
-     * the worker thread in stream order (their float sum has one). */
+    /* Elements of a signed, float or 64-bit type: figured as their
+     * ranks, on the worker thread in stream order (their float sum has
+     * one). */
     int typed;
     sc_stat_typed t;
 } stat_state;
 
 /* What is looked at (all, or the blocks --sample takes) goes into the
  * figures and the quantiles' sample. */
-static sc_status reduce(stat_state *ss, uint32_t *x, size_t n)
+static sc_status reduce(stat_state *ss, void *x, size_t n)
 {
     sc_status st = ss->typed
         ? sc_stat_add_type(ss->ctx, ss->times, x, n, ss->seen, &ss->t, ss->acc)
@@ -70,7 +71,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     return st;
 }
 
-static sc_status keep(stat_state *ss, const uint32_t *x, size_t n)
+static sc_status keep(stat_state *ss, const void *x, size_t n)
 {
     sc_status st = ss->keep ? sc_spill_add(ss->keep, x, n) : SC_OK;
     if (st != SC_OK && ss->keep_st == SC_OK) ss->keep_st = st;
@@ -91,7 +92,7 @@ static sc_status emit(void *op, sc_slot *s)
 }
 
 /* An sc_look_fn: the blocks --sample read in place. */
-static sc_status look(void *arg, uint32_t *x, size_t n)
+static sc_status look(void *arg, void *x, size_t n)
 {
     stat_state *ss = arg;
     sc_status st = reduce(ss, x, n);
@@ -102,7 +103,7 @@ static sc_status look(void *arg, uint32_t *x, size_t n)
  * (stat_sample.c), also after a fault in the data. */
 static sc_status look_untaken(stat_state *ss, sc_status st)
 {
-    uint32_t *x;
+    void *x;
     size_t n = sc_blocks_untaken(&ss->blocks, &x);
     if (!n || (st != SC_OK && !sc_is_data_fault(st))) return st;
     sc_status looked = look(ss, x, n);
@@ -114,19 +115,18 @@ static sc_status look_untaken(stat_state *ss, sc_status st)
  * line of the report goes out. */
 static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
 {
-    sc_stats s;
-    sc_stat_acc_result(ss->acc, &s);
+    const sc_stat_acc *acc = ss->acc;
     sc_stat_hist h = { 0, 0, 0, NULL, SC_U32 };
-    int hist = ss->keep && s.count;
+    int hist = ss->keep && acc->count;
     sc_status st = hist ? sc_stat_hist_init(&h, ss->ctx, j->type,
-                                            j->hist_buckets, s.min, s.max)
+                                            j->hist_buckets, acc->min,
+                                            acc->max)
                         : SC_OK;
     if (st != SC_OK) return st;
     if (hist) st = sc_spill_walk(ss->keep, sc_stat_hist_add, &h);
-    if (st == SC_OK)
-        st = ss->typed ? sc_stat_print_type(w, &s, &ss->t) : sc_stat_print(w, &s);
-    if (st == SC_OK && ss->quant && s.count) {
-        uint32_t bounds[SC_MAX_PARTS];
+    if (st == SC_OK) st = sc_stat_print(w, acc, ss->typed ? &ss->t : NULL);
+    if (st == SC_OK && ss->quant && acc->count) {
+        uint64_t bounds[SC_MAX_PARTS];
         unsigned nb;
         st = sc_sample_bounds(ss->ctx, ss->times, ss->quant, j->quantiles,
                               bounds, &nb);
@@ -169,7 +169,9 @@ static sc_status open(job_state *js)
     ss->times = js->times;
     pthread_mutex_init(&ss->lock, NULL);
     sc_stat_acc_init(ss->acc);
-    sc_status st = sc_blocks_init(ctx, &ss->blocks, j->sample, j->sample_seed);
+    unsigned size = sc_type_size(j->type);
+    sc_status st = sc_blocks_init(ctx, &ss->blocks, j->sample, j->sample_seed,
+                                  size);
     /* A report is text; --head and --tail write elements of the type. */
     sc_writer_opts o = { .fmt = SC_FMT_TEXT, .level = 6, .type = j->type };
     if (st == SC_OK) st = sc_writer_open(&js->out, ctx, j->output, &o);
@@ -177,9 +179,10 @@ static sc_status open(job_state *js)
     if (j->hist_buckets)
         st = sc_spill_open(&ss->keep, ctx, j->tmpdir,
                            j->buffer_bytes ? j->buffer_bytes
-                                           : sc_default_buffer_bytes(), 4);
+                                           : sc_default_buffer_bytes(),
+                           size);
     if (st == SC_OK && j->quantiles)
-        st = sc_sample_new(ctx, &ss->quant, j->sample_seed);
+        st = sc_sample_new(ctx, &ss->quant, j->sample_seed, size);
     ss->typed = j->type != SC_U32;
     ss->t.type = j->type;
     ss->cpu_only = ss->quant || !ss->blocks.all || ss->typed;

@@ -11,7 +11,7 @@
 #define STEP ((size_t)1 << 16)
 
 static sc_status head(const sc_job *j, sc_reader *r, sc_writer *w,
-                      uint32_t *buf, uint64_t *in)
+                      void *buf, uint64_t *in)
 {
     sc_status st = SC_OK;
     while (*in < j->head) {
@@ -24,38 +24,44 @@ static sc_status head(const sc_job *j, sc_reader *r, sc_writer *w,
     return st;
 }
 
+/* The last `want` elements of `size` bytes seen. */
 typedef struct ring {
-    uint32_t *e;
-    size_t cap, len, pos;       /* pos: the oldest once full */
+    unsigned char *e;
+    unsigned size;
+    size_t cap, len, pos;       /* in elements; pos: the oldest once full */
     uint64_t want;
 } ring;
 
-static sc_status ring_add(sc_ctx *ctx, ring *g, const uint32_t *x, size_t n)
+static sc_status ring_add(sc_ctx *ctx, ring *g, const unsigned char *x,
+                          size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    while (n) {
         if (g->len == g->cap && g->cap < g->want) {
             uint64_t cap = g->cap ? (uint64_t)g->cap * 2 : STEP;
             if (cap > g->want) cap = g->want;
-            uint32_t *e = cap <= SIZE_MAX / 4 ? realloc(g->e, cap * 4) : NULL;
+            unsigned char *e = cap <= SIZE_MAX / g->size
+                             ? realloc(g->e, cap * g->size) : NULL;
             if (!e) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory for "
                                    "--tail");
             g->e = e;
             g->cap = (size_t)cap;
         }
-        if (g->len < g->cap) {
-            g->e[g->len++] = x[i];
-        } else {
-            g->e[g->pos] = x[i];
-            g->pos = (g->pos + 1) % g->cap;
-        }
+        /* Up to the end of the room, or of the ring, at once. */
+        size_t at = g->len < g->cap ? g->len : g->pos;
+        size_t m = g->cap - at < n ? g->cap - at : n;
+        memcpy(g->e + at * g->size, x, m * g->size);
+        if (g->len < g->cap) g->len += m;
+        else g->pos = (g->pos + m) % g->cap;
+        x += m * g->size;
+        n -= m;
     }
     return SC_OK;
 }
 
 static sc_status tail(sc_ctx *ctx, const sc_job *j, sc_reader *r,
-                      sc_writer *w, uint32_t *buf, uint64_t *in, uint64_t *out)
+                      sc_writer *w, void *buf, uint64_t *in, uint64_t *out)
 {
-    ring g = { NULL, 0, 0, 0, j->tail };
+    ring g = { NULL, sc_type_size(j->type), 0, 0, 0, j->tail };
     sc_status st;
     for (;;) {
         size_t got = 0;
@@ -65,7 +71,8 @@ static sc_status tail(sc_ctx *ctx, const sc_job *j, sc_reader *r,
     }
     /* After a data fault, the last elements decoded are still the tail. */
     if (st == SC_OK || sc_is_data_fault(st)) {
-        sc_status s2 = sc_writer_write(w, g.e + g.pos, g.len - g.pos);
+        sc_status s2 = sc_writer_write(w, g.e + g.pos * g.size,
+                                       g.len - g.pos);
         if (s2 == SC_OK) s2 = sc_writer_write(w, g.e, g.pos);
         if (s2 != SC_OK) st = s2;
         else *out = g.len;
@@ -77,7 +84,7 @@ static sc_status tail(sc_ctx *ctx, const sc_job *j, sc_reader *r,
 sc_status sc_stat_ends(sc_ctx *ctx, const sc_job *j, sc_reader *r,
                        sc_writer *w, uint64_t *in, uint64_t *out)
 {
-    uint32_t *buf = malloc(STEP * 4);
+    void *buf = malloc(STEP * sc_type_size(j->type));
     if (!buf) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_status st = j->head ? head(j, r, w, buf, in)
                            : tail(ctx, j, r, w, buf, in, out);

@@ -30,70 +30,64 @@ static void mean_text(u128 sum, uint64_t count, char *buf, size_t size)
              (unsigned)frac);
 }
 
-/* The same figures of elements of a signed or float type: s holds their
- * ranks' (sc_key), t the zeros and the float sum. */
-sc_status sc_stat_print_type(sc_writer *w, const sc_stats *s,
-                             const sc_stat_typed *t)
+/* The sum and the mean of elements of type (t NULL: u32) from acc's sum
+ * of their ranks: a signed type's ranks are x + 2^(width - 1), so their
+ * sum is less that an element; a float's sum is t's, in its order. */
+static void sum_text(const sc_stat_acc *acc, const sc_stat_typed *t,
+                     char *sum, size_t sum_size, char *mean, size_t mean_size)
 {
-    char line[320], lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS], sum[64],
-         mean[64];
-    if (s->count == 0) return sc_stat_print(w, s);
-    sc_key k = sc_key_of((uint32_t)t->type);
-    sc_value_format(t->type, sc_key_unrank(k, s->min), lo);
-    sc_value_format(t->type, sc_key_unrank(k, s->max), hi);
-    if (t->type == SC_F32) {
+    if (t && sc_type_is_float(t->type)) {
         double total = sc_fsum_total(&t->fsum);
         uint64_t bits;
         memcpy(&bits, &total, 8);
         sc_value_format(SC_F64, bits, sum);
-        snprintf(mean, sizeof mean, "%.6f", total / (double)s->count);
-    } else {
-        /* The ranks are x + 2^31: their sum, less 2^31 an element. */
-        u128 ranks = (u128)s->sum_hi << 64 | s->sum;
-        u128 bias = (u128)s->count << 31;
-        int negative = ranks < bias;
-        u128 mag = negative ? bias - ranks : ranks - bias;
-        char digits[48];
-        snprintf(sum, sizeof sum, "%s%s", negative ? "-" : "",
-                 u128_text(mag, digits + sizeof digits));
-        mean_text(mag, s->count, mean + 1, sizeof mean - 1);
-        /* A mean that rounds to zero has no sign. */
-        mean[0] = '-';
-        if (!negative || strspn(mean + 1, "0.") == strlen(mean + 1))
-            memmove(mean, mean + 1, strlen(mean + 1) + 1);
+        snprintf(mean, mean_size, "%.6f", total / (double)acc->count);
+        return;
     }
-    int len = snprintf(line, sizeof line,
-                       "count %" PRIu64 "\nmin %s\nmax %s\nsum %s\nmean %s"
-                       "\nzeros %" PRIu64 "\ndistinct %" PRIu64 "\n",
-                       s->count, lo, hi, sum, mean, t->zeros, s->distinct);
-    return sc_writer_write_bytes(w, line, (size_t)len);
+    u128 ranks = (u128)acc->sum_hi << 64 | acc->sum;
+    u128 bias = 0;
+    if (t && sc_type_is_signed(t->type))
+        bias = (u128)acc->count << (8 * sc_type_size(t->type) - 1);
+    int negative = ranks < bias;
+    u128 mag = negative ? bias - ranks : ranks - bias;
+    char digits[48];
+    snprintf(sum, sum_size, "%s%s", negative ? "-" : "",
+             u128_text(mag, digits + sizeof digits));
+    mean_text(mag, acc->count, mean + 1, mean_size - 1);
+    /* A mean that rounds to zero has no sign. */
+    mean[0] = '-';
+    if (!negative || strspn(mean + 1, "0.") == strlen(mean + 1))
+        memmove(mean, mean + 1, strlen(mean + 1) + 1);
 }
 
-sc_status sc_stat_print(sc_writer *w, const sc_stats *s)
+sc_status sc_stat_print(sc_writer *w, const sc_stat_acc *acc,
+                        const sc_stat_typed *t)
 {
-    char line[256], sum[48], mean[64];
+    char line[320], lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS], sum[64],
+         mean[64];
     int len;
-    if (s->count == 0) {
+    if (acc->count == 0) {
         len = snprintf(line, sizeof line, "count 0\n");
         return sc_writer_write_bytes(w, line, (size_t)len);
     }
-    u128 total = (u128)s->sum_hi << 64 | s->sum;
-    mean_text(total, s->count, mean, sizeof mean);
+    sc_type type = t ? t->type : SC_U32;
+    sc_value_format(type, sc_type_unrank(type, acc->min), lo);
+    sc_value_format(type, sc_type_unrank(type, acc->max), hi);
+    sum_text(acc, t, sum, sizeof sum, mean, sizeof mean);
     len = snprintf(line, sizeof line,
-                   "count %" PRIu64 "\nmin %" PRIu32 "\nmax %" PRIu32
-                   "\nsum %s\nmean %s\nzeros %" PRIu64 "\ndistinct %" PRIu64
-                   "\n", s->count, s->min, s->max,
-                   u128_text(total, sum + sizeof sum), mean, s->zeros,
-                   s->distinct);
+                   "count %" PRIu64 "\nmin %s\nmax %s\nsum %s\nmean %s"
+                   "\nzeros %" PRIu64 "\ndistinct %" PRIu64 "\n",
+                   acc->count, lo, hi, sum, mean, t ? t->zeros : acc->zeros,
+                   sc_stat_acc_distinct(acc));
     return sc_writer_write_bytes(w, line, (size_t)len);
 }
 
 /* Buckets between min and max: as many as asked, but no more than there
  * are values, so none is empty by construction. */
 sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
-                            uint32_t buckets, uint32_t min, uint32_t max)
+                            uint32_t buckets, uint64_t min, uint64_t max)
 {
-    uint64_t range = (uint64_t)max - min + 1;
+    u128 range = (u128)max - min + 1;
     h->type = type;
     h->min = min;
     h->range = range;
@@ -102,18 +96,27 @@ sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
     return h->counts ? SC_OK : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
 }
 
-/* Bucket b holds x with floor((x - min) * n / range) == b. */
-sc_status sc_stat_hist_add(void *arg, const void *elems, size_t len)
+/* Bucket b holds x with floor((x - min) * n / range) == b: for ranks of
+ * type T, in PRODUCT_T, which holds (x - min) * n and the range. */
+#define HIST_COUNT(h, x, len, T, PRODUCT_T)                                 \
+    do {                                                                    \
+        const T *x_ = (x), min_ = (T)(h)->min;                              \
+        PRODUCT_T n_ = (h)->n, range_ = (PRODUCT_T)(h)->range;              \
+        for (size_t i_ = 0; i_ < (len); i_++)                               \
+            (h)->counts[(PRODUCT_T)(x_[i_] - min_) * n_ / range_]++;        \
+    } while (0)
+
+sc_status sc_stat_hist_add(void *arg, const void *x, size_t len)
 {
     sc_stat_hist *h = arg;
-    const uint32_t *x = elems;
-    for (size_t i = 0; i < len; i++)
-        h->counts[(uint64_t)(x[i] - h->min) * h->n / h->range]++;
+    /* A 32-bit type's range fits 33 bits, times n 53: 64-bit division. */
+    if (sc_type_is_64bit(h->type)) HIST_COUNT(h, x, len, uint64_t, u128);
+    else HIST_COUNT(h, x, len, uint32_t, uint64_t);
     return SC_OK;
 }
 
 /* Bucket b runs from min + ceil(b * range / n) to one below the next. */
-static uint64_t bucket_start(const sc_stat_hist *h, uint64_t b)
+static u128 bucket_start(const sc_stat_hist *h, uint64_t b)
 {
     return h->min + (b * h->range + h->n - 1) / h->n;
 }
@@ -121,14 +124,13 @@ static uint64_t bucket_start(const sc_stat_hist *h, uint64_t b)
 sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h)
 {
     sc_status st = SC_OK;
-    sc_key key = sc_key_of((uint32_t)h->type);
     for (uint64_t b = 0; b < h->n && st == SC_OK; b++) {
         char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];
         char line[2 * SC_VALUE_CHARS + 32];
-        uint32_t first = (uint32_t)bucket_start(h, b);
-        uint32_t last = (uint32_t)(bucket_start(h, b + 1) - 1);
-        sc_value_format(h->type, sc_key_unrank(key, first), lo);
-        sc_value_format(h->type, sc_key_unrank(key, last), hi);
+        uint64_t first = (uint64_t)bucket_start(h, b);
+        uint64_t last = (uint64_t)(bucket_start(h, b + 1) - 1);
+        sc_value_format(h->type, sc_type_unrank(h->type, first), lo);
+        sc_value_format(h->type, sc_type_unrank(h->type, last), hi);
         int len = snprintf(line, sizeof line, "hist %s %s %" PRIu64 "\n", lo,
                            hi, h->counts[b]);
         st = sc_writer_write_bytes(w, line, (size_t)len);
@@ -145,14 +147,14 @@ void sc_stat_hist_free(sc_stat_hist *h)
 /* "quantiles B1,B2,...": what sc-split --ranges takes; "quantiles" alone
  * when there is no bound to give (one value throughout). */
 sc_status sc_stat_quantiles_print(sc_writer *w, sc_type type,
-                                  const uint32_t *ranks, unsigned nb)
+                                  const uint64_t *ranks, unsigned nb)
 {
     char line[SC_MAX_PARTS * (SC_VALUE_CHARS + 1) + 16];
     size_t len = (size_t)snprintf(line, sizeof line, "quantiles");
-    sc_key key = sc_key_of((uint32_t)type);
     for (unsigned k = 0; k < nb; k++) {
         line[len++] = k ? ',' : ' ';
-        len += sc_value_format(type, sc_key_unrank(key, ranks[k]), line + len);
+        len += sc_value_format(type, sc_type_unrank(type, ranks[k]),
+                               line + len);
     }
     line[len++] = '\n';
     return sc_writer_write_bytes(w, line, len);

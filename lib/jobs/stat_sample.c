@@ -20,18 +20,20 @@
 #include <unistd.h>
 #include "jobs/stat.h"
 
-#define BLOCK_ELEMS ((uint64_t)1 << 14)     /* 64 KiB */
+#define BLOCK_BYTES ((uint64_t)1 << 16)    /* 64 KiB */
 #define BATCH_BLOCKS 64                     /* read per call to look() */
 
 sc_status sc_blocks_init(sc_ctx *ctx, sc_blocks *b, double fraction,
-                         uint64_t seed)
+                         uint64_t seed, unsigned size)
 {
     b->all = !(fraction > 0 && fraction < 1);
+    b->size = size;
+    b->elems = BLOCK_BYTES / size;
     b->below = b->all ? UINT64_MAX : (uint64_t)ldexp(fraction, 64);
     b->salt = sc_mix64(seed ^ 0xb10c5a3b1e5eedULL);
     b->any = 0;
     b->first_n = 0;
-    b->first = b->all ? NULL : malloc(BLOCK_ELEMS * sizeof *b->first);
+    b->first = b->all ? NULL : malloc(BLOCK_BYTES);
     return b->all || b->first ? SC_OK
                               : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
 }
@@ -42,7 +44,7 @@ void sc_blocks_free(sc_blocks *b)
     b->first = NULL;
 }
 
-size_t sc_blocks_untaken(const sc_blocks *b, uint32_t **x)
+size_t sc_blocks_untaken(const sc_blocks *b, void **x)
 {
     *x = b->first;
     return b->all || b->any ? 0 : b->first_n;
@@ -50,12 +52,12 @@ size_t sc_blocks_untaken(const sc_blocks *b, uint32_t **x)
 
 /* The elements of x[0..n), at stream positions first..., that lie in the
  * first block, copied to where they go in it. */
-static void hold_first(sc_blocks *b, const uint32_t *x, size_t n,
+static void hold_first(sc_blocks *b, const void *x, size_t n,
                        uint64_t first)
 {
-    if (b->any || first >= BLOCK_ELEMS) return;
-    size_t m = BLOCK_ELEMS - first < n ? (size_t)(BLOCK_ELEMS - first) : n;
-    memcpy(b->first + first, x, m * sizeof *x);
+    if (b->any || first >= b->elems) return;
+    size_t m = b->elems - first < n ? (size_t)(b->elems - first) : n;
+    memcpy((unsigned char *)b->first + first * b->size, x, m * b->size);
     b->first_n = (size_t)first + m;
 }
 
@@ -64,17 +66,19 @@ static int taken(const sc_blocks *b, uint64_t block)
     return b->all || sc_mix64(block ^ b->salt) < b->below;
 }
 
-size_t sc_blocks_keep(sc_blocks *b, uint32_t *x, size_t n, uint64_t first)
+size_t sc_blocks_keep(sc_blocks *b, void *x, size_t n, uint64_t first)
 {
     if (b->all) return n;
     hold_first(b, x, n, first);
+    unsigned char *e = x;
     size_t kept = 0;
     for (size_t i = 0; i < n;) {
-        uint64_t block = (first + i) / BLOCK_ELEMS;
-        size_t end = (size_t)((block + 1) * BLOCK_ELEMS - first);
+        uint64_t block = (first + i) / b->elems;
+        size_t end = (size_t)((block + 1) * b->elems - first);
         if (end > n) end = n;
         if (taken(b, block)) {
-            memmove(x + kept, x + i, (end - i) * sizeof *x);
+            memmove(e + kept * b->size, e + i * b->size,
+                    (end - i) * b->size);
             kept += end - i;
             b->any = 1;
         }
@@ -150,7 +154,7 @@ static sc_status read_at(sc_ctx *ctx, const files *f, size_t *file,
 int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r)
 {
     int64_t bytes = sc_reader_size_hint(r);
-    if (b->all || bytes < 0 || bytes % 4 || j->n_inputs == 0 ||
+    if (b->all || bytes < 0 || bytes % b->size || j->n_inputs == 0 ||
         j->big_endian)
         return 0;
     for (size_t i = 0; i < j->n_inputs; i++)
@@ -159,24 +163,24 @@ int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r)
 }
 
 static sc_status read_blocks(sc_ctx *ctx, sc_phase_times *times,
-                             sc_blocks *b, const files *f, uint32_t *buf,
+                             sc_blocks *b, const files *f, unsigned char *buf,
                              sc_look_fn look, void *arg, uint64_t *in)
 {
     uint64_t bytes = f->n ? f->end[f->n - 1] : 0;
-    uint64_t blocks = (bytes / 4 + BLOCK_ELEMS - 1) / BLOCK_ELEMS;
+    uint64_t blocks = (bytes + BLOCK_BYTES - 1) / BLOCK_BYTES;
     for (uint64_t k = 0; k < blocks && !b->any; k++) b->any = taken(b, k);
     size_t file = 0, have = 0;
     sc_status st = SC_OK;
     for (uint64_t k = 0; k < blocks && st == SC_OK; k++) {
         if (!taken(b, k) && (b->any || k > 0)) continue;
-        uint64_t at = k * BLOCK_ELEMS * 4;
-        size_t len = bytes - at < BLOCK_ELEMS * 4 ? (size_t)(bytes - at)
-                                                  : BLOCK_ELEMS * 4;
+        uint64_t at = k * BLOCK_BYTES;
+        size_t len = bytes - at < BLOCK_BYTES ? (size_t)(bytes - at)
+                                              : BLOCK_BYTES;
         double t0 = sc_now();
-        st = read_at(ctx, f, &file, at, (unsigned char *)(buf + have), len);
+        st = read_at(ctx, f, &file, at, buf + have * b->size, len);
         sc_phase_add(times, SC_PH_READ, sc_now() - t0);
-        have += len / 4;
-        if (st == SC_OK && have == BATCH_BLOCKS * BLOCK_ELEMS) {
+        have += len / b->size;
+        if (st == SC_OK && have == BATCH_BLOCKS * b->elems) {
             st = look(arg, buf, have);
             *in += have;
             have = 0;
@@ -195,8 +199,8 @@ sc_status sc_blocks_read(sc_ctx *ctx, sc_phase_times *times, const sc_job *j,
 {
     files f = { 0, NULL, NULL, NULL };
     sc_status st = open_files(ctx, j, &f);
-    uint32_t *buf = NULL;
-    if (st == SC_OK && !(buf = malloc(BATCH_BLOCKS * BLOCK_ELEMS * 4)))
+    unsigned char *buf = NULL;
+    if (st == SC_OK && !(buf = malloc(BATCH_BLOCKS * BLOCK_BYTES)))
         st = sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     if (st == SC_OK) st = read_blocks(ctx, times, b, &f, buf, look, arg, in);
     free(buf);

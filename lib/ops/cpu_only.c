@@ -9,12 +9,11 @@
 #include "cpu/cpu.h"
 #include "ops/ops.h"
 
-sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times,
-                          const uint32_t *in, uint64_t n,
-                          const uint32_t *bounds, sc_key key, unsigned nb,
-                          uint32_t *out, uint64_t *counts)
+sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                          uint64_t n, const uint64_t *bounds, sc_type type,
+                          unsigned nb, void *out, uint64_t *counts)
 {
-    return sc_cpu_ranges(ctx, times, in, n, bounds, key, nb, out, counts);
+    return sc_cpu_ranges(ctx, times, in, n, bounds, type, nb, out, counts);
 }
 
 sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, uint64_t *ranks,
@@ -31,16 +30,17 @@ sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
 {
     (void)ctx;
     double t0 = sc_now();
-    sc_cpu_fsum(in, n, first, inclusive, wide, out, st);
+    sc_cpu_fsum(in, SC_F32, n, first, inclusive, wide, out, st);
     sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
     return SC_OK;
 }
 
-sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed)
+sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed,
+                        unsigned size)
 {
     *out = malloc(sizeof **out);
     if (!*out) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
-    sc_status st = sc_cpu_sample_init(ctx, *out, SC_SAMPLE_KEEP, seed);
+    sc_status st = sc_cpu_sample_init(ctx, *out, SC_SAMPLE_KEEP, seed, size);
     if (st != SC_OK) {
         free(*out);
         *out = NULL;
@@ -56,13 +56,13 @@ void sc_sample_free(sc_sample *s)
 }
 
 sc_status sc_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
-                        const uint32_t *in, uint64_t n, uint64_t first)
+                        const void *in, uint64_t n, uint64_t first)
 {
     return sc_cpu_sample_add(ctx, times, s, in, n, first);
 }
 
 sc_status sc_sample_bounds(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
-                           unsigned parts, uint32_t *bounds, unsigned *nb)
+                           unsigned parts, uint64_t *bounds, unsigned *nb)
 {
     return sc_cpu_sample_bounds(ctx, times, s, parts, bounds, nb);
 }

@@ -87,17 +87,18 @@ sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, uint64_t *ranks,
 sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_stat_acc *acc);
 
-/* sc-stat of elements of a signed or float type: what it keeps beyond
- * the u32 state, which takes their ranks (sc_key): the zeros, and the
- * float sum in its fixed order.  sc_stat_add_type() counts x[0..n), at
- * positions first.. of what is looked at, in stream order, and leaves x
- * ranked (ops_stat.c). */
+/* sc-stat of elements of a signed, float or 64-bit type: what it keeps
+ * beyond the unsigned state, which takes their ranks (sc_key, sc_key64):
+ * the zeros, and the float sum in its fixed order.  sc_stat_add_type()
+ * counts x[0..n), elements of t->type at positions first.. of what is
+ * looked at, in stream order, and leaves x ranked (ops_stat.c); 64-bit
+ * elements on the host's threads, whatever the device. */
 typedef struct sc_stat_typed {
     sc_type type;
     uint64_t zeros;
     sc_fsum_state fsum;
 } sc_stat_typed;
-sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, uint32_t *x,
+sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, void *x,
                            uint64_t n, uint64_t first, sc_stat_typed *t,
                            sc_stat_acc *acc);
 
@@ -119,31 +120,32 @@ size_t sc_chunk_bytes(const sc_ctx *ctx, size_t asked, int64_t known,
  * would have failed it (ctx.c). */
 sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st);
 
-/* The operations only the CPU has (cpu_only.c).  A split of in[0..n) by
- * value into nb + 1 parts, part k holding bounds[k-1] <= x < bounds[k],
- * each in input order, one after another into out, their sizes into
- * counts; elements are compared as their ranks under key (sc_key), the
- * bounds are ranks already. */
-sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times,
-                          const uint32_t *in, uint64_t n,
-                          const uint32_t *bounds, sc_key key, unsigned nb,
-                          uint32_t *out, uint64_t *counts);
+/* The operations only the CPU has (cpu_only.c).  A split of in[0..n),
+ * elements of type, by value into nb + 1 parts, part k holding
+ * bounds[k-1] <= x < bounds[k], each in input order, one after another
+ * into out, their sizes into counts; elements are compared as their
+ * ranks (sc_type_rank), the bounds are ranks already. */
+sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                          uint64_t n, const uint64_t *bounds, sc_type type,
+                          unsigned nb, void *out, uint64_t *counts);
 /* The float sum scan of in[0..n), stream positions first.. on, into
  * floats (wide: doubles), from and to *st (cpu_only.c). */
 sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                        uint64_t n, uint64_t first, int inclusive, int wide,
                        void *out, sc_fsum_state *st);
 /* A uniform sample of a stream's elements, of fixed size, the same
- * whatever the chunks, threads or order of the calls (cpu/cpu.h). */
+ * whatever the chunks, threads or order of the calls (cpu/cpu.h); its
+ * elements are unsigned numbers of `size` bytes (4 or 8): ranks. */
 typedef struct sc_sample sc_sample;
-sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed);
+sc_status sc_sample_new(sc_ctx *ctx, sc_sample **out, uint64_t seed,
+                        unsigned size);
 void sc_sample_free(sc_sample *s);
 /* Adds in[0..n), the elements at stream positions first, first + 1, ... */
 sc_status sc_sample_add(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
-                        const uint32_t *in, uint64_t n, uint64_t first);
+                        const void *in, uint64_t n, uint64_t first);
 /* Bounds cutting the sampled values into `parts` parts of about equal
  * count (at most parts - 1, strictly increasing); their number in *nb. */
 sc_status sc_sample_bounds(sc_ctx *ctx, sc_phase_times *times, sc_sample *s,
-                           unsigned parts, uint32_t *bounds, unsigned *nb);
+                           unsigned parts, uint64_t *bounds, unsigned *nb);
 
 #endif

@@ -6,21 +6,47 @@
 #include "cpu/cpu.h"
 #include "ops/ops.h"
 
-sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, uint32_t *x,
+/* The zeros of x[0..n), elements of `size` bytes: those whose bits
+ * under `bits` are all 0.  size is a constant where it is called, so
+ * each width gets its own plain loop. */
+static inline uint64_t count_zeros(const void *x, uint64_t n, unsigned size,
+                                   uint64_t bits)
+{
+    uint64_t zeros = 0;
+    for (uint64_t i = 0; i < n; i++)
+        zeros += (sc_elem_bits(x, i, size) & bits) == 0;
+    return zeros;
+}
+
+/* x[0..n) to their ranks in place (sc_key or sc_key64). */
+static void rank(sc_ctx *ctx, void *x, uint64_t n, sc_type type)
+{
+    if (!sc_type_is_64bit(type))
+        sc_keys_rank(ctx->pool, ctx->phase_threads, sc_key_of(type), x, n, 0);
+    else if (type != SC_U64)        /* an unsigned type is its own rank */
+        sc_keys_rank64(ctx->pool, ctx->phase_threads, sc_key64_of(type), x,
+                       n, 0);
+}
+
+sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, void *x,
                            uint64_t n, uint64_t first, sc_stat_typed *t,
                            sc_stat_acc *acc)
 {
     double t0 = sc_now();
+    int wide = sc_type_is_64bit(t->type);
     /* Both zeros of a float are zeros. */
-    uint32_t bits = t->type == SC_F32 ? 0x7fffffffu : UINT32_MAX;
-    uint64_t zeros = 0;
-    for (uint64_t i = 0; i < n; i++) zeros += (x[i] & bits) == 0;
-    t->zeros += zeros;
-    if (t->type == SC_F32) sc_cpu_fsum(x, n, first, 1, 1, NULL, &t->fsum);
-    sc_keys_rank(ctx->pool, ctx->phase_threads, sc_key_of((uint32_t)t->type),
-                 x, n, 0);
+    uint64_t bits = wide ? UINT64_MAX : UINT32_MAX;
+    if (sc_type_is_float(t->type)) bits >>= 1;
+    t->zeros += wide ? count_zeros(x, n, 8, bits) : count_zeros(x, n, 4, bits);
+    if (sc_type_is_float(t->type))
+        sc_cpu_fsum(x, t->type, n, first, 1, 1, NULL, &t->fsum);
+    rank(ctx, x, n, t->type);
     sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
-    return sc_stat_add(ctx, times, x, n, acc);
+    if (!wide) return sc_stat_add(ctx, times, x, n, acc);
+    /* 64-bit elements are the host's threads' whatever the device: no
+     * kernel takes them yet. */
+    sc_backend_used(ctx, sc_ops_cpu());
+    return sc_cpu_stat64(ctx, times, x, n, acc);
 }
 
 sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out)
