@@ -47,7 +47,7 @@ _sc_tool()
             --op) COMPREPLY=($(compgen -W 'sum max min xor' -- "$cur")); return ;;
             -e|--type)
                 local types='u32 i32 f32'
-                case $tool in sc-gen|sc-rsort) types="$types u64 i64 f64" ;; esac
+                case $tool in sc-gen|sc-rsort|sc-stat|sc-split) types="$types u64 i64 f64" ;; esac
                 COMPREPLY=($(compgen -W "$types" -- "$cur")); return ;;
         esac
         case $meta in

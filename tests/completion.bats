@@ -54,6 +54,7 @@ comp() {
     for v in $(comp sc-gen --dist ''); do sc-gen --dist "$v" -n 4 > /dev/null; done
     for v in $(comp sc-scan --op ''); do sc-gen -n 4 | sc-scan --op "$v" > /dev/null; done
     [ "$(comp sc-rsort -e '' | LC_ALL=C sort | tr '\n' ' ')" = "f32 f64 i32 i64 u32 u64 " ]
+    [ "$(comp sc-stat -e '' | LC_ALL=C sort | tr '\n' ' ')" = "f32 f64 i32 i64 u32 u64 " ]
     [ "$(comp sc-compact -e '' | LC_ALL=C sort | tr '\n' ' ')" = "f32 i32 u32 " ]
     for v in $(comp sc-rsort --type ''); do sc-gen -n 4 -e "$v" | sc-rsort --type "$v" > /dev/null; done
     for v in $(comp sc-compact --type ''); do sc-gen -n 4 | sc-compact --type "$v" > /dev/null; done

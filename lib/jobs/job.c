@@ -23,11 +23,10 @@ static const sc_job_type *job_type(const sc_job *j)
                                                 : streaming[j->kind];
 }
 
-/* The jobs that take the 64-bit element types so far. */
+/* The jobs that take 64-bit element types so far. */
 static int takes_64bit(const sc_job *j)
 {
-    return j->kind == SC_JOB_GEN || j->kind == SC_JOB_SORT ||
-           j->kind == SC_JOB_COMPACT || (j->kind == SC_JOB_SPLIT && !j->ranges);
+    return j->kind != SC_JOB_SCAN;
 }
 
 /* What the tools' option parsing already rules out, checked again for
@@ -40,8 +39,7 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     else if (sc_type_size(j->type) == 0)
         bad = "invalid element type";
     else if (sc_type_size(j->type) == 8 && !takes_64bit(j))
-        bad = "split by ranges (--ranges), scan and stat do not handle "
-              "64-bit element types yet";
+        bad = "scan does not handle 64-bit element types yet";
     else if (j->kind == SC_JOB_SCAN && j->scan_op == SC_OP_XOR &&
              sc_type_is_float(j->type))
         bad = "xor takes an integer type";
