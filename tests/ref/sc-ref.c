@@ -66,7 +66,7 @@
  * bits.
  *
  * stat: min and max by rank, an exact sum for integers, zeros counts -0.0
- * too, distinct counts bit patterns; --hist is for u32 only.
+ * too, distinct counts bit patterns; --hist is for integer types only.
  *
  * Clarity over speed everywhere.
  */
@@ -1053,19 +1053,25 @@ static int cmd_stat(int argc, char **argv)
         print_mean(usum, 0, n);
     }
     printf("zeros %" PRIu64 "\ndistinct %" PRIu64 "\n", zeros, distinct);
-    /* Integers by value: the sorted values' offsets from the least. */
-    int64_t least = is_signed(t) ? to_int(t, v[0]) : (int64_t)v[0];
-    for (uint64_t i = 0; i < n && hist; i++)
-        v[i] = (uint64_t)((is_signed(t) ? to_int(t, v[i]) : (int64_t)v[i]) -
-                          least);
-    uint64_t range = v[n - 1] + 1, b = hist < range ? hist : range;
+    /* Integers by value, which is the rank less a constant: the sorted
+     * values' offsets from the least, in 128 bits (a 64-bit type's
+     * range, max - min + 1, is up to 2^64). */
+    typedef unsigned __int128 u128;
+    uint64_t least = rank(t, v[0]);
+    u128 range = (u128)(rank(t, v[n - 1]) - least) + 1;
+    uint64_t b = hist < range ? hist : (uint64_t)range;
     for (uint64_t k = 0, i = 0; k < b; k++) {
         /* Bucket k: the values x with k*range <= (x-min)*b < (k+1)*range. */
         uint64_t c = 0;
-        for (; i < n && v[i] * b < (k + 1) * range; i++) c++;
-        int64_t lo = least + (int64_t)((k * range + b - 1) / b);
-        int64_t hi = least + (int64_t)(((k + 1) * range + b - 1) / b) - 1;
-        printf("hist %" PRId64 " %" PRId64 " %" PRIu64 "\n", lo, hi, c);
+        for (; i < n && (u128)(rank(t, v[i]) - least) * b < (k + 1) * range;
+             i++)
+            c++;
+        uint64_t lo = least + (uint64_t)((k * range + b - 1) / b);
+        uint64_t hi = least + (uint64_t)(((k + 1) * range + b - 1) / b) - 1;
+        char lo_text[64], hi_text[64];
+        format_value(lo_text, sizeof lo_text, t, unrank(t, lo));
+        format_value(hi_text, sizeof hi_text, t, unrank(t, hi));
+        printf("hist %s %s %" PRIu64 "\n", lo_text, hi_text, c);
     }
     free(v);
     return 0;
