@@ -114,6 +114,73 @@ u64text() {
     od -An -v -tu8 -w8 ${1:+"$1"} | tr -d ' '
 }
 
+# gen64 FILE TYPE N SEED [sc-ref options]: N elements of TYPE from sc-ref
+# gen into FILE, checked to be N elements long.
+gen64() {
+    local f=$1 t=$2 n=$3 s=$4
+    shift 4
+    ref gen --type "$t" -n "$n" -s "$s" "$@" > "$f" ||
+        { echo "# sc-ref gen --type $t -n $n failed" >&2; return 1; }
+    case " $* " in *" -t "*) return 0 ;; esac
+    [ "$(stat -c %s "$f")" -eq $((n * 8)) ] ||
+        { echo "# $f: $(stat -c %s "$f") bytes, not $((n * 8))" >&2; return 1; }
+}
+
+# pack64 TYPE NUMBER...: the little-endian bytes (perl's pack: Q<, q<, d<).
+pack64() {
+    local t=$1
+    shift
+    perl -e 'my %f = (u64 => "Q<", i64 => "q<", f64 => "d<");
+             my $f = $f{shift @ARGV}; print pack("$f*", @ARGV)' "$t" "$@"
+}
+
+# swap64 < IN > OUT: the byte order of every 8-byte element reversed.
+swap64() {
+    perl -e 'local $/; print pack("Q>*", unpack("Q<*", <STDIN>))'
+}
+
+# sample_in_place TYPE FILE BLOCK: sc-stat -e TYPE --sample 0.1 looks at
+# whole blocks of BLOCK elements (64 KiB) of FILE, about a tenth of them
+# (FILE: 245 blocks), and reads only those from the file (-v's count of
+# elements in); through a pipe it reads everything and looks at the same
+# blocks.  Another seed takes other blocks; --sample 1 takes all.
+sample_in_place() {
+    local t=$1 f=$2 block=$3 count
+    local n=$(($(stat -c %s "$f") / (65536 / block)))
+    run -0 --separate-stderr sc-stat -e "$t" -v --sample 0.1 "$f"
+    count=$(sed -n 's/^count //p' <<< "$output")
+    [ $((count % block)) -eq 0 ] && [ "$count" -gt $((n / 20)) ] &&
+        [ "$count" -lt $((n / 6)) ] || { echo "# -e $t: count $count of $n" >&2; return 1; }
+    [[ "$stderr" == *"elements: in $count,"* ]] || { echo "# -e $t: $stderr" >&2; return 1; }
+    run -0 --separate-stderr sh -c 'cat "$1" | sc-stat -e "$2" -v --sample 0.1' sh "$f" "$t"
+    [ "$(sed -n 's/^count //p' <<< "$output")" -eq "$count" ] &&
+        [[ "$stderr" == *"elements: in $n,"* ]] || { echo "# -e $t, a pipe: $stderr" >&2; return 1; }
+    [ "$(sc-stat -e "$t" --sample 0.1 --seed 2 "$f")" != "$(sc-stat -e "$t" --sample 0.1 "$f")" ] &&
+        [ "$(sc-stat -e "$t" --sample 1 "$f")" = "$(sc-stat -e "$t" "$f")" ]
+}
+
+# stat_any_way TYPE FILE [OPTIONS...]: sc-stat -e TYPE OPTIONS prints the
+# same of FILE (over 1000008 bytes) for any chunk size and thread count,
+# from the file, a pipe or gzip, cut in two files, or big-endian.
+stat_any_way() {
+    local t=$1 f=$2 want size=4
+    shift 2
+    case $t in *64) size=8 ;; esac
+    head -c 1000008 "$f" > any.a
+    tail -c +1000009 "$f" > any.b
+    perl -e 'local $/; print $ARGV[0] == 8 ? pack("Q>*", unpack("Q<*", <STDIN>))
+                                          : pack("N*", unpack("V*", <STDIN>))' \
+        "$size" < "$f" > any.be
+    want=$(sc-stat -e "$t" "$@" "$f")
+    [ "$(sc-stat -e "$t" -c 4K -j 1 "$@" "$f")" = "$want" ] &&
+    [ "$(sc-stat -e "$t" -j 3 "$@" < "$f")" = "$want" ] &&
+    [ "$(cat "$f" | sc-stat -e "$t" -c 8K "$@")" = "$want" ] &&
+    [ "$(gzip -1 -c "$f" | sc-stat -e "$t" "$@")" = "$want" ] &&
+    [ "$(sc-stat -e "$t" "$@" any.a any.b)" = "$want" ] &&
+    [ "$(sc-stat -e "$t" --big-endian -c 4K "$@" any.be)" = "$want" ] ||
+        { echo "# sc-stat -e $t $*" >&2; return 1; }
+}
+
 # text2raw [FILE]: whitespace-separated decimal/0x numbers -> raw uint32.
 text2raw() {
     perl -ne 'for (split) { print pack("V", /^0x/i ? hex($_) : $_) }' ${1:+"$1"}

@@ -389,9 +389,6 @@ stat_vs_ref() {
     u32le 1 2 3 > a
     run sc-rsort -e u128 a
     expect_usage sc-rsort
-    run sc-compact -e u64 a
-    expect_usage sc-compact
-    [[ $output == *"u64"*"sc-compact does not handle 64-bit types yet"* ]]
     run sc-compact -e i32 --lt 1.5 a
     expect_usage sc-compact
     run sc-compact -e i32 --lt 2147483648 a

@@ -873,6 +873,324 @@ static void test_sort_on(sc_ctx *ctx, const char *label)
     ok(all_ok, "%s: sc_sort equals a stable merge sort (bits ranges, descending)", label);
 }
 
+/* ------------------------------------------- 64-bit predicates and ops */
+
+/* A condition on 64-bit elements written out as C compares in the type:
+ * u64 and i64 by value, f64 as doubles (a NaN fails all but !=, and
+ * -0.0 == +0.0).  Terms as sc-compact's options: EQ NE LT LE GT GE,
+ * RANGE (v..hi), MASK (integer types). */
+enum { T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE, T_RANGE, T_MASK, T_KINDS };
+typedef struct {
+    sc_type type;
+    int has[T_KINDS];
+    uint64_t v[T_KINDS], hi;
+    int invert;
+    int dflt;               /* sc_pred_default_type: x != 0 */
+} simple64;
+
+static int less64(sc_type t, uint64_t a, uint64_t b)
+{
+    if (t == SC_I64) return (int64_t)a < (int64_t)b;
+    if (t == SC_F64) return f64_of(a) < f64_of(b);
+    return a < b;
+}
+
+static int equal64(sc_type t, uint64_t a, uint64_t b)
+{
+    return t == SC_F64 ? f64_of(a) == f64_of(b) : a == b;
+}
+
+static int simple64_test(const simple64 *s, uint64_t x)
+{
+    sc_type t = s->type;
+    int r = 1;
+    if (s->dflt) r = !equal64(t, x, 0);
+    if (s->has[T_EQ] && !equal64(t, x, s->v[T_EQ])) r = 0;
+    if (s->has[T_NE] && equal64(t, x, s->v[T_NE])) r = 0;
+    if (s->has[T_LT] && !less64(t, x, s->v[T_LT])) r = 0;
+    if (s->has[T_LE] && !(less64(t, x, s->v[T_LE]) || equal64(t, x, s->v[T_LE]))) r = 0;
+    if (s->has[T_GT] && !less64(t, s->v[T_GT], x)) r = 0;
+    if (s->has[T_GE] && !(less64(t, s->v[T_GE], x) || equal64(t, x, s->v[T_GE]))) r = 0;
+    if (s->has[T_RANGE] &&
+        !((less64(t, s->v[T_RANGE], x) || equal64(t, x, s->v[T_RANGE])) &&
+          (less64(t, x, s->hi) || equal64(t, x, s->hi))))
+        r = 0;
+    if (s->has[T_MASK] && !(x & s->v[T_MASK])) r = 0;
+    return s->invert ? !r : r;
+}
+
+static int build64(const simple64 *s, sc_pred *p)
+{
+    static const sc_cmp cmps[] = { SC_EQ, SC_NE, SC_LT, SC_LE, SC_GT, SC_GE };
+    if ((s->dflt ? sc_pred_default_type(p, s->type)
+                 : sc_pred_all_type(p, s->type)) != SC_OK)
+        return 0;
+    for (int k = T_EQ; k <= T_GE; k++)
+        if (s->has[k] && sc_pred_add_cmp(p, cmps[k], s->v[k]) != SC_OK) return 0;
+    if (s->has[T_RANGE] && sc_pred_add_range(p, s->v[T_RANGE], s->hi) != SC_OK)
+        return 0;
+    if (s->has[T_MASK] && sc_pred_add_mask(p, s->v[T_MASK]) != SC_OK) return 0;
+    p->invert = (uint32_t)s->invert;
+    return 1;
+}
+
+static uint64_t rnd64(void)
+{
+    return (uint64_t)rnd() << 32 | rnd();
+}
+
+/* Values where 64-bit conditions go wrong when read as 32-bit, or as
+ * doubles, or without the type's sign: the words around 2^32 and 2^53,
+ * the extremes, and for f64 both zeros, both infinities, NaNs of both
+ * signs with payloads, denormals. */
+static uint64_t interesting64(sc_type t)
+{
+    static const uint64_t ints[] = {
+        0, 1, 2, 5, 100, 0xffffffffu, 0x100000000u, 0x100000001u,
+        (uint64_t)1 << 53, ((uint64_t)1 << 53) + 1, 0x7fffffffffffffffu,
+        0x8000000000000000u, 0xfffffffffffffffeu, UINT64_MAX,
+        0 - (uint64_t)5, 0 - (uint64_t)0x100000000u, 0 - (uint64_t)0xffffffffu,
+        0xffffffff00000000u, 0x8000000000000001u };
+    static const uint64_t floats[] = {
+        0, 0x8000000000000000u, 0x3ff0000000000000u, 0xbff0000000000000u,
+        0x7ff0000000000000u, 0xfff0000000000000u, 0x7ff8000000000000u,
+        0xfff8000000000000u, 0x7ff0000000000001u, 0xfff00000deadbeefu, 1,
+        0x8000000000000001u, 0x7fefffffffffffffu, 0xffefffffffffffffu,
+        0x4340000000000000u /* 2^53 */, 0x4340000000000001u /* 2^53 + 2 */,
+        0x3fe0000000000000u, 0x00000000ffffffffu, 0x41f0000000000000u /* 2^32 */ };
+    uint32_t r = rnd();
+    if (t == SC_F64) {
+        if (r & 3) return floats[rnd() % (sizeof floats / sizeof floats[0])];
+        return f64_bits((double)(int32_t)(rnd() % 2000000u - 1000000) / 8);
+    }
+    if (r & 3) return ints[rnd() % (sizeof ints / sizeof ints[0])];
+    return (r & 4) ? rnd64() : (uint64_t)(int64_t)(int32_t)(rnd() % 2001u - 1000);
+}
+
+static void random_simple64(simple64 *s, sc_type t)
+{
+    memset(s, 0, sizeof *s);
+    s->type = t;
+    uint32_t which = rnd();
+    for (int k = 0; k < T_KINDS; k++) {
+        s->has[k] = (which >> (2 * k) & 3) == 0;
+        s->v[k] = interesting64(t);
+    }
+    if (t == SC_F64) s->has[T_MASK] = 0;
+    s->hi = (which >> 20 & 1) ? interesting64(t) : s->v[T_RANGE] + rnd() % 2000;
+    s->invert = (which >> 21) & 1;
+    s->dflt = (which >> 22 & 7) == 0;
+}
+
+static const sc_type types64[] = { SC_U64, SC_I64, SC_F64 };
+
+/* sc_pred_test on predicates of the 64-bit types: by hand where the
+ * 32-bit reading or a double's would differ, then random ones against
+ * simple64. */
+static void test_pred64(void)
+{
+    sc_pred p;
+    const uint64_t big = (uint64_t)1 << 32;
+    sc_pred_default_type(&p, SC_U64);
+    ok(!sc_pred_test(&p, 0) && sc_pred_test(&p, big) && sc_pred_test(&p, 1) &&
+       sc_pred_test(&p, UINT64_MAX), "u64 default: x != 0 in all 64 bits");
+    sc_pred_all_type(&p, SC_U64);
+    sc_pred_add_cmp(&p, SC_GT, 0xffffffffu);
+    ok(sc_pred_test(&p, big) && !sc_pred_test(&p, 0xffffffffu) && !sc_pred_test(&p, 0),
+       "u64 --gt 0xffffffff admits 2^32 only above");
+    sc_pred_all_type(&p, SC_U64);
+    sc_pred_add_cmp(&p, SC_EQ, ((uint64_t)1 << 53) + 1);
+    ok(sc_pred_test(&p, ((uint64_t)1 << 53) + 1) && !sc_pred_test(&p, (uint64_t)1 << 53),
+       "u64 --eq 2^53+1 is exact (not a double's)");
+    sc_pred_all_type(&p, SC_U64);
+    sc_pred_add_mask(&p, (uint64_t)1 << 40);
+    ok(sc_pred_test(&p, (uint64_t)3 << 40) && !sc_pred_test(&p, 1u << 8) &&
+       !sc_pred_test(&p, 0xffffffffu), "u64 --mask 2^40: a bit above 32");
+    sc_pred_all_type(&p, SC_I64);
+    sc_pred_add_mask(&p, 0x8000000000000001u);
+    ok(sc_pred_test(&p, 0 - (uint64_t)2) && sc_pred_test(&p, 1) && !sc_pred_test(&p, 2),
+       "i64 --mask 0x8000000000000001: the sign bit or bit 0");
+    sc_pred_all_type(&p, SC_I64);
+    sc_pred_add_range(&p, 0 - (uint64_t)5, 5);
+    ok(sc_pred_test(&p, 0 - (uint64_t)5) && sc_pred_test(&p, 0) && sc_pred_test(&p, 5) &&
+       sc_pred_test(&p, UINT64_MAX) && !sc_pred_test(&p, 0 - (uint64_t)6) &&
+       !sc_pred_test(&p, 6) && !sc_pred_test(&p, 0x8000000000000000u) &&
+       !sc_pred_test(&p, 0x7fffffffffffffffu) && !sc_pred_test(&p, 0xfffffffbu),
+       "i64 --range -5:5 crosses 0 (and is not the 32-bit words')");
+    sc_pred_all_type(&p, SC_I64);
+    sc_pred_add_cmp(&p, SC_LT, 0);
+    ok(sc_pred_test(&p, UINT64_MAX) && sc_pred_test(&p, 0x8000000000000000u) &&
+       !sc_pred_test(&p, 0) && !sc_pred_test(&p, 0x7fffffffffffffffu) &&
+       !sc_pred_test(&p, 0xffffffffu), "i64 --lt 0: the sign of 64 bits");
+    sc_pred_all_type(&p, SC_I64);
+    sc_pred_add_range(&p, 0x8000000000000000u, 0x7fffffffffffffffu);
+    ok(sc_pred_test(&p, 0) && sc_pred_test(&p, 0x8000000000000000u) &&
+       sc_pred_test(&p, 0x7fffffffffffffffu), "i64 --range MIN:MAX admits all");
+    sc_pred_default_type(&p, SC_F64);
+    ok(!sc_pred_test(&p, 0) && !sc_pred_test(&p, 0x8000000000000000u) &&
+       sc_pred_test(&p, 0x7ff8000000000000u) && sc_pred_test(&p, 1),
+       "f64 default drops both zeros, keeps NaN and denormals");
+    sc_pred_all_type(&p, SC_F64);
+    sc_pred_add_cmp(&p, SC_EQ, 0x8000000000000000u);
+    ok(sc_pred_test(&p, 0) && sc_pred_test(&p, 0x8000000000000000u) &&
+       !sc_pred_test(&p, 1), "f64 --eq -0 admits both zeros");
+    sc_pred_all_type(&p, SC_F64);
+    sc_pred_add_cmp(&p, SC_LT, 0);
+    ok(sc_pred_test(&p, f64_bits(-1.0)) && sc_pred_test(&p, 0xfff0000000000000u) &&
+       !sc_pred_test(&p, 0x8000000000000000u) && !sc_pred_test(&p, 0xfff8000000000000u),
+       "f64 --lt 0: not -0, not -NaN");
+    sc_pred_all_type(&p, SC_F64);
+    sc_pred_add_range(&p, 0xfff0000000000000u, 0x7ff0000000000000u);
+    ok(sc_pred_test(&p, 0xfff0000000000000u) && sc_pred_test(&p, 0x7ff0000000000000u) &&
+       !sc_pred_test(&p, 0x7ff0000000000001u) && !sc_pred_test(&p, 0xfff8000000000000u),
+       "f64 --range -inf:inf: every number, no NaN");
+    sc_pred_all_type(&p, SC_F64);
+    sc_pred_add_cmp(&p, SC_NE, 0x7ff8000000000000u);
+    ok(sc_pred_test(&p, 0x7ff8000000000000u) && sc_pred_test(&p, 0),
+       "f64 --ne nan admits everything, NaNs too");
+    sc_pred_all_type(&p, SC_F64);
+    sc_pred_add_cmp(&p, SC_GE, 0x7ff8000000000000u);
+    ok(!sc_pred_test(&p, 0x7ff8000000000000u) && !sc_pred_test(&p, 0x7ff0000000000000u),
+       "f64 --ge nan admits nothing");
+    sc_pred_all_type(&p, SC_F64);
+    sc_pred_add_cmp(&p, SC_GT, f64_bits(9007199254740992.0));
+    ok(sc_pred_test(&p, f64_bits(9007199254740994.0)) &&
+       !sc_pred_test(&p, f64_bits(9007199254740992.0)), "f64 --gt 2^53");
+    ok(sc_pred_add_mask(&p, 1) == SC_ERR_USAGE, "f64 --mask is SC_ERR_USAGE");
+
+    for (size_t ti = 0; ti < 3; ti++) {
+        sc_type t = types64[ti];
+        int agree = 1;
+        for (int k = 0; k < 3000 && agree; k++) {
+            simple64 s;
+            random_simple64(&s, t);
+            if (!build64(&s, &p)) {
+                agree = 0;
+                diag("%s: building predicate %d failed", sc_type_name(t), k);
+                break;
+            }
+            for (int j = 0; j < 200; j++) {
+                uint64_t x = j < T_KINDS ? s.v[j] : j == T_KINDS ? s.hi
+                           : j < 2 * T_KINDS ? s.v[j - T_KINDS - 1] + 1
+                           : (j & 1) ? interesting64(t) : rnd64();
+                if (!!sc_pred_test(&p, x) != !!simple64_test(&s, x)) {
+                    agree = 0;
+                    diag("%s: predicate %d disagrees at x=0x%016llx (lib %d, plain %d)",
+                         sc_type_name(t), k, (unsigned long long)x, sc_pred_test(&p, x),
+                         simple64_test(&s, x));
+                    break;
+                }
+            }
+        }
+        ok(agree, "%s: sc_pred_test agrees with C's comparisons on 3000 random predicates",
+           sc_type_name(t));
+    }
+}
+
+/* Random elements of type t: a third zeros (of both signs for f64), the
+ * rest interesting64's. */
+static void fill64(uint64_t *v, uint64_t n, sc_type t)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t r = rnd() % 3;
+        v[i] = r ? interesting64(t) : (t == SC_F64 && (rnd() & 1)) ? 0x8000000000000000u : 0;
+    }
+}
+
+/* One predicate on in[0..n): sc_compact, sc_compact_indices and sc_split
+ * against plain loops; 0 and a diagnostic on the first difference. */
+static int compact64_case(sc_ctx *ctx, const char *label, const simple64 *s,
+                          const uint64_t *in, uint64_t n, uint64_t *out,
+                          uint64_t *want, uint64_t *idx, uint64_t *want_idx)
+{
+    sc_pred p;
+    if (!build64(s, &p)) {
+        diag("%s: building a %s predicate failed", label, sc_type_name(s->type));
+        return 0;
+    }
+    uint64_t m = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (simple64_test(s, in[i])) {
+            want[m] = in[i];
+            want_idx[m++] = ((uint64_t)1 << 33) + i;
+        }
+    uint64_t kept = ~0ULL, sel = ~0ULL, r = m;
+    const char *what = NULL;
+    if (sc_compact(ctx, in, n, &p, out, &kept) != SC_OK || kept != m ||
+        memcmp(out, want, m * 8) != 0)
+        what = "sc_compact";
+    else if (sc_compact_indices(ctx, in, n, &p, (uint64_t)1 << 33, idx, &kept) != SC_OK ||
+             kept != m || memcmp(idx, want_idx, m * 8) != 0)
+        what = "sc_compact_indices";
+    if (!what) {
+        for (uint64_t i = 0; i < n; i++)
+            if (!simple64_test(s, in[i])) want[r++] = in[i];
+        if (sc_split(ctx, in, n, &p, out, &sel) != SC_OK || sel != m ||
+            memcmp(out, want, n * 8) != 0)
+            what = "sc_split";
+    }
+    if (what)
+        diag("%s: %s of %llu %s elements differs from a plain loop (%llu kept): %s", label,
+             what, (unsigned long long)n, sc_type_name(s->type), (unsigned long long)m,
+             sc_ctx_message(ctx));
+    return !what;
+}
+
+static void test_compact64_on(sc_ctx *ctx, const char *label)
+{
+    for (size_t ti = 0; ti < 3; ti++) {
+        sc_type t = types64[ti];
+        int all_ok = 1;
+        for (size_t z = 0; z < N_SIZES && all_ok; z++) {
+            uint64_t n = sizes[z];
+            uint64_t *in = xmalloc(n * 8), *out = xmalloc(n * 8), *want = xmalloc(n * 8);
+            uint64_t *idx = xmalloc(n * 8), *want_idx = xmalloc(n * 8);
+            fill64(in, n, t);
+            for (int k = 0; k < 5 && all_ok; k++) {
+                simple64 s;
+                random_simple64(&s, t);
+                if (k == 0) {
+                    memset(&s, 0, sizeof s);
+                    s.type = t;
+                    s.dflt = 1;
+                }
+                all_ok = compact64_case(ctx, label, &s, in, n, out, want, idx, want_idx);
+            }
+            free(in);
+            free(out);
+            free(want);
+            free(idx);
+            free(want_idx);
+        }
+        ok(all_ok, "%s: %s sc_compact, sc_compact_indices and sc_split equal plain loops, "
+           "sizes 0..1000003", label, sc_type_name(t));
+    }
+}
+
+/* 64-bit elements run on the CPU's threads whatever the context's
+ * device (test_ops() runs test_compact64_on on each context; here four
+ * threads, so that sequences meet inside the smaller sizes); the device
+ * arrays, 32-bit, refuse their predicates. */
+static void test_ops64(void)
+{
+    sc_ctx *four = NULL;
+    if (sc_ctx_new(&four, "cpu", 4) == SC_OK) {
+        test_compact64_on(four, "cpu, 4 threads");
+        sc_ctx_free(four);
+    } else {
+        skip("sc_ctx_new failed", "cpu, 4 threads");
+    }
+    sc_pred p;
+    sc_pred_default_type(&p, SC_U64);
+    uint64_t kept = 0;
+    sc_status st = sc_dev_compact(cpu_ctx, NULL, 0, &p, NULL, &kept);
+    ok(st == SC_ERR_USAGE && strstr(sc_ctx_message(cpu_ctx), "u64"),
+       "sc_dev_compact refuses a u64 predicate (%s)", sc_ctx_message(cpu_ctx));
+    p.type = 99;
+    ok(sc_compact(cpu_ctx, &kept, 1, &p, &kept, &kept) == SC_ERR_USAGE,
+       "sc_compact refuses a predicate of no type");
+}
+
 static void test_ops(void)
 {
     struct { sc_ctx *c; const char *l; } ctxs[] = {
@@ -885,6 +1203,7 @@ static void test_ops(void)
             continue;
         }
         test_compact_on(ctxs[k].c, ctxs[k].l);
+        test_compact64_on(ctxs[k].c, ctxs[k].l);
         test_scan_on(ctxs[k].c, ctxs[k].l);
         test_sort_on(ctxs[k].c, ctxs[k].l);
     }
@@ -1241,6 +1560,19 @@ static void test_bad_parts(sc_ctx *c)
        strstr(sc_ctx_message(c), "no rejects file"),
        "bad args: a split by ranges with a rejects file (%s)",
        sc_ctx_message(c));
+    /* The bounds are element bits: a 32-bit type's fit 32 bits. */
+    static const uint64_t wide[2] = { 5, (uint64_t)1 << 32 };
+    job.rejects = NULL;
+    job.bounds = wide;
+    ok(sc_run(c, &job) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "beyond 32 bits"),
+       "bad args: a u32 split by ranges with a bound beyond 32 bits (%s)",
+       sc_ctx_message(c));
+    job.type = SC_I32;
+    ok(sc_run(c, &job) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "beyond 32 bits"),
+       "bad args: an i32 split by ranges with a bound beyond 32 bits (%s)",
+       sc_ctx_message(c));
     sc_job_init(&job, SC_JOB_STAT);
     job.quantiles = SC_MAX_PARTS + 1;
     ok(sc_run(c, &job) == SC_ERR_USAGE && strstr(sc_ctx_message(c), "at most"),
@@ -1522,6 +1854,8 @@ int main(void)
     test_pred();
     test_gen();
     test_ops();
+    test_pred64();
+    test_ops64();
     test_streams();
     test_stat();
     test_bad_arguments();
