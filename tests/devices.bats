@@ -145,6 +145,23 @@ loads_driver() {
     done
 }
 
+@test "devices: -d cuda with no usable GPU fails before writing, even where the CPU runs every chunk" {
+    ! have_gpu || skip "a CUDA GPU is present: this checks a machine without one"
+    gen_file a.bin 70000 9 0.5
+    run_to want err sc-compact -d cuda a.bin
+    local ws=$status
+    [ "$ws" -eq 1 ]
+    # Float sums and 64-bit elements have no GPU path: the CPU takes them.
+    local args
+    for args in "sc-scan -e f32" "sc-scan -e f32 --inclusive" "sc-compact -e u64" \
+                "sc-split -e i64" "sc-compact -e f64 --indices"; do
+        run_to got err $args -d cuda a.bin
+        [ "$status" -eq "$ws" ] || { echo "# $args: status $status" >&2; return 1; }
+        [ ! -s got ] || { echo "# $args: wrote $(wc -c < got) bytes" >&2; return 1; }
+        expect_one_line_error "${args%% *}" err
+    done
+}
+
 # split_run TOOL ARGS...: TOOL under auto, told to want the GPU, with its
 # first 8 chunks on the CPU as if the GPU were still starting, then the
 # rest on the GPU.  Its output must equal the CPU's alone, and -v must
