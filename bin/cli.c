@@ -18,7 +18,7 @@ static const char common_help[] =
 "                      GPU, 4M on the CPU; 1M a thread where threads take\n"
 "                      whole chunks of a file, see sc(7))\n"
 "  -e, --type T        element type: u32 (default), i32, f32,\n"
-"                      u64, i64, f64 (sc-scan: the first three, for now)\n"
+"                      u64, i64, f64\n"
 "      --big-endian    binary numbers in and out are big-endian\n"
 "  -d, --device DEV    auto (default, or $SC_DEVICE), cpu, cuda, cuda:N,\n"
 "                      cuda:all (every GPU)\n"
@@ -229,9 +229,6 @@ void cli_common_option(cli *c, int opt, const char *arg)
         if (sc_type_parse(arg, &t) != SC_OK)
             cli_usage_error(c, "invalid --type '%s' (u32, i32, f32, u64, "
                             "i64, f64)", arg);
-        if (sc_type_size(t) == 8 && c->job.kind == SC_JOB_SCAN)
-            cli_usage_error(c, "--type %s: %s does not handle 64-bit types "
-                            "yet", arg, c->prog);
         c->job.type = t;
         c->job.gen.type = t;
         break;

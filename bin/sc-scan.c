@@ -6,8 +6,10 @@ static const char usage[] =
 "Usage: sc-scan [OPTION]... [FILE]...\n"
 "Exclusive prefix scan: out[0] = identity, out[i] = in[0] op ... op in[i-1].\n\n"
 "  -i, --inclusive     out[i] = in[0] op ... op in[i]\n"
-"      --op OP         sum (default, mod 2^32), max, min, xor (integers)\n"
-"  -w, --wide          64-bit output: uint64 (u32), int64 (i32), double (f32)\n"
+"      --op OP         sum (default; integers wrap at the type's width), max,\n"
+"                      min, xor (integers)\n"
+"  -w, --wide          64-bit output of a 32-bit type: uint64 (u32), int64\n"
+"                      (i32), double (f32)\n"
 "      --carry-in V    start from V instead of the identity\n"
 "      --total         print only the final accumulator\n";
 
@@ -24,7 +26,7 @@ static sc_scan_op parse_op(const cli *c, const char *arg)
 
 /* --carry-in in the accumulator's type: with -w the 64-bit one for u32
  * (whatever the operator) and for i32 sums and xor; a double for float
- * sums; else (max, min) the element's. */
+ * sums; else (max, min, and every 64-bit type's) the element's. */
 static uint64_t carry_value(const cli *c, const char *arg)
 {
     sc_type t = c->job.type;
@@ -74,6 +76,9 @@ int main(int argc, char **argv)
     sc_scan_op op = c.job.scan_op;
     if (op == SC_OP_XOR && sc_type_is_float(t))
         cli_usage_error(&c, "--op xor takes an integer --type");
+    if (c.job.out.wide && sc_type_size(t) == 8)
+        cli_usage_error(&c, "-w needs a 32-bit --type, not %s",
+                        sc_type_name(t));
     c.job.carry_in = sc_scan_identity_of(t, op);
     if (carry) c.job.carry_in = carry_value(&c, carry);
     return cli_run(&c);

@@ -204,16 +204,23 @@ static inline double sc_fsum_total(const sc_fsum_state *s)
 }
 
 /* Scan identities and combination, shared by both backends and the
- * streaming jobs (scan_ops.c). */
-uint64_t sc_scan_identity(sc_scan_op op, int wide);
+ * streaming jobs (scan_ops.c).  The identity is the accumulator's, as
+ * the backends keep it; `wide` in combine: a 64-bit accumulator (a
+ * 32-bit type's `wide`, or an 8-byte type). */
+uint64_t sc_scan_identity(sc_type type, sc_scan_op op);
 uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b);
 /* in[0..n) combined from the identity, on the calling thread. */
 uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,
                         int wide);
-/* The same for elements of a 32-bit type, the accumulator as the
- * backends keep it (sc_scan_ranks: max and min of ranks). */
-uint64_t sc_scan_reduce_type(const uint32_t *in, uint64_t n, sc_type type,
+/* The same for elements of any type (in: 4- or 8-byte ones), the
+ * accumulator as the backends keep it (sc_scan_ranks: max and min of
+ * ranks); `wide` is for 32-bit types. */
+uint64_t sc_scan_reduce_type(const void *in, uint64_t n, sc_type type,
                              sc_scan_op op, int wide);
+/* A carry as sc_scan_type's *carry holds it to the rank the backends
+ * keep (sc_scan_ranks), or back (unrank); other carries are their own. */
+uint64_t sc_scan_carry_rank(sc_type type, sc_scan_op op, uint64_t carry,
+                            int unrank);
 
 /* Sorted parts merged on the pool's threads (merge_parts.c): what the
  * GPUs of -d cuda:all sorted, each a part.  Merges the k (1 ≤ k ≤ SC_MAX_GPUS) parts src[bounds[i] .. bounds[i+1]),

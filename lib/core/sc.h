@@ -210,21 +210,21 @@ sc_status sc_split(sc_ctx *ctx, const void *in, uint64_t n,
  * *carry holds the carry-in and receives the final accumulator. */
 sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
                   int inclusive, int wide, void *out, uint64_t *carry);
-/* The same for elements of a 32-bit type.  Sums of i32 wrap as u32 sums
- * do, and with `wide` are sign-extended into an int64; max and min
- * follow the type's order (sc_sort_type's: floats by totalOrder) and,
- * with `wide`, write the int64 or double of the element; xor takes an
- * integer type.  Float sums accumulate in double in one fixed order:
- * inside aligned blocks of 1024 elements in order, then the block totals
- * in order; outputs are floats (wide: doubles).  *carry holds the
- * element's bits (max, min, and sums and xor without `wide`), an int64's
- * (an i32 wide sum or xor) or a double's (every float sum), and receives the
- * final accumulator: a float sum continues exactly from it when n is a
- * multiple of 1024. */
+/* The same for elements of any type: in holds 4- or 8-byte ones (the
+ * 64-bit types run on the host's threads and take no `wide`).  Integer
+ * sums wrap at the accumulator's width, i32's sign-extended with `wide`;
+ * max and min follow the type's order (sc_sort_type's: floats by
+ * totalOrder) and, with `wide`, write the int64 or double of the element;
+ * xor takes an integer type.  Float sums accumulate in double in one
+ * fixed order: inside aligned blocks of 1024 elements in order, then the
+ * block totals in order; outputs are of the type (f32 wide: doubles).
+ * *carry holds the element's bits (with `wide`, a sum's or xor's in the
+ * 64-bit type) or a double's (every float sum), and receives the final
+ * accumulator: a float sum continues from it exactly at n % 1024 == 0. */
 sc_status sc_scan_type(sc_ctx *ctx, const void *in, uint64_t n,
                        sc_type type, sc_scan_op op, int inclusive, int wide,
                        void *out, uint64_t *carry);
-/* The identity of op over elements of a 32-bit type, as *carry holds it:
+/* The identity of op over elements of any type, as *carry holds it:
  * 0 for sums and xor; for max the least element of the type's order,
  * for min the greatest (for floats NaNs: -NaN and +NaN with every
  * payload bit set). */

@@ -115,10 +115,11 @@ SC_HD uint64_t sc_widen(uint32_t type, uint32_t x)
 }
 
 /* What a typed scan (sc_scan_type) does beyond a u32 one: max and min
- * compare ranks (sc_key), so they run on ranks and write the elements
- * back (widened with `wide`); an i32 wide sum sign-extends.  Sums of
- * i32 that wrap, and xor, are the u32 ones bit for bit; float sums are
- * a scan of their own (fsum.c). */
+ * compare ranks (sc_key, or sc_key64 for the 8-byte types: a u64 is its
+ * own rank), so they run on ranks and write the elements back (widened
+ * with `wide`); an i32 wide sum sign-extends.  Sums of i32 that wrap,
+ * and xor, are the u32 ones bit for bit, as i64's are u64's; float sums
+ * are a scan of their own (cpu_fsum.c). */
 SC_HD int sc_scan_ranks(uint32_t type, int op)
 {
     return type != SC_U32 && (op == SC_OP_MAX || op == SC_OP_MIN);

@@ -1,14 +1,19 @@
 /* scan_ops.c — the scan's operators as both backends and the streaming
  * jobs use them: identities, combination, and one piece's reduction.
  * A typed scan's accumulator is kept as its backends run it
- * (sc_scan_ranks): max and min of a signed or float type hold a rank,
- * so the identities and combination are the u32 ones. */
+ * (sc_scan_ranks): max and min of a signed or float type hold a rank
+ * (sc_key, or sc_key64 for the 8-byte types), so the identities and
+ * combination are the unsigned ones of the element's width.  Elements of
+ * an 8-byte type have a 64-bit accumulator, as 32-bit ones have with
+ * `wide`. */
 #include "core/core.h"
 
-uint64_t sc_scan_identity(sc_scan_op op, int wide)
+static int elems64(sc_type type) { return sc_type_size(type) == 8; }
+
+uint64_t sc_scan_identity(sc_type type, sc_scan_op op)
 {
-    (void)wide;
-    return op == SC_OP_MIN ? UINT32_MAX : 0;
+    if (op != SC_OP_MIN) return 0;
+    return elems64(type) ? UINT64_MAX : UINT32_MAX;
 }
 
 uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b)
@@ -34,10 +39,10 @@ uint64_t sc_scan_combine(sc_scan_op op, int wide, uint64_t a, uint64_t b)
     default:        REDUCE(READ, acc ^ x); break;                      \
     }
 
-uint64_t sc_scan_reduce_type(const uint32_t *in, uint64_t n, sc_type type,
-                             sc_scan_op op, int wide)
+static uint64_t reduce32(const uint32_t *in, uint64_t n, sc_type type,
+                         sc_scan_op op, int wide)
 {
-    uint64_t acc = sc_scan_identity(op, wide);
+    uint64_t acc = sc_scan_identity(type, op);
     sc_key k = sc_key_of((uint32_t)type);
     if (sc_scan_ranks((uint32_t)type, (int)op)) {
         REDUCE_OPS(sc_key_rank(k, in[i]))
@@ -49,11 +54,42 @@ uint64_t sc_scan_reduce_type(const uint32_t *in, uint64_t n, sc_type type,
     return wide ? acc : (uint32_t)acc;
 }
 
+static uint64_t reduce64(const uint64_t *in, uint64_t n, sc_type type,
+                         sc_scan_op op)
+{
+    uint64_t acc = sc_scan_identity(type, op);
+    sc_key64 k = sc_key64_of((uint32_t)type);
+    if (sc_scan_ranks((uint32_t)type, (int)op)) {
+        REDUCE_OPS(sc_key64_rank(k, in[i]))
+    } else {
+        REDUCE_OPS(in[i])
+    }
+    return acc;
+}
+
+uint64_t sc_scan_reduce_type(const void *in, uint64_t n, sc_type type,
+                             sc_scan_op op, int wide)
+{
+    return elems64(type) ? reduce64(in, n, type, op)
+                         : reduce32(in, n, type, op, wide);
+}
+
+uint64_t sc_scan_carry_rank(sc_type type, sc_scan_op op, uint64_t carry,
+                            int unrank)
+{
+    if (!sc_scan_ranks((uint32_t)type, (int)op)) return carry;
+    if (elems64(type)) {
+        sc_key64 k = sc_key64_of((uint32_t)type);
+        return unrank ? sc_key64_unrank(k, carry) : sc_key64_rank(k, carry);
+    }
+    sc_key k = sc_key_of((uint32_t)type);
+    return unrank ? sc_key_unrank(k, (uint32_t)carry)
+                  : sc_key_rank(k, (uint32_t)carry);
+}
+
 uint64_t sc_scan_identity_of(sc_type type, sc_scan_op op)
 {
-    if (op != SC_OP_MAX && op != SC_OP_MIN) return 0;
-    return sc_key_unrank(sc_key_of((uint32_t)type),
-                         op == SC_OP_MIN ? UINT32_MAX : 0);
+    return sc_scan_carry_rank(type, op, sc_scan_identity(type, op), 1);
 }
 
 uint64_t sc_scan_reduce(const uint32_t *in, uint64_t n, sc_scan_op op,

@@ -18,6 +18,8 @@ sc_status sc_cpu_compact(sc_ctx *ctx, sc_phase_times *times, const void *in,
 sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const void *in,
                        uint64_t n, const sc_pred *pred, void *sel, void *rej,
                        uint64_t *selected);
+/* in: elements of type, 4 or 8 bytes (the GPU's table takes 32-bit
+ * types only: an 8-byte scan is the CPU's whatever the device). */
 sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);

@@ -17,16 +17,11 @@ static const sc_job_type *const streaming[SC_N_JOB_KINDS] = {
 
 static const sc_job_type *job_type(const sc_job *j)
 {
-    if (j->kind == SC_JOB_SCAN && j->type == SC_F32 && j->scan_op == SC_OP_SUM)
+    if (j->kind == SC_JOB_SCAN && sc_type_is_float(j->type) &&
+        j->scan_op == SC_OP_SUM)
         return &sc_fsum_job;
     return j->kind == SC_JOB_SPLIT && j->ranges ? &sc_ranges_job
                                                 : streaming[j->kind];
-}
-
-/* The jobs that take 64-bit element types so far. */
-static int takes_64bit(const sc_job *j)
-{
-    return j->kind != SC_JOB_SCAN;
 }
 
 /* What the tools' option parsing already rules out, checked again for
@@ -38,8 +33,9 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
     else if (sc_type_size(j->type) == 0)
         bad = "invalid element type";
-    else if (sc_type_size(j->type) == 8 && !takes_64bit(j))
-        bad = "scan does not handle 64-bit element types yet";
+    else if (j->kind == SC_JOB_SCAN && j->out.wide &&
+             sc_type_size(j->type) == 8)
+        bad = "wide scan output needs a 32-bit type";
     else if (j->kind == SC_JOB_SCAN && j->scan_op == SC_OP_XOR &&
              sc_type_is_float(j->type))
         bad = "xor takes an integer type";

@@ -2,14 +2,23 @@
  * chunk (on the device between GPU chunks); or only its final value.
  * Max and min of a signed or float type carry a rank (sc_scan_ranks),
  * ranked from the job's carry_in and written back for --total; float
- * sums are a kind of their own (sc_fsum_job), on the CPU, in order. */
+ * sums are a kind of their own (sc_fsum_job), on the CPU, in order.
+ * Elements of an 8-byte type are scanned on the CPU (the GPU's kernels
+ * are 32-bit), with a 64-bit accumulator and never widened. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include "jobs/stream_job.h"
 
-static size_t out_bytes(const sc_job *j) { return j->out.wide ? 8 : 4; }
+static int elems64(const sc_job *j) { return sc_type_size(j->type) == 8; }
+static size_t out_bytes(const sc_job *j)
+{
+    return j->out.wide ? 8 : sc_type_size(j->type);
+}
 static int wide(const sc_job *j) { return j->out.wide; }
+/* Whether the accumulator is 64-bit (sc_scan_combine's `wide`). */
+static int acc64(const sc_job *j) { return j->out.wide || elems64(j); }
+static int cpu_only(const job_state *js) { return elems64(js->job); }
 
 static void describe(const job_state *js, sc_chunk_work *w)
 {
@@ -49,7 +58,7 @@ static uint64_t combine(void *op, uint64_t carry, uint64_t reduced)
 {
     const job_state *js = op;
     const sc_job *j = js->job;
-    return sc_scan_combine(j->scan_op, j->out.wide, carry, reduced);
+    return sc_scan_combine(j->scan_op, acc64(j), carry, reduced);
 }
 
 static sc_status emit(void *op, sc_slot *s)
@@ -64,8 +73,7 @@ static sc_status emit(void *op, sc_slot *s)
 
 static uint64_t first_carry(const sc_job *j)
 {
-    if (!sc_scan_ranks((uint32_t)j->type, (int)j->scan_op)) return j->carry_in;
-    return sc_key_rank(sc_key_of((uint32_t)j->type), (uint32_t)j->carry_in);
+    return sc_scan_carry_rank(j->type, j->scan_op, j->carry_in, 0);
 }
 
 /* The accumulator c, as the output's type writes it, and a newline. */
@@ -73,10 +81,12 @@ static int total_line(const sc_job *j, uint64_t c, char *line, size_t len)
 {
     sc_type t = j->type;
     if (sc_scan_ranks((uint32_t)t, (int)j->scan_op)) {
-        c = sc_key_unrank(sc_key_of((uint32_t)t), (uint32_t)c);
+        c = sc_scan_carry_rank(t, j->scan_op, c, 1);
         if (j->out.wide) c = sc_widen((uint32_t)t, (uint32_t)c);
     }
-    if (j->out.wide || (t == SC_F32 && j->scan_op == SC_OP_SUM))
+    /* A float sum's accumulator is a double (sc_type_wide(SC_F64) is
+     * itself). */
+    if (j->out.wide || (sc_type_is_float(t) && j->scan_op == SC_OP_SUM))
         t = sc_type_wide(t);
     char v[SC_VALUE_CHARS];
     sc_value_format(t, c, v);
@@ -94,6 +104,7 @@ const sc_job_type sc_scan_job = {
     .first_carry = first_carry,
     .describe = describe, .process = process, .emit = emit,
     .figures = figures, .reduce = reduce, .combine = combine,
+    .cpu_only = cpu_only,
 };
 
 /* Float sums: the carry is the double's bits, and a block's partial sum
@@ -108,7 +119,7 @@ static sc_status fsum_process(void *op, sc_slot *s, const sc_backend *b)
         js->fsum_started = 1;
     }
     sc_chunk *c = &s->c;
-    return sc_fsum_scan(js->ctx, js->times, c->in, c->n, c->first,
+    return sc_fsum_scan(js->ctx, js->times, c->in, c->n, j->type, c->first,
                         j->inclusive, j->out.wide, c->out, &js->fsum);
 }
 
@@ -124,11 +135,13 @@ static sc_status fsum_emit(void *op, sc_slot *s)
 static int fsum_figures(const job_state *js, char *line, size_t len)
 {
     if (!js->job->scan_total) return 0;
-    uint64_t c = js->carry;
-    if (js->fsum_started) {
-        double total = sc_fsum_total(&js->fsum);
-        memcpy(&c, &total, 8);
-    }
+    /* Before any chunk the total is the carry-in, a NaN made +nan as
+     * every NaN sum is. */
+    sc_fsum_state st = js->fsum;
+    if (!js->fsum_started) memcpy(&st.carry, &js->carry, 8);
+    double total = sc_fsum_total(&st);
+    uint64_t c;
+    memcpy(&c, &total, 8);
     return total_line(js->job, c, line, len);
 }
 

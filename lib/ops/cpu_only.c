@@ -4,7 +4,8 @@
  * carries a double and a block's partial sum from chunk to chunk (the
  * GPU's lanes carry one 64-bit word), and the sort of 64-bit keys (the
  * GPU's sort is 32-bit).  The jobs reach them here, as they reach
- * every device. */
+ * every device.  (The other scans of 64-bit types are the CPU table's:
+ * its scan takes either width.) */
 #include <stdlib.h>
 #include "cpu/cpu.h"
 #include "ops/ops.h"
@@ -24,13 +25,13 @@ sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, uint64_t *ranks,
                                descending, ready, arg);
 }
 
-sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                       uint64_t n, uint64_t first, int inclusive, int wide,
-                       void *out, sc_fsum_state *st)
+sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                       uint64_t n, sc_type type, uint64_t first,
+                       int inclusive, int wide, void *out, sc_fsum_state *st)
 {
     (void)ctx;
     double t0 = sc_now();
-    sc_cpu_fsum(in, SC_F32, n, first, inclusive, wide, out, st);
+    sc_cpu_fsum(in, type, n, first, inclusive, wide, out, st);
     sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
     return SC_OK;
 }

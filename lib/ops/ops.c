@@ -104,12 +104,31 @@ sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
     return sc_scan_type(ctx, in, n, SC_U32, op, inclusive, wide, out, carry);
 }
 
-static sc_status scan_on_device(sc_ctx *ctx, const uint32_t *in, uint64_t n,
+/* A 32-bit type's scan on the device the policy picks; an 8-byte one's
+ * on the host's threads whatever the device (the GPU's scan kernels are
+ * 32-bit). */
+static sc_status scan_on_device(sc_ctx *ctx, const void *in, uint64_t n,
                                 sc_type type, sc_scan_op op, int inclusive,
                                 int wide, void *out, uint64_t *acc)
 {
     ON_DEVICE(ctx, SC_JOB_SCAN, type, n,
               scan(ctx, NULL, in, n, type, op, inclusive, wide, out, acc));
+}
+
+static sc_status scan_refused(sc_ctx *ctx, sc_type type, sc_scan_op op,
+                              int wide)
+{
+    const char *name = sc_type_name(type);
+    if ((unsigned)op > SC_OP_XOR)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid scan operator");
+    if (!name || (op == SC_OP_XOR && sc_type_is_float(type)))
+        return sc_fail(ctx, SC_ERR_USAGE, "scan: %s of %s elements is not "
+                       "handled", op == SC_OP_XOR ? "xor" : "this operator",
+                       name ? name : "such");
+    if (wide && sc_type_size(type) == 8)
+        return sc_fail(ctx, SC_ERR_USAGE, "scan: wide output needs a 32-bit "
+                       "type, not %s", name);
+    return SC_OK;
 }
 
 /* Float sums run in their fixed order on the CPU (cpu_only.c); max and
@@ -119,28 +138,21 @@ sc_status sc_scan_type(sc_ctx *ctx, const void *in, uint64_t n,
                        void *out, uint64_t *carry)
 {
     sc_status bad = BAD_ARGS(ctx, !carry || (n && (!in || !out)));
+    if (!bad) bad = scan_refused(ctx, type, op, wide);
     if (bad) return bad;
-    if ((unsigned)op > SC_OP_XOR)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid scan operator");
-    if (sc_type_size(type) != 4 || (op == SC_OP_XOR && sc_type_is_float(type)))
-        return sc_fail(ctx, SC_ERR_USAGE, "scan: %s of %s elements is not "
-                       "handled", op == SC_OP_XOR ? "xor" : "this operator",
-                       sc_type_name(type) ? sc_type_name(type) : "such");
-    if (type == SC_F32 && op == SC_OP_SUM) {
+    if (sc_type_is_float(type) && op == SC_OP_SUM) {
         sc_fsum_state st = { 0, 0, 0 };
         memcpy(&st.carry, carry, 8);
-        sc_status s = sc_fsum_scan(ctx, NULL, in, n, 0, inclusive, wide, out,
-                                   &st);
+        sc_status s = sc_fsum_scan(ctx, NULL, in, n, type, 0, inclusive, wide,
+                                   out, &st);
         double total = sc_fsum_total(&st);
         memcpy(carry, &total, 8);
         return s;
     }
-    sc_key k = sc_key_of((uint32_t)type);
-    int ranks = sc_scan_ranks((uint32_t)type, (int)op);
-    uint64_t acc = ranks ? sc_key_rank(k, (uint32_t)*carry) : *carry;
+    uint64_t acc = sc_scan_carry_rank(type, op, *carry, 0);
     sc_status st = scan_on_device(ctx, in, n, type, op, inclusive, wide, out,
                                   &acc);
-    if (st == SC_OK) *carry = ranks ? sc_key_unrank(k, (uint32_t)acc) : acc;
+    if (st == SC_OK) *carry = sc_scan_carry_rank(type, op, acc, 1);
     return st;
 }
 

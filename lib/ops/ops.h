@@ -128,11 +128,12 @@ sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st);
 sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                           uint64_t n, const uint64_t *bounds, sc_type type,
                           unsigned nb, void *out, uint64_t *counts);
-/* The float sum scan of in[0..n), stream positions first.. on, into
- * floats (wide: doubles), from and to *st (cpu_only.c). */
-sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                       uint64_t n, uint64_t first, int inclusive, int wide,
-                       void *out, sc_fsum_state *st);
+/* The float sum scan of in[0..n) of type (f32 or f64), stream positions
+ * first.. on, into elements of type (f32 with wide: doubles), from and
+ * to *st (cpu_only.c). */
+sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                       uint64_t n, sc_type type, uint64_t first,
+                       int inclusive, int wide, void *out, sc_fsum_state *st);
 /* A uniform sample of a stream's elements, of fixed size, the same
  * whatever the chunks, threads or order of the calls (cpu/cpu.h); its
  * elements are unsigned numbers of `size` bytes (4 or 8): ranks. */

@@ -811,6 +811,167 @@ static void test_scan_on(sc_ctx *ctx, const char *label)
     ok(pieces_ok, "%s: sc_scan in two pieces joined by the carry equals one call", label);
 }
 
+/* ---------------------------------------------------------- 64-bit scans */
+
+static uint64_t rnd64(void)
+{
+    return (uint64_t)rnd() << 32 | rnd();
+}
+
+/* x before y in t's order, read plainly: integers by value, f64 by IEEE
+ * 754 totalOrder (the sign set reverses the order of the bits). */
+static int before64(sc_type t, uint64_t x, uint64_t y)
+{
+    if (t == SC_I64) return (int64_t)x < (int64_t)y;
+    if (t != SC_F64) return x < y;
+    int sx = (int)(x >> 63), sy = (int)(y >> 63);
+    if (sx != sy) return sx;
+    return sx ? x > y : x < y;
+}
+
+/* Any bits, a sixteenth of them specials of the three types; for an f64
+ * sum, finite doubles of many magnitudes, so that the order of the
+ * additions shows in the bits. */
+static void fill64(uint64_t *v, uint64_t n, int fsum)
+{
+    static const uint64_t specials[] = {
+        0, 1, UINT64_MAX, (uint64_t)1 << 63, ((uint64_t)1 << 63) - 1,
+        0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull,
+        0xfff8000000000123ull, 0x7ff0000000000001ull, 0x000fffffffffffffull };
+    for (uint64_t i = 0; i < n; i++) {
+        if (fsum) {
+            double d = ldexp((double)rnd(), -(int)(rnd() % 60));
+            v[i] = f64_bits(rnd() & 1 ? -d : d);
+        } else if (rnd() % 16 == 0) {
+            v[i] = specials[rnd() % (sizeof specials / sizeof specials[0])];
+        } else {
+            v[i] = rnd64();
+        }
+    }
+}
+
+/* The float sum of in[0..n) from carry in its fixed order (sc.h): in
+ * order inside aligned blocks of 1024, then the block totals in order;
+ * every NaN written as +nan.  Fills want with the outputs' bits. */
+static uint64_t plain_fsum64(const uint64_t *in, uint64_t n, int inc,
+                             double carry, uint64_t *want)
+{
+    double c = carry, p = 0.0, v;
+    for (uint64_t i = 0; i < n; i++) {
+        if (i % 1024 == 0 && i) {
+            c += p;
+            p = 0.0;
+        }
+        v = i % 1024 ? c + p : c;
+        p += f64_of(in[i]);
+        if (inc) v = c + p;
+        want[i] = v != v ? f64_bits(NAN) : f64_bits(v);
+    }
+    v = n ? c + p : c;
+    return v != v ? f64_bits(NAN) : f64_bits(v);
+}
+
+/* The scan of in[0..n) as a plain loop: 64-bit sums wrap, max and min
+ * by before64(). */
+static uint64_t plain_scan64(sc_type t, sc_scan_op op, const uint64_t *in,
+                             uint64_t n, int inc, uint64_t carry,
+                             uint64_t *want)
+{
+    if (t == SC_F64 && op == SC_OP_SUM)
+        return plain_fsum64(in, n, inc, f64_of(carry), want);
+    uint64_t acc = carry;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t x = in[i], before = acc;
+        if (op == SC_OP_SUM) acc += x;
+        else if (op == SC_OP_XOR) acc ^= x;
+        else if (op == SC_OP_MAX) acc = before64(t, acc, x) ? x : acc;
+        else acc = before64(t, x, acc) ? x : acc;
+        want[i] = inc ? acc : before;
+    }
+    return acc;
+}
+
+/* A carry-in other than the identity for each type and operator. */
+static uint64_t other_carry64(sc_type t, sc_scan_op op)
+{
+    if (t == SC_F64) return f64_bits(op == SC_OP_SUM ? -0.0 : 0.5);
+    if (t == SC_I64) return (uint64_t)-5;
+    return op == SC_OP_SUM ? 0xfffffffffffffff0ull : (uint64_t)1 << 40;
+}
+
+/* sc_scan_type on u64, i64 and f64 equals the plain loop, in one call
+ * and in two joined by the carry (cut at a multiple of 1024, where a
+ * float sum continues exactly). */
+static void test_scan64_on(sc_ctx *ctx, const char *label)
+{
+    static const sc_type types[] = { SC_U64, SC_I64, SC_F64 };
+    int all_ok = 1, pieces_ok = 1;
+    for (size_t s = 0; s < N_SIZES; s++)
+        for (size_t k = 0; k < 3; k++)
+            for (int o = SC_OP_SUM; o <= SC_OP_XOR; o++) {
+                sc_type t = types[k];
+                sc_scan_op op = (sc_scan_op)o;
+                if (t == SC_F64 && op == SC_OP_XOR) continue;
+                uint64_t n = sizes[s];
+                uint64_t *in = xmalloc(n * 8), *out = xmalloc(n * 8),
+                         *want = xmalloc(n * 8), *out2 = xmalloc(n * 8);
+                fill64(in, n, t == SC_F64 && op == SC_OP_SUM);
+                for (int inc = 0; inc < 2; inc++)
+                    for (int c = 0; c < 2; c++) {
+                        uint64_t carry0 = c ? other_carry64(t, op)
+                                            : sc_scan_identity_of(t, op);
+                        uint64_t acc = plain_scan64(t, op, in, n, inc, carry0,
+                                                    want);
+                        uint64_t carry = carry0;
+                        sc_status st = sc_scan_type(ctx, in, n, t, op, inc, 0,
+                                                    out, &carry);
+                        int good = st == SC_OK && carry == acc &&
+                                   memcmp(out, want, n * 8) == 0;
+                        if (!good && all_ok)
+                            diag("%s: %s op %d n=%llu inc %d carry %d: status "
+                                 "%d, carry out %llx want %llx", label,
+                                 sc_type_name(t), o, (unsigned long long)n,
+                                 inc, c, (int)st, (unsigned long long)carry,
+                                 (unsigned long long)acc);
+                        all_ok &= good;
+                        uint64_t cut = n / 3 / 1024 * 1024, cr = carry0;
+                        st = sc_scan_type(ctx, in, cut, t, op, inc, 0, out2,
+                                          &cr);
+                        if (st == SC_OK)
+                            st = sc_scan_type(ctx, in + cut, n - cut, t, op,
+                                              inc, 0, out2 + cut, &cr);
+                        pieces_ok &= st == SC_OK && cr == acc &&
+                                     memcmp(out2, want, n * 8) == 0;
+                    }
+                free(in);
+                free(out);
+                free(want);
+                free(out2);
+            }
+    ok(all_ok, "%s: sc_scan_type of u64, i64, f64 equals a plain loop: every "
+       "op x inclusive x carry", label);
+    ok(pieces_ok, "%s: sc_scan_type of u64, i64, f64 in two pieces cut at a "
+       "multiple of 1024 equals one call", label);
+}
+
+/* What sc_scan_type refuses of a 64-bit type, and its identities. */
+static void test_scan64_api(sc_ctx *c)
+{
+    uint64_t in[4] = { 1, 2, 3, 4 }, out[4], carry = 0;
+    ok(sc_scan_type(c, in, 4, SC_U64, SC_OP_SUM, 0, 1, out, &carry) ==
+       SC_ERR_USAGE, "sc_scan_type: wide output of u64 is SC_ERR_USAGE");
+    ok(sc_scan_type(c, in, 4, SC_F64, SC_OP_XOR, 0, 0, out, &carry) ==
+       SC_ERR_USAGE, "sc_scan_type: xor of f64 is SC_ERR_USAGE");
+    ok(sc_scan_identity_of(SC_U64, SC_OP_MIN) == UINT64_MAX &&
+       sc_scan_identity_of(SC_U64, SC_OP_MAX) == 0 &&
+       sc_scan_identity_of(SC_I64, SC_OP_MAX) == (uint64_t)1 << 63 &&
+       sc_scan_identity_of(SC_I64, SC_OP_MIN) == ((uint64_t)1 << 63) - 1 &&
+       sc_scan_identity_of(SC_F64, SC_OP_MAX) == UINT64_MAX &&
+       sc_scan_identity_of(SC_F64, SC_OP_MIN) == UINT64_MAX >> 1 &&
+       sc_scan_identity_of(SC_F64, SC_OP_SUM) == 0,
+       "sc_scan_identity_of: the 64-bit types' least and greatest elements");
+}
+
 /* plain stable sort: insertion into a merge sort */
 static unsigned s_lo, s_hi;
 static int s_desc;
@@ -932,11 +1093,6 @@ static int build64(const simple64 *s, sc_pred *p)
     if (s->has[T_MASK] && sc_pred_add_mask(p, s->v[T_MASK]) != SC_OK) return 0;
     p->invert = (uint32_t)s->invert;
     return 1;
-}
-
-static uint64_t rnd64(void)
-{
-    return (uint64_t)rnd() << 32 | rnd();
 }
 
 /* Values where 64-bit conditions go wrong when read as 32-bit, or as
@@ -1089,7 +1245,7 @@ static void test_pred64(void)
 
 /* Random elements of type t: a third zeros (of both signs for f64), the
  * rest interesting64's. */
-static void fill64(uint64_t *v, uint64_t n, sc_type t)
+static void fill_interesting64(uint64_t *v, uint64_t n, sc_type t)
 {
     for (uint64_t i = 0; i < n; i++) {
         uint32_t r = rnd() % 3;
@@ -1145,7 +1301,7 @@ static void test_compact64_on(sc_ctx *ctx, const char *label)
             uint64_t n = sizes[z];
             uint64_t *in = xmalloc(n * 8), *out = xmalloc(n * 8), *want = xmalloc(n * 8);
             uint64_t *idx = xmalloc(n * 8), *want_idx = xmalloc(n * 8);
-            fill64(in, n, t);
+            fill_interesting64(in, n, t);
             for (int k = 0; k < 5 && all_ok; k++) {
                 simple64 s;
                 random_simple64(&s, t);
@@ -1205,8 +1361,10 @@ static void test_ops(void)
         test_compact_on(ctxs[k].c, ctxs[k].l);
         test_compact64_on(ctxs[k].c, ctxs[k].l);
         test_scan_on(ctxs[k].c, ctxs[k].l);
+        test_scan64_on(ctxs[k].c, ctxs[k].l);
         test_sort_on(ctxs[k].c, ctxs[k].l);
     }
+    test_scan64_api(cpu_ctx);
 
     /* bad arguments */
     uint32_t v[4] = { 3, 1, 2, 0 };
