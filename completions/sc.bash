@@ -46,9 +46,7 @@ _sc_tool()
             --dist) COMPREPLY=($(compgen -W 'uniform structured iota constant' -- "$cur")); return ;;
             --op) COMPREPLY=($(compgen -W 'sum max min xor' -- "$cur")); return ;;
             -e|--type)
-                local types='u32 i32 f32'
-                case $tool in sc-gen|sc-rsort|sc-stat|sc-split) types="$types u64 i64 f64" ;; esac
-                COMPREPLY=($(compgen -W "$types" -- "$cur")); return ;;
+                COMPREPLY=($(compgen -W 'u32 i32 f32 u64 i64 f64' -- "$cur")); return ;;
         esac
         case $meta in
             FILE|PATTERN) COMPREPLY=($(compgen -f -- "$cur")); return ;;
