@@ -53,11 +53,17 @@ comp() {
     done
     for v in $(comp sc-gen --dist ''); do sc-gen --dist "$v" -n 4 > /dev/null; done
     for v in $(comp sc-scan --op ''); do sc-gen -n 4 | sc-scan --op "$v" > /dev/null; done
-    [ "$(comp sc-rsort -e '' | LC_ALL=C sort | tr '\n' ' ')" = "f32 f64 i32 i64 u32 u64 " ]
-    [ "$(comp sc-stat -e '' | LC_ALL=C sort | tr '\n' ' ')" = "f32 f64 i32 i64 u32 u64 " ]
-    [ "$(comp sc-compact -e '' | LC_ALL=C sort | tr '\n' ' ')" = "f32 i32 u32 " ]
-    for v in $(comp sc-rsort --type ''); do sc-gen -n 4 -e "$v" | sc-rsort --type "$v" > /dev/null; done
-    for v in $(comp sc-compact --type ''); do sc-gen -n 4 | sc-compact --type "$v" > /dev/null; done
+    local t
+    for t in sc-gen sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        [ "$(comp $t -e '' | LC_ALL=C sort | tr '\n' ' ')" = "f32 f64 i32 i64 u32 u64 " ]
+    done
+    # every type completed is one each tool takes
+    for v in $(comp sc-compact --type ''); do
+        for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+            sc-gen -n 4 -e "$v" | $t --type "$v" -o /dev/null ||
+                { echo "# $t --type $v" >&2; return 1; }
+        done
+    done
     for v in $(comp sc-gen --device ''); do
         # no GPU here is exit 1; a value it does not know would be 2
         run sc-gen --device "$v" -n 4 -o /dev/null
