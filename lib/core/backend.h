@@ -48,10 +48,12 @@ typedef struct sc_backend {
     sc_status (*sort)(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
                       uint64_t n, unsigned lo_bit, unsigned hi_bit,
                       int descending);
-    /* sort, handing sorted pieces on as they become final; NULL where
-     * the device only has the whole result at the end. */
-    sc_status (*sort_ready)(sc_ctx *ctx, sc_phase_times *times,
-                            uint32_t *keys, uint64_t n, unsigned lo_bit,
+    /* sort of elements of a 32-bit type by their ranks (sc_key), which
+     * it applies itself, handing sorted pieces on as they become final;
+     * NULL where the device only has the whole result at the end (sort
+     * then takes ranks). */
+    sc_status (*sort_ready)(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                            uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
     /* out: elements of the plan's type; the GPU's table makes 32-bit

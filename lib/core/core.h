@@ -138,6 +138,9 @@ sc_status sc_gen_params_check(sc_ctx *ctx, const sc_gen_params *g);
  * elements of the sort's type (4 or 8 bytes each). */
 typedef sc_status (*sc_ready_fn)(void *arg, void *keys, uint64_t n);
 
+/* Whether elements of t differ from their ranks (sc_key): the signed
+ * and float types, which sort, merge and compare as their ranks. */
+int sc_type_ranked(sc_type t);
 /* v[0..n) to their ranks under key (sc_hd.h's sc_key), or back from
  * them (unrank), in parts on the pool's threads (types.c); pool NULL:
  * on the calling thread. */

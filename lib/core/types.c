@@ -24,6 +24,11 @@ unsigned sc_type_size(sc_type t) { return known(t) ? types[t].size : 0; }
 int sc_type_is_float(sc_type t) { return known(t) && types[t].is_float; }
 int sc_type_is_signed(sc_type t) { return known(t) && types[t].is_signed; }
 
+int sc_type_ranked(sc_type t)
+{
+    return sc_type_is_signed(t) || sc_type_is_float(t);
+}
+
 sc_type sc_type_wide(sc_type t)
 {
     switch (t) {

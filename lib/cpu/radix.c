@@ -59,6 +59,19 @@ static inline void put_line(void *dst, const void *line)
     memcpy(dst, line, 64);
 }
 
+static void rank32(sc_pool *pool, unsigned threads, sc_type type, void *keys,
+                   uint64_t n, int unrank)
+{
+    sc_keys_rank(pool, threads, sc_key_of((uint32_t)type), keys, n, unrank);
+}
+
+static void rank64(sc_pool *pool, unsigned threads, sc_type type, void *keys,
+                   uint64_t n, int unrank)
+{
+    sc_keys_rank64(pool, threads, sc_key64_of((uint32_t)type), keys, n,
+                   unrank);
+}
+
 #define W_(name, bits) name##bits
 #define W__(name, bits) W_(name, bits)
 
@@ -67,7 +80,9 @@ static inline void put_line(void *dst, const void *line)
 #define ORDER_INIT(o, lo, hi, desc) sc_order_init((o), (lo), (hi), (desc))
 #define ORDER_DIGIT(o, k) sc_order_digit((o), (k))
 #define W(name) W__(name, 32)
+#define RANK_FN rank32
 #include "cpu/radix_impl.h"
+#undef RANK_FN
 #undef KEY_T
 #undef ORDER_T
 #undef ORDER_INIT
@@ -80,7 +95,9 @@ static inline void put_line(void *dst, const void *line)
                                                     SC_U64)
 #define ORDER_DIGIT(o, k) sc_order64_digit((o), (k))
 #define W(name) W__(name, 64)
+#define RANK_FN rank64
 #include "cpu/radix_impl.h"
+#undef RANK_FN
 #undef KEY_T
 #undef ORDER_T
 #undef ORDER_INIT

@@ -22,9 +22,10 @@ typedef struct sc_radix_width {
                      void *dst, uint64_t n, unsigned lo, unsigned hi,
                      int descending, void **result);
     /* The same on the calling thread, key by key with no line buffers:
-     * for keys that fit in cache.  Returns the buffer that holds them. */
-    void *(*local)(void *src, void *dst, uint64_t n, unsigned lo,
-                   unsigned hi, int descending);
+     * for keys that fit in cache.  The keys end in dst, or back in src
+     * where in_src is set. */
+    void (*local)(void *src, void *dst, uint64_t n, unsigned lo, unsigned hi,
+                  int descending, int in_src);
     /* One pass on the pool over bits [lo, lo + bits), src to dst, that
      * leaves digit d's first position in bounds[d] and n in
      * bounds[RADIX]; *one is set, and nothing moved, when every key has
@@ -35,6 +36,11 @@ typedef struct sc_radix_width {
     /* The bits in which keys[0..n) are not all the same (on the pool). */
     sc_status (*varying)(sc_ctx *ctx, sc_phase_times *times, const void *keys,
                          uint64_t n, uint64_t *bits);
+    /* Elements of a type of the width to their ranks (sc_key), or back
+     * (unrank): core's sc_keys_rank of the width (pool NULL: on the
+     * calling thread). */
+    void (*rank)(sc_pool *pool, unsigned threads, sc_type type, void *keys,
+                 uint64_t n, int unrank);
 } sc_radix_width;
 
 extern const sc_radix_width sc_radix32, sc_radix64;

@@ -3,7 +3,8 @@
  *   KEY_T               the key's type (uint32_t, uint64_t);
  *   ORDER_T             its sc_order (sc_order, sc_order64);
  *   ORDER_INIT(o, lo, hi, desc)  and  ORDER_DIGIT(o, k)  on it;
- *   W(name)             name with the width's suffix.
+ *   W(name)             name with the width's suffix;
+ *   RANK_FN             its sc_radix_width.rank.
  * The keys are ranks already (sc_key applied), so the order's own key
  * transform is the identity. */
 
@@ -137,10 +138,11 @@ static sc_status W(lsd)(sc_ctx *ctx, sc_phase_times *times, void *src_,
     return SC_OK;
 }
 
-static void *W(local)(void *src_, void *dst_, uint64_t m, unsigned lo,
-                      unsigned hi, int descending)
+/* LSD passes on the calling thread; returns the buffer that holds the
+ * keys. */
+static KEY_T *W(lsd_local)(KEY_T *src, KEY_T *dst, uint64_t m, unsigned lo,
+                           unsigned hi, int descending)
 {
-    KEY_T *src = src_, *dst = dst_;
     uint64_t hist[RADIX];
     for (; m > 1 && lo < hi; lo += DIGIT_BITS) {
         unsigned bits = hi - lo < DIGIT_BITS ? hi - lo : DIGIT_BITS;
@@ -152,6 +154,16 @@ static void *W(local)(void *src_, void *dst_, uint64_t m, unsigned lo,
         KEY_T *t = src; src = dst; dst = t;
     }
     return src;
+}
+
+/* The keys end in dst, or back in src where in_src is set. */
+static void W(local)(void *src_, void *dst_, uint64_t m, unsigned lo,
+                     unsigned hi, int descending, int in_src)
+{
+    KEY_T *src = src_, *dst = dst_;
+    KEY_T *res = W(lsd_local)(src, dst, m, lo, hi, descending);
+    KEY_T *want = in_src ? src : dst;
+    if (res != want) memcpy(want, res, m * sizeof (KEY_T));
 }
 
 static sc_status W(split)(sc_ctx *ctx, sc_phase_times *times,
@@ -205,7 +217,7 @@ static sc_status W(varying)(sc_ctx *ctx, sc_phase_times *times,
 }
 
 const sc_radix_width W(sc_radix) = {
-    sizeof (KEY_T), W(lsd), W(local), W(split), W(varying)
+    sizeof (KEY_T), W(lsd), W(local), W(split), W(varying), RANK_FN
 };
 
 #undef LINE_KEYS

@@ -17,11 +17,12 @@ sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
     return sc_cpu_ranges(ctx, times, in, n, bounds, type, nb, out, counts);
 }
 
-sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, uint64_t *ranks,
-                         uint64_t n, unsigned lo_bit, unsigned hi_bit,
-                         int descending, sc_ready_fn ready, void *arg)
+sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                         uint64_t n, sc_type type, unsigned lo_bit,
+                         unsigned hi_bit, int descending, sc_ready_fn ready,
+                         void *arg)
 {
-    return sc_cpu_sort64_ready(ctx, times, ranks, n, lo_bit, hi_bit,
+    return sc_cpu_sort64_ready(ctx, times, keys, n, type, lo_bit, hi_bit,
                                descending, ready, arg);
 }
 

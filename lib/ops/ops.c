@@ -162,75 +162,42 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
     return sc_sort_type(ctx, keys, n, SC_U32, lo_bit, hi_bit, descending);
 }
 
-static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                            uint64_t n, sc_type type, unsigned lo_bit,
-                            unsigned hi_bit, int descending, sc_ready_fn ready,
-                            void *arg);
-
-/* Whether elements of type sort as their ranks (sc_key) rather than as
- * they are: the signed and float types. */
-static int sorts_ranked(sc_type type)
-{
-    return sc_type_is_signed(type) || sc_type_is_float(type);
-}
-
-/* keys[0..n) of type to their ranks, or back (unrank); on the pool, or
- * on the calling thread where pool is NULL. */
-static void rank_keys(sc_pool *pool, unsigned threads, sc_type type,
-                      void *keys, uint64_t n, int unrank)
-{
-    if (sc_type_size(type) == 8)
-        sc_keys_rank64(pool, threads, sc_key64_of((uint32_t)type), keys, n,
-                       unrank);
-    else
-        sc_keys_rank(pool, threads, sc_key_of((uint32_t)type), keys, n,
-                     unrank);
-}
-
 static int bits_fit(sc_type type, unsigned lo_bit, unsigned hi_bit)
 {
     return lo_bit < hi_bit && hi_bit <= 8 * sc_type_size(type);
 }
 
-/* The caller's keys are unranked all at once, whatever happened: a sort
- * that failed leaves them reordered, never transformed. */
 sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
                        unsigned lo_bit, unsigned hi_bit, int descending)
 {
     sc_status bad = BAD_ARGS(ctx, n && !keys);
     if (bad) return bad;
-    if (!sorts_ranked(type) || !bits_fit(type, lo_bit, hi_bit))
-        return sc_sort_ready(ctx, NULL, keys, n, type, lo_bit, hi_bit,
-                             descending, NULL, NULL);
-    rank_keys(ctx->pool, ctx->phase_threads, type, keys, n, 0);
-    sc_status st = sort_ranks(ctx, NULL, keys, n, type, lo_bit, hi_bit,
-                              descending, NULL, NULL);
-    rank_keys(ctx->pool, ctx->phase_threads, type, keys, n, 1);
+    return sc_sort_ready(ctx, NULL, keys, n, type, lo_bit, hi_bit, descending,
+                         NULL, NULL);
+}
+
+/* A device without sort_ready (the GPU) sorts ranks: made here on the
+ * pool, and turned back whatever happened, so that a sort that failed
+ * leaves the keys reordered, never transformed.  (The CPU's sort_ready
+ * ranks as it sorts, cpu_sort.c.) */
+static sc_status sort_as_ranks(sc_ctx *ctx, sc_phase_times *times,
+                               const sc_backend *b, uint32_t *keys,
+                               uint64_t n, sc_type type, unsigned lo_bit,
+                               unsigned hi_bit, int descending)
+{
+    int ranked = sc_type_ranked(type);
+    sc_key k = sc_key_of((uint32_t)type);
+    double t0 = sc_now();
+    if (ranked) sc_keys_rank(ctx->pool, ctx->threads, k, keys, n, 0);
+    sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
+    sc_status st = b->sort(ctx, times, keys, n, lo_bit, hi_bit, descending);
+    if (ranked) sc_keys_rank(ctx->pool, ctx->threads, k, keys, n, 1);
     return st;
 }
 
-/* Elements of a signed or float type are sorted as their ranks
- * (sc_key): ranked first, and each sorted piece unranked before it is
- * handed on. */
-typedef struct typed_ready {
-    sc_ctx *ctx;
-    sc_type type;
-    uint64_t n;                 /* the whole sort's */
-    sc_ready_fn ready;
-    void *arg;
-} typed_ready;
-
-/* The whole array at the end goes on the pool's threads; a piece, handed
- * on while the rest still sorts on the pool, on the thread handing it on
- * (the pool would take it only once the sort is done). */
-static sc_status unrank_ready(void *arg, void *keys, uint64_t n)
-{
-    typed_ready *t = arg;
-    rank_keys(n == t->n ? t->ctx->pool : NULL, t->ctx->phase_threads,
-              t->type, keys, n, 1);
-    return t->ready ? t->ready(t->arg, keys, n) : SC_OK;
-}
-
+/* Elements of a 32-bit type on the device the policy picks; of a 64-bit
+ * one on the host's threads whatever the device (the tables' sorts are
+ * 32-bit). */
 sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                         uint64_t n, sc_type type, unsigned lo_bit,
                         unsigned hi_bit, int descending, sc_ready_fn ready,
@@ -241,28 +208,9 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
     if (!bits_fit(type, lo_bit, hi_bit))
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
-    if (!sorts_ranked(type))
-        return sort_ranks(ctx, times, keys, n, type, lo_bit, hi_bit,
-                          descending, ready, arg);
-    typed_ready t = { ctx, type, n, ready, arg };
-    double t0 = sc_now();
-    rank_keys(ctx->pool, ctx->phase_threads, type, keys, n, 0);
-    sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
-    return sort_ranks(ctx, times, keys, n, type, lo_bit, hi_bit, descending,
-                      unrank_ready, &t);
-}
-
-/* Ranks of a 32-bit type on the device the policy picks; of a 64-bit
- * one on the host's threads whatever the device (the tables' sorts are
- * 32-bit). */
-static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                            uint64_t n, sc_type type, unsigned lo_bit,
-                            unsigned hi_bit, int descending, sc_ready_fn ready,
-                            void *arg)
-{
     if (sc_type_size(type) == 8) {
         sc_backend_used(ctx, sc_ops_cpu());
-        return sc_sort64_host(ctx, times, keys, n, lo_bit, hi_bit,
+        return sc_sort64_host(ctx, times, keys, n, type, lo_bit, hi_bit,
                               descending, ready, arg);
     }
     const sc_backend *b = sc_backend_pick(ctx, SC_JOB_SORT, n * 4);
@@ -271,9 +219,10 @@ static sc_status sort_ranks(sc_ctx *ctx, sc_phase_times *times, void *keys,
     /* A retry moves a GPU's whole sort to the CPU: nothing was handed on
      * yet. */
     do st = b->sort_ready
-            ? b->sort_ready(ctx, times, keys, n, lo_bit, hi_bit, descending,
-                            ready, arg)
-            : b->sort(ctx, times, keys, n, lo_bit, hi_bit, descending);
+            ? b->sort_ready(ctx, times, keys, n, type, lo_bit, hi_bit,
+                            descending, ready, arg)
+            : sort_as_ranks(ctx, times, b, keys, n, type, lo_bit, hi_bit,
+                            descending);
     while (sc_backend_retry(ctx, &b, st));
     sc_backend_used(ctx, b);
     if (st == SC_OK && !b->sort_ready && ready && n) st = ready(arg, keys, n);
