@@ -102,8 +102,6 @@ int main(int argc, char **argv)
         }
     }
     cli_operands(&c, argc, argv);
-    if (sc_type_is_float(c.job.type) && c.job.hist_buckets)
-        cli_usage_error(&c, "--hist takes integer elements only so far");
     if (c.job.head && c.job.tail)
         cli_usage_error(&c, "--head and --tail exclude each other");
     if ((c.job.head || c.job.tail) && c.job.hist_buckets)

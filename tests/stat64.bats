@@ -72,7 +72,7 @@ report_is_ref() {
             # shellcheck disable=SC2206
             EXTRA=($opts)
             report_is_ref "$t" in.bin || return 1
-            [ "$t" = f64 ] || report_is_ref "$t" in.bin --hist 5 || return 1
+            report_is_ref "$t" in.bin --hist 5 || return 1
         done
         EXTRA=()
         sc-stat -d cpu -e "$t" in.bin > cpu.out
@@ -162,9 +162,55 @@ report_is_ref() {
     swap64 < in.bin > in.be
     sc-stat -e i64 --big-endian --hist 9 in.be | grep -v '^distinct' > got
     expect_same want got
-    # f64 has no --hist (equal widths of floats are for later)
-    run sc-stat -e f64 --hist 3 in.bin
-    expect_usage sc-stat
+}
+
+@test "stat64: --hist N of f32 and f64: equal widths between the finite ends, infinities and NaNs apart" {
+    local t b
+    for t in f32 f64; do
+        # sc-ref's data: specials of every kind among the finite values
+        data "$t" 100003 13 > in.bin
+        for b in 1 3 100; do
+            report_is_ref "$t" in.bin --hist $b || return 1
+        done
+        EXTRA=(-c 4K -j 4)
+        report_is_ref "$t" in.bin --hist 7
+        EXTRA=()
+        # finite values only: one walk of what was kept; uniform in [-1e6, 1e6]
+        sc-gen -d cpu -e "$t" --min -1e6 --max 1e6 -n 200003 -s 3 > u.bin
+        report_is_ref "$t" u.bin --hist 10
+        local counts
+        counts=$(sc-stat -e "$t" --hist 10 u.bin | awk '/^hist /{print $4}')
+        [ "$(wc -l <<< "$counts")" -eq 10 ]
+        # about 20000 each: a wrong width or offset would empty some
+        for c in $counts; do
+            [ "$c" -gt 19000 ] && [ "$c" -lt 21000 ] || { echo "# $t: $counts" >&2; return 1; }
+        done
+    done
+    # the lines: -inf first, the buckets, inf, the NaNs of both signs
+    pack64 f64 -inf 1 2 3 5 inf nan -nan > a.bin
+    run -0 sc-stat -e f64 --hist 2 a.bin
+    [ "$(grep '^hist ' <<< "$output" | tr '\n' ,)" = "hist -inf -inf 1,hist 1 3 2,hist 3 5 2,hist inf inf 1,hist nan nan 2," ]
+    report_is_ref f64 a.bin --hist 2
+    # no finite value: the specials' lines alone; one value: one bucket
+    pack64 f64 inf nan > s.bin
+    run -0 sc-stat -e f64 --hist 4 s.bin
+    [ "$(grep '^hist ' <<< "$output" | tr '\n' ,)" = "hist inf inf 1,hist nan nan 1," ]
+    pack64 f64 2.5 2.5 2.5 > one.bin
+    run -0 sc-stat -e f64 --hist 4 one.bin
+    [ "$(grep '^hist ' <<< "$output" | tr '\n' ,)" = "hist 2.5 2.5 3," ]
+    # a width past the largest double: both ends halved, no infinity (and
+    # a mean of 309 digits, whole)
+    pack64 f64 -1.7e308 1.7e308 0 1e308 > w.bin
+    report_is_ref f64 w.bin --hist 4
+    run -0 sc-stat -e f64 --hist 2 w.bin
+    [ "$(grep '^hist ' <<< "$output" | tr '\n' ,)" = "hist -1.7e+308 0 1,hist 0 1.7e+308 3," ]
+    # the kept input past -S in -T, from a pipe: the same lines
+    mkdir tmp
+    data f32 300000 14 > in.bin
+    ref stat --type f32 --hist 9 < in.bin | grep -v '^distinct' > want
+    cat in.bin | sc-stat -e f32 --hist 9 -S 64K -T tmp -c 4K | grep -v '^distinct' > got
+    expect_same want got
+    [ -z "$(ls tmp)" ]
 }
 
 @test "stat64: --head N and --tail N print the ends in the type, vs sc-ref" {

@@ -417,8 +417,6 @@ stat_vs_ref() {
     expect_usage sc-scan
     run sc-scan -e i32 --carry-in 1.5 a
     expect_usage sc-scan
-    run sc-stat -e f32 --hist 3 a
-    expect_usage sc-stat
     # --type may come after the values it types.
     sc-compact --lt -1 -e i32 a > none
     [ ! -s none ]

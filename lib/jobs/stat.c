@@ -116,14 +116,13 @@ static sc_status look_untaken(stat_state *ss, sc_status st)
 static sc_status report(stat_state *ss, const sc_job *j, sc_writer *w)
 {
     const sc_stat_acc *acc = ss->acc;
-    sc_stat_hist h = { 0, 0, 0, NULL, SC_U32 };
+    sc_stat_hist h;
+    memset(&h, 0, sizeof h);
     int hist = ss->keep && acc->count;
-    sc_status st = hist ? sc_stat_hist_init(&h, ss->ctx, j->type,
-                                            j->hist_buckets, acc->min,
-                                            acc->max)
+    sc_status st = hist ? sc_stat_hist_count(&h, ss->ctx, j->type,
+                                             j->hist_buckets, acc->min,
+                                             acc->max, ss->keep)
                         : SC_OK;
-    if (st != SC_OK) return st;
-    if (hist) st = sc_spill_walk(ss->keep, sc_stat_hist_add, &h);
     if (st == SC_OK) st = sc_stat_print(w, acc, ss->typed ? &ss->t : NULL);
     if (st == SC_OK && ss->quant && acc->count) {
         uint64_t bounds[SC_MAX_PARTS];
@@ -141,9 +140,6 @@ static sc_status check(sc_ctx *ctx, const sc_job *j)
 {
     if (j->head && j->tail)
         return sc_fail(ctx, SC_ERR_USAGE, "head and tail exclude each other");
-    if (j->hist_buckets && sc_type_is_float(j->type))
-        return sc_fail(ctx, SC_ERR_USAGE, "--hist of %s elements is not "
-                       "handled yet", sc_type_name(j->type));
     if (j->quantiles > SC_MAX_PARTS)
         return sc_fail(ctx, SC_ERR_USAGE, "%" PRIu32 " quantiles: at most %d",
                        j->quantiles, SC_MAX_PARTS);

@@ -4,6 +4,7 @@
 #ifndef SC_STAT_H
 #define SC_STAT_H
 #include "jobs/jobs.h"
+#include "jobs/spill.h"
 
 /* The report, after the chunks (stat_report.c): the figures of acc, a
  * running state of ranks of elements of t->type, with t's zeros and
@@ -11,22 +12,32 @@
 sc_status sc_stat_print(sc_writer *w, const sc_stat_acc *acc,
                         const sc_stat_typed *t);
 
-/* Equal-width buckets of an integer type's values, counted as ranks
- * (a rank is the value plus a constant, so the widths hold). */
+/* --hist: equal-width buckets between min and max.  An integer type's
+ * are counted as ranks (a rank is the value plus a constant, so the
+ * widths hold); a float type's in double between the finite ends, the
+ * infinities and NaNs apart (stat_fhist.c). */
 typedef struct sc_stat_hist {
-    uint64_t min;               /* a rank */
-    uint32_t n;
-    unsigned __int128 range;    /* max - min + 1: up to 2^64 */
-    uint64_t *counts;
     sc_type type;               /* the values printed */
+    uint32_t n;                 /* buckets */
+    uint64_t *counts;
+    uint64_t min;               /* integers: a rank */
+    unsigned __int128 range;    /* integers: max - min + 1, up to 2^64 */
+    int is_float, finite, half; /* floats: finite values seen; halved */
+    double lo, hi, width;       /* floats: the finite ends, hi - lo */
+    uint64_t neg_inf, pos_inf, nan;
 } sc_stat_hist;
-sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
-                            uint32_t buckets, uint64_t min, uint64_t max);
-/* An sc_spill_fn: counts elements (ranks of h->type's width) into their
- * buckets. */
-sc_status sc_stat_hist_add(void *h, const void *x, size_t len);
+/* Counts what keep holds (ranks of elements of type, whose least and
+ * greatest are min and max) into buckets. */
+sc_status sc_stat_hist_count(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
+                             uint32_t buckets, uint64_t min, uint64_t max,
+                             sc_spill *keep);
 sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h);
 void sc_stat_hist_free(sc_stat_hist *h);
+/* The float types' (stat_fhist.c). */
+sc_status sc_stat_fhist_count(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
+                              uint32_t buckets, uint64_t min, uint64_t max,
+                              sc_spill *keep);
+sc_status sc_stat_fhist_print(sc_writer *w, const sc_stat_hist *h);
 
 /* --sample: the 64 KiB blocks of the stream looked at (stat_sample.c),
  * of elements of `size` bytes. */

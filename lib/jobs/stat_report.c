@@ -63,8 +63,9 @@ static void sum_text(const sc_stat_acc *acc, const sc_stat_typed *t,
 sc_status sc_stat_print(sc_writer *w, const sc_stat_acc *acc,
                         const sc_stat_typed *t)
 {
-    char line[320], lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS], sum[64],
-         mean[64];
+    /* A float mean to six decimals is up to 317 characters (1.8e308). */
+    char line[640], lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS], sum[64],
+         mean[400];
     int len;
     if (acc->count == 0) {
         len = snprintf(line, sizeof line, "count 0\n");
@@ -84,10 +85,11 @@ sc_status sc_stat_print(sc_writer *w, const sc_stat_acc *acc,
 
 /* Buckets between min and max: as many as asked, but no more than there
  * are values, so none is empty by construction. */
-sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
-                            uint32_t buckets, uint64_t min, uint64_t max)
+static sc_status hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
+                           uint32_t buckets, uint64_t min, uint64_t max)
 {
     u128 range = (u128)max - min + 1;
+    memset(h, 0, sizeof *h);
     h->type = type;
     h->min = min;
     h->range = range;
@@ -106,13 +108,25 @@ sc_status sc_stat_hist_init(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
             (h)->counts[(PRODUCT_T)(x_[i_] - min_) * n_ / range_]++;        \
     } while (0)
 
-sc_status sc_stat_hist_add(void *arg, const void *x, size_t len)
+/* An sc_spill_fn: counts elements (ranks of h->type's width) into their
+ * buckets. */
+static sc_status hist_add(void *arg, const void *x, size_t len)
 {
     sc_stat_hist *h = arg;
     /* A 32-bit type's range fits 33 bits, times n 53: 64-bit division. */
     if (sc_type_is_64bit(h->type)) HIST_COUNT(h, x, len, uint64_t, u128);
     else HIST_COUNT(h, x, len, uint32_t, uint64_t);
     return SC_OK;
+}
+
+sc_status sc_stat_hist_count(sc_stat_hist *h, sc_ctx *ctx, sc_type type,
+                             uint32_t buckets, uint64_t min, uint64_t max,
+                             sc_spill *keep)
+{
+    if (sc_type_is_float(type))
+        return sc_stat_fhist_count(h, ctx, type, buckets, min, max, keep);
+    sc_status st = hist_init(h, ctx, type, buckets, min, max);
+    return st == SC_OK ? sc_spill_walk(keep, hist_add, h) : st;
 }
 
 /* Bucket b runs from min + ceil(b * range / n) to one below the next. */
@@ -123,6 +137,7 @@ static u128 bucket_start(const sc_stat_hist *h, uint64_t b)
 
 sc_status sc_stat_hist_print(sc_writer *w, const sc_stat_hist *h)
 {
+    if (h->is_float) return sc_stat_fhist_print(w, h);
     sc_status st = SC_OK;
     for (uint64_t b = 0; b < h->n && st == SC_OK; b++) {
         char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];

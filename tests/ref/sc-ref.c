@@ -66,7 +66,10 @@
  * bits.
  *
  * stat: min and max by rank, an exact sum for integers, zeros counts -0.0
- * too, distinct counts bit patterns; --hist is for integer types only.
+ * too, distinct counts bit patterns.  --hist of floats: equal-width
+ * buckets, in double, between the least and greatest finite values
+ * (halved first where their difference overflows), the infinities and
+ * NaNs on lines of their own (see float_hist()).
  *
  * Clarity over speed everywhere.
  */
@@ -993,6 +996,60 @@ static void print_mean(unsigned __int128 mag, int negative, uint64_t n)
            negative && (q || frac) ? "-" : "", (uint64_t)q, frac);
 }
 
+/* One "hist LO HI COUNT" line of floats. */
+static void float_hist_line(int t, double lo, double hi, uint64_t c)
+{
+    char a[64], b[64];
+    format_value(a, sizeof a, t, from_double(t, lo));
+    format_value(b, sizeof b, t, from_double(t, hi));
+    printf("hist %s %s %" PRIu64 "\n", a, b, c);
+}
+
+/* --hist of the float values v[0..n), in rank order: -inf's line, `want` buckets of the
+ * finite values (one where they are all equal), inf's and the NaNs'. */
+static void float_hist(int t, const uint64_t *v, uint64_t n, uint64_t want)
+{
+    uint64_t ninf = 0, pinf = 0, nans = 0;
+    int any = 0;
+    double lo = 0, hi = 0;
+    /* v is in rank order: the ends are the first and last finite values
+     * (-0 before +0). */
+    for (uint64_t i = 0; i < n; i++) {
+        double x = to_double(t, v[i]);
+        if (isnan(x)) nans++;
+        else if (isinf(x)) x < 0 ? ninf++ : pinf++;
+        else {
+            if (!any) lo = x;
+            hi = x;
+            any = 1;
+        }
+    }
+    uint64_t b = !any ? 0 : lo == hi ? 1 : want;
+    /* A width that overflows: both ends halved (exact at that size). */
+    int half = isinf(hi - lo);
+    double s = half ? 0.5 : 1.0, width = b == 1 ? 1 : hi * s - lo * s;
+    uint64_t *count = calloc(b + 1, sizeof *count);
+    if (!count) die("out of memory", "");
+    for (uint64_t i = 0; i < n; i++) {
+        double x = to_double(t, v[i]);
+        if (isnan(x) || isinf(x)) continue;
+        uint64_t k = (uint64_t)((x * s - lo * s) / width * (double)b);
+        count[k < b ? k : b - 1]++;
+    }
+    if (ninf) float_hist_line(t, -INFINITY, -INFINITY, ninf);
+    for (uint64_t k = 0; k < b; k++) {
+        double e[2];
+        for (int j = 0; j < 2; j++) {
+            double step = width * ((double)(k + j) / (double)b);
+            e[j] = k + j >= b ? hi : half ? lo + step + step : lo + step;
+        }
+        float_hist_line(t, e[0], e[1], count[k]);
+    }
+    if (pinf) float_hist_line(t, INFINITY, INFINITY, pinf);
+    if (nans) float_hist_line(t, NAN, NAN, nans);
+    free(count);
+}
+
 /* sc-stat's report, the slow and obvious way. */
 static int cmd_stat(int argc, char **argv)
 {
@@ -1004,8 +1061,6 @@ static int cmd_stat(int argc, char **argv)
                       : strcmp(argv[i], "--head") == 0 ? &head
                       : strcmp(argv[i], "--tail") == 0 ? &tail : NULL;
         if (!dst) die("unknown stat option", argv[i]);
-        if (dst == &hist && is_float(t))
-            die("stat --hist: not supported for", type_names[t]);
         *dst = parse_u64(argv[++i]);
     }
     uint64_t *v = read_all(&n);
@@ -1053,6 +1108,11 @@ static int cmd_stat(int argc, char **argv)
         print_mean(usum, 0, n);
     }
     printf("zeros %" PRIu64 "\ndistinct %" PRIu64 "\n", zeros, distinct);
+    if (is_float(t)) {
+        if (hist) float_hist(t, v, n, hist);
+        free(v);
+        return 0;
+    }
     /* Integers by value, which is the rank less a constant: the sorted
      * values' offsets from the least, in 128 bits (a 64-bit type's
      * range, max - min + 1, is up to 2^64). */
