@@ -24,6 +24,7 @@ load test_helper
         { cat install.log; return 1; }
     [ -f "$T/prefix/include/sc.h" ]
     [ -f "$T/prefix/include/sc_dev.h" ]
+    [ -f "$T/prefix/include/sc_stream.h" ]
     [ -f "$T/prefix/lib/pkgconfig/sc.pc" ]
     [ -f "$T/prefix/share/man/man3/libsc.3" ]
     export PKG_CONFIG_PATH="$T/prefix/lib/pkgconfig"
@@ -159,11 +160,12 @@ load test_helper
     grep -q "^Version: $v\$" "$SC_BUILDDIR/sc.pc"
 }
 
-@test "install: libsc exports the functions of sc.h and sc_dev.h and nothing else" {
+@test "install: libsc exports the functions of sc.h, sc_dev.h and sc_stream.h and nothing else" {
     so=$(ls "$SC_BUILDDIR"/lib/.libs/libsc.so.[0-9]* 2>/dev/null | head -n 1)
     [ -n "$so" ] || skip "no shared libsc in this build"
     sed -n 's/^[A-Za-z0-9_ ]*[ *]\(sc_[a-z0-9_]*\)(.*/\1/p' \
-        "$SC_SRCDIR/lib/core/sc.h" "$SC_SRCDIR/lib/core/sc_dev.h" | sort > api.txt
+        "$SC_SRCDIR/lib/core/sc.h" "$SC_SRCDIR/lib/core/sc_dev.h" \
+        "$SC_SRCDIR/lib/core/sc_stream.h" | sort > api.txt
     [ "$(wc -l < api.txt)" -gt 30 ]
     nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRW]$/ { print $3 }' |
         grep -v '^_' | sort > exported.txt

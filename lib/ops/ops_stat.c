@@ -3,6 +3,7 @@
  * kernel or the host threads: the running state, and so the figures
  * (core/stat_acc.c), are the same either way. */
 #include <stdlib.h>
+#include <string.h>
 #include "cpu/cpu.h"
 #include "ops/ops.h"
 
@@ -22,10 +23,9 @@ static inline uint64_t count_zeros(const void *x, uint64_t n, unsigned size,
 static void rank(sc_ctx *ctx, void *x, uint64_t n, sc_type type)
 {
     if (!sc_type_is_64bit(type))
-        sc_keys_rank(ctx->pool, ctx->phase_threads, sc_key_of(type), x, n, 0);
+        sc_keys_rank(ctx->pool, ctx->threads, sc_key_of(type), x, n, 0);
     else if (type != SC_U64)        /* an unsigned type is its own rank */
-        sc_keys_rank64(ctx->pool, ctx->phase_threads, sc_key64_of(type), x,
-                       n, 0);
+        sc_keys_rank64(ctx->pool, ctx->threads, sc_key64_of(type), x, n, 0);
 }
 
 sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, void *x,
@@ -59,6 +59,63 @@ sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out)
     sc_stat_acc_init(acc);
     sc_status st = sc_stat_add(ctx, NULL, in, n, acc);
     if (st == SC_OK) sc_stat_acc_result(acc, out);
+    free(acc);
+    return st;
+}
+
+/* sc_stat_type's figures from the running state of ranks. */
+static void typed_result(const sc_stat_acc *acc, const sc_stat_typed *t,
+                         sc_stats_typed *out)
+{
+    memset(out, 0, sizeof *out);
+    out->type = t->type;
+    out->count = acc->count;
+    out->zeros = t->zeros;
+    out->distinct = sc_stat_acc_distinct(acc);
+    if (!acc->count) return;
+    out->min = sc_type_unrank(t->type, acc->min);
+    out->max = sc_type_unrank(t->type, acc->max);
+    if (sc_type_is_float(t->type)) {
+        out->fsum = sc_fsum_total(&t->fsum);
+        return;
+    }
+    /* A signed type's ranks are x + 2^(width - 1): their sum is less
+     * count times that. */
+    unsigned __int128 sum = (unsigned __int128)acc->sum_hi << 64 | acc->sum;
+    if (sc_type_is_signed(t->type))
+        sum -= (unsigned __int128)acc->count << (8 * sc_type_size(t->type) - 1);
+    out->sum = (uint64_t)sum;
+    out->sum_hi = (uint64_t)(sum >> 64);
+}
+
+/* The caller's array stays as it is: pieces of it are copied and ranked
+ * in a buffer of this many bytes. */
+#define STAT_PIECE_BYTES ((size_t)4 << 20)
+
+sc_status sc_stat_type(sc_ctx *ctx, const void *in, uint64_t n, sc_type type,
+                       sc_stats_typed *out)
+{
+    if (!ctx) return SC_ERR_USAGE;
+    unsigned size = sc_type_size(type);
+    if (!out || (n && !in) || !size)
+        return sc_fail(ctx, SC_ERR_USAGE, "sc_stat_type: invalid argument");
+    sc_stat_typed t;
+    memset(&t, 0, sizeof t);
+    t.type = type;
+    sc_stat_acc *acc = malloc(sizeof *acc);
+    void *piece = malloc(STAT_PIECE_BYTES);
+    sc_status st = acc && piece ? SC_OK
+                                : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
+    if (st == SC_OK) sc_stat_acc_init(acc);
+    for (uint64_t at = 0; st == SC_OK && at < n;) {
+        uint64_t m = n - at < STAT_PIECE_BYTES / size ? n - at
+                                                      : STAT_PIECE_BYTES / size;
+        memcpy(piece, (const char *)in + at * size, m * size);
+        st = sc_stat_add_type(ctx, NULL, piece, m, at, &t, acc);
+        at += m;
+    }
+    if (st == SC_OK) typed_result(acc, &t, out);
+    free(piece);
     free(acc);
     return st;
 }

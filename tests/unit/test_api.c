@@ -1380,7 +1380,7 @@ static sc_status write_file(const char *path, sc_format fmt, const uint32_t *v, 
                             size_t piece)
 {
     sc_writer *w = NULL;
-    sc_writer_opts o = { fmt, 6, 0 };
+    sc_writer_opts o = { .fmt = fmt, .level = 6 };
     sc_status st = sc_writer_open(&w, cpu_ctx, path, &o);
     if (st != SC_OK)
         return st;
@@ -1443,7 +1443,7 @@ static void test_format_files(const uint32_t *v, size_t n, uint32_t *back)
         ok(st == SC_OK && back[0] == 0xfd2fb528u, "reader raw: zstd bytes as they are");
     }
     sc_writer *w = NULL;
-    sc_writer_opts o = { SC_FMT_ZST, 20, 0 };
+    sc_writer_opts o = { .fmt = SC_FMT_ZST, .level = 20 };
     ok(sc_writer_open(&w, cpu_ctx, "-", &o) == SC_ERR_USAGE && !w,
        "writer zst: level 20 is SC_ERR_USAGE");
     o.level = 0;
@@ -1627,7 +1627,7 @@ static void test_streams(void)
         fclose(f);
     }
     sc_writer *w = NULL;
-    sc_writer_opts o = { SC_FMT_RAW, 6, 0 };
+    sc_writer_opts o = { .fmt = SC_FMT_RAW, .level = 6 };
     st = sc_writer_open(&w, cpu_ctx, path, &o);
     if (st == SC_OK) {
         sc_writer_write(w, v, 1000);
@@ -1648,7 +1648,7 @@ static void test_streams(void)
     /* wide writer */
     snprintf(path, sizeof path, "%s/wide.bin", tmpdir);
     uint64_t wv[3] = { 1, 0x100000000ULL, 0xffffffffffffffffULL };
-    sc_writer_opts ow = { SC_FMT_RAW, 6, 1 };
+    sc_writer_opts ow = { .fmt = SC_FMT_RAW, .level = 6, .wide = 1 };
     w = NULL;
     st = sc_writer_open(&w, cpu_ctx, path, &ow);
     if (st == SC_OK) {
@@ -1849,7 +1849,7 @@ static void test_bad_arguments(void)
     ok(sc_gen(c, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: sc_gen with an unknown dist");
 
     sc_writer *w = NULL;
-    sc_writer_opts o = { SC_FMT_GZ, 0, 0 };
+    sc_writer_opts o = { .fmt = SC_FMT_GZ, .level = 0 };
     ok(sc_writer_open(&w, c, "-", &o) == SC_ERR_USAGE && !w,
        "bad args: sc_writer_open with gzip level 0");
     o.level = 6;
@@ -1916,6 +1916,132 @@ static void test_stat_devices(void)
     ok(all_same, "sc_stat on cuda == on cpu (sizes 0..3000017, misaligned)");
 }
 
+/* ---------------------------------------------------------- typed stat */
+
+/* Element i of a 4- or 8-byte array, its bits. */
+static uint64_t elem_of(const void *v, uint64_t i, unsigned size)
+{
+    if (size == 8) return ((const uint64_t *)v)[i];
+    return ((const uint32_t *)v)[i];
+}
+
+/* The order of t, plainly: integers by value, floats by totalOrder (a
+ * set sign bit reverses the order of the bits). */
+static int typed_before(sc_type t, uint64_t x, uint64_t y)
+{
+    unsigned w = 8 * sc_type_size(t);
+    uint64_t sign = (uint64_t)1 << (w - 1);
+    if (t == SC_I32 || t == SC_I64) return (x ^ sign) < (y ^ sign);
+    if (t != SC_F32 && t != SC_F64) return x < y;
+    int sx = (x & sign) != 0, sy = (y & sign) != 0;
+    if (sx != sy) return sx;
+    return sx ? x > y : x < y;
+}
+
+static double typed_double(sc_type t, uint64_t x)
+{
+    if (t == SC_F64) return f64_of(x);
+    uint32_t u = (uint32_t)x;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* The figures of v[0..n) of type t the slow way: sc_stats_typed's
+ * fields but distinct. */
+static void typed_reference(sc_type t, const void *v, uint64_t n,
+                            sc_stats_typed *r)
+{
+    unsigned size = sc_type_size(t);
+    int is_float = t == SC_F32 || t == SC_F64;
+    int is_signed = t == SC_I32 || t == SC_I64;
+    uint64_t sign = (uint64_t)1 << (8 * size - 1);
+    memset(r, 0, sizeof *r);
+    r->type = t;
+    r->count = n;
+    __int128 sum = 0;
+    double carry = 0, block = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t x = elem_of(v, i, size);
+        if (i == 0 || typed_before(t, x, r->min)) r->min = x;
+        if (i == 0 || typed_before(t, r->max, x)) r->max = x;
+        r->zeros += (is_float ? x & ~sign : x) == 0;
+        if (is_signed) sum += size == 8 ? (__int128)(int64_t)x : (__int128)(int32_t)x;
+        else sum += x;
+        /* in order inside aligned blocks of 1024, then the blocks' */
+        block += typed_double(t, x);
+        if (i % 1024 == 1023) { carry += block; block = 0; }
+    }
+    if (is_float) {
+        r->fsum = n ? carry + block : 0;
+        return;
+    }
+    r->sum = (uint64_t)sum;
+    r->sum_hi = (uint64_t)((unsigned __int128)sum >> 64);
+}
+
+/* sc_stat_type against typed_reference on every type, at sizes that
+ * cross its 4 MiB pieces, from specials and random bits. */
+static void test_stat_typed_on(sc_ctx *ctx, const char *label)
+{
+    static const sc_type types[] = { SC_U32, SC_I32, SC_F32, SC_U64, SC_I64, SC_F64 };
+    static const uint64_t ns[] = { 0, 1, 1023, 1025, 65537, 1100003 };
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+        sc_type t = types[k];
+        unsigned size = sc_type_size(t);
+        int all = 1;
+        for (size_t m = 0; m < sizeof ns / sizeof ns[0] && all; m++) {
+            uint64_t n = ns[m];
+            void *v = xmalloc((n ? n : 1) * size), *copy = xmalloc((n ? n : 1) * size);
+            for (uint64_t i = 0; i < n; i++) {
+                uint64_t x = rnd64();
+                if (t == SC_F32 || t == SC_F64) {   /* finite, of many sizes */
+                    double d = ldexp((double)(rnd() % 100000) - 50000, -(int)(rnd() % 20));
+                    x = t == SC_F64 ? f64_bits(d) : 0;
+                    if (t == SC_F32) { float f = (float)d; uint32_t u; memcpy(&u, &f, 4); x = u; }
+                }
+                if (rnd() % 7 == 0) x = rnd() % 2 ? 0 : (uint64_t)1 << (8 * size - 1);
+                if (size == 8) ((uint64_t *)v)[i] = x;
+                else ((uint32_t *)v)[i] = (uint32_t)x;
+            }
+            if (n) memcpy(copy, v, n * size);
+            sc_stats_typed got, want;
+            memset(&got, 0x5a, sizeof got);
+            sc_status st = sc_stat_type(ctx, v, n, t, &got);
+            typed_reference(t, v, n, &want);
+            uint64_t d = want.count ? got.distinct : 0;
+            if (st != SC_OK || got.type != t || got.count != want.count ||
+                got.zeros != want.zeros || got.min != want.min || got.max != want.max ||
+                got.sum != want.sum || got.sum_hi != want.sum_hi ||
+                memcmp(&got.fsum, &want.fsum, sizeof got.fsum) != 0 ||
+                (n == 0 && got.distinct != 0) || (n && (d == 0 || d > n)) ||
+                (n && memcmp(copy, v, n * size) != 0)) {
+                diag("%s: sc_stat_type %s n=%llu: status %d, count %llu, min %llx/%llx, "
+                     "max %llx/%llx, sum %llx:%llx/%llx:%llx, fsum %.17g/%.17g",
+                     label, sc_type_name(t), (unsigned long long)n, (int)st,
+                     (unsigned long long)got.count,
+                     (unsigned long long)got.min, (unsigned long long)want.min,
+                     (unsigned long long)got.max, (unsigned long long)want.max,
+                     (unsigned long long)got.sum_hi, (unsigned long long)got.sum,
+                     (unsigned long long)want.sum_hi, (unsigned long long)want.sum,
+                     got.fsum, want.fsum);
+                all = 0;
+            }
+            free(v);
+            free(copy);
+        }
+        ok(all, "%s: sc_stat_type of %s: count, zeros, min, max, the exact or fixed-order "
+           "sum as a plain loop has them, the array untouched", label, sc_type_name(t));
+    }
+    sc_stats_typed r;
+    uint64_t one = 5;
+    ok(sc_stat_type(ctx, &one, 1, (sc_type)77, &r) == SC_ERR_USAGE &&
+       sc_stat_type(ctx, NULL, 1, SC_U64, &r) == SC_ERR_USAGE &&
+       sc_stat_type(ctx, &one, 1, SC_U64, NULL) == SC_ERR_USAGE &&
+       sc_stat_type(NULL, &one, 1, SC_U64, &r) == SC_ERR_USAGE,
+       "%s: sc_stat_type: bad arguments", label);
+}
+
 /* sc_stat on host arrays: the figures, 1 thread or many alike. */
 static void test_stat(void)
 {
@@ -1942,6 +2068,10 @@ static void test_stat(void)
        sc_stat(NULL, v, 5, &b) == SC_ERR_USAGE, "sc_stat: bad arguments");
     free(v);
     test_stat_devices();
+    test_stat_typed_on(cpu_ctx, "cpu");
+    test_stat_typed_on(cpu1_ctx, "cpu, one thread");
+    if (gpu_ctx) test_stat_typed_on(gpu_ctx, "cuda");
+    else skip("no CUDA GPU", "sc_stat_type on cuda");
 }
 
 /* ------------------------------------------------------------ -v per run */
