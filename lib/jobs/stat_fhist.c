@@ -42,10 +42,9 @@ static uint64_t bits_of(sc_type t, double d)
     return b32;
 }
 
-static uint64_t rank_at(const sc_stat_hist *h, const void *x, size_t i)
+static uint64_t rank_at(sc_type t, const void *x, size_t i)
 {
-    return h->type == SC_F64 ? ((const uint64_t *)x)[i]
-                             : ((const uint32_t *)x)[i];
+    return t == SC_F64 ? ((const uint64_t *)x)[i] : ((const uint32_t *)x)[i];
 }
 
 /* Where the ends of a float type's values are not finite: the least
@@ -61,8 +60,7 @@ static sc_status find_ends(void *arg, const void *x, size_t len)
 {
     finite_ends *e = arg;
     for (size_t i = 0; i < len; i++) {
-        uint64_t r = e->type == SC_F64 ? ((const uint64_t *)x)[i]
-                                       : ((const uint32_t *)x)[i];
+        uint64_t r = rank_at(e->type, x, i);
         if (!isfinite(value_of(e->type, r))) continue;
         if (!e->any || r < e->lo) e->lo = r;
         if (!e->any || r > e->hi) e->hi = r;
@@ -77,7 +75,7 @@ static sc_status count(void *arg, const void *x, size_t len)
     sc_stat_hist *h = arg;
     double scale = h->half ? 0.5 : 1.0, lo = h->lo * scale;
     for (size_t i = 0; i < len; i++) {
-        double v = value_of(h->type, rank_at(h, x, i));
+        double v = value_of(h->type, rank_at(h->type, x, i));
         if (isnan(v)) { h->nan++; continue; }
         if (isinf(v)) { v < 0 ? h->neg_inf++ : h->pos_inf++; continue; }
         uint64_t b = (uint64_t)((v * scale - lo) / h->width * h->n);
