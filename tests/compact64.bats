@@ -325,6 +325,13 @@ figures() {
         sc-split -e "$t" -d cuda -S 64K a > cuda.s
         expect_same cpu.s cuda.s
     done
+    # -v says the host's threads ran it, under cuda and under auto
+    run -0 --separate-stderr sc-compact -e u64 -d cuda -v a
+    [[ "$stderr" == *"note: no GPU kernel takes this job yet: the host's threads took every chunk"* ]] ||
+        { echo "# $stderr" >&2; return 1; }
+    run -0 --separate-stderr sc-compact -e u64 -d auto -v a
+    [[ "$stderr" == *"device: cpu"*"why: auto kept to the CPU: no GPU kernel takes this job yet"* ]] ||
+        { echo "# $stderr" >&2; return 1; }
 }
 
 @test "compact64: -d cuda with no usable GPU fails as it does for u32: exit 1, nothing written" {

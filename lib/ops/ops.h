@@ -40,6 +40,11 @@ const sc_backend *sc_policy_device_arrays(sc_ctx *ctx);
  * go to the GPU once it is ready; under "auto" the GPU is then started
  * in the background, and the CPU takes the chunks that come first. */
 int sc_policy_stream_gpu(sc_ctx *ctx, sc_job_kind w, int64_t known);
+/* A stream that only the CPU can run (no GPU kernel takes its work): a
+ * GPU asked for ("cuda") must still be there, before anything is
+ * written (else its error); -v's note, under "cuda" or "auto", says that
+ * the host's threads took every chunk. */
+sc_status sc_policy_cpu_only(sc_ctx *ctx);
 /* For a stream whose chunks go to the GPU, with chunks_on_cpu taken by
  * the CPU so far: whether the GPU takes the next one, the CPU takes it
  * while the GPU starts, or the GPU never will (under "cuda" with *st the

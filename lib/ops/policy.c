@@ -187,6 +187,22 @@ sc_gpu_turn sc_policy_gpu_turn(sc_ctx *ctx, uint64_t chunks_on_cpu,
     return SC_GPU_TAKE;
 }
 
+#define SC_CPU_ONLY_WHY "no GPU kernel takes this job yet: the host's " \
+                        "threads took every chunk"
+
+sc_status sc_policy_cpu_only(sc_ctx *ctx)
+{
+    if (ctx->policy == SC_POLICY_AUTO) chose(ctx, "kept to the CPU",
+                                             SC_CPU_ONLY_WHY);
+    if (ctx->policy != SC_POLICY_CUDA) return SC_OK;
+    sc_status st = sc_ctx_settle(ctx, SC_OK);
+    if (st != SC_OK) return st;
+    pthread_mutex_lock(&ctx->lock);
+    snprintf(ctx->fallback, sizeof ctx->fallback, "%s", SC_CPU_ONLY_WHY);
+    pthread_mutex_unlock(&ctx->lock);
+    return SC_OK;
+}
+
 sc_status sc_policy_gpu_lost(sc_ctx *ctx, sc_status st)
 {
     if (st == SC_OK || ctx->policy != SC_POLICY_AUTO) return st;
