@@ -72,6 +72,7 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
     if (!j) return sc_fail(ctx, SC_ERR_USAGE, "sc_run: no job");
     sc_status bad = check_job(ctx, j);
     if (bad) return bad;
+    sc_policy_new_run(ctx);
     const sc_job_type *t = job_type(j);
     if (t) return sc_run_stream(ctx, j, t);
     return (bad = sc_check_outputs(ctx, j)) ? bad : sc_run_sort(ctx, j);

@@ -40,6 +40,9 @@ const sc_backend *sc_policy_device_arrays(sc_ctx *ctx);
  * go to the GPU once it is ready; under "auto" the GPU is then started
  * in the background, and the CPU takes the chunks that come first. */
 int sc_policy_stream_gpu(sc_ctx *ctx, sc_job_kind w, int64_t known);
+/* A run begins: -v's why and note are then the run's own, not those of
+ * an earlier run on the same context. */
+void sc_policy_new_run(sc_ctx *ctx);
 /* A stream that only the CPU can run (no GPU kernel takes its work): a
  * GPU asked for ("cuda") must still be there, before anything is
  * written (else its error); -v's note, under "cuda" or "auto", says that

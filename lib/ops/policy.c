@@ -187,6 +187,14 @@ sc_gpu_turn sc_policy_gpu_turn(sc_ctx *ctx, uint64_t chunks_on_cpu,
     return SC_GPU_TAKE;
 }
 
+void sc_policy_new_run(sc_ctx *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    ctx->fallback[0] = '\0';
+    ctx->choice[0] = '\0';
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 #define SC_CPU_ONLY_WHY "no GPU kernel takes this job yet: the host's " \
                         "threads took every chunk"
 
