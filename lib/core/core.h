@@ -181,6 +181,9 @@ void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out);
 /* The distinct estimate of a running state, of elements of either
  * width: 0 for none. */
 uint64_t sc_stat_acc_distinct(const sc_stat_acc *a);
+/* The sum of the elements of type t whose ranks a running state added,
+ * two's complement in 128 bits (stat_acc.c). */
+unsigned __int128 sc_stat_acc_sum(const sc_stat_acc *a, sc_type t);
 /* lo:hi += v_hi:v, the 128-bit sums of a running state. */
 static inline void sc_add128(uint64_t *lo, uint64_t *hi, uint64_t v,
                              uint64_t v_hi)

@@ -83,3 +83,13 @@ void sc_stat_acc_result(const sc_stat_acc *a, sc_stats *out)
     out->max = (uint32_t)a->max;
     out->distinct = sc_stat_acc_distinct(a);
 }
+
+/* A signed type's ranks are x + 2^(width - 1): their sum is count times
+ * that more than the elements'. */
+unsigned __int128 sc_stat_acc_sum(const sc_stat_acc *a, sc_type t)
+{
+    unsigned __int128 sum = (unsigned __int128)a->sum_hi << 64 | a->sum;
+    if (sc_type_is_signed(t))
+        sum -= (unsigned __int128)a->count << (8 * sc_type_size(t) - 1);
+    return sum;
+}

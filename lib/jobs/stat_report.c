@@ -30,9 +30,8 @@ static void mean_text(u128 sum, uint64_t count, char *buf, size_t size)
              (unsigned)frac);
 }
 
-/* The sum and the mean of elements of type (t NULL: u32) from acc's sum
- * of their ranks: a signed type's ranks are x + 2^(width - 1), so their
- * sum is less that an element; a float's sum is t's, in its order. */
+/* The sum and the mean of elements of type (t NULL: u32): an integer
+ * type's from acc's sum of their ranks, a float's t's, in its order. */
 static void sum_text(const sc_stat_acc *acc, const sc_stat_typed *t,
                      char *sum, size_t sum_size, char *mean, size_t mean_size)
 {
@@ -44,12 +43,10 @@ static void sum_text(const sc_stat_acc *acc, const sc_stat_typed *t,
         snprintf(mean, mean_size, "%.6f", total / (double)acc->count);
         return;
     }
-    u128 ranks = (u128)acc->sum_hi << 64 | acc->sum;
-    u128 bias = 0;
-    if (t && sc_type_is_signed(t->type))
-        bias = (u128)acc->count << (8 * sc_type_size(t->type) - 1);
-    int negative = ranks < bias;
-    u128 mag = negative ? bias - ranks : ranks - bias;
+    sc_type type = t ? t->type : SC_U32;
+    u128 total = sc_stat_acc_sum(acc, type);
+    int negative = sc_type_is_signed(type) && (__int128)total < 0;
+    u128 mag = negative ? -total : total;
     char digits[48];
     snprintf(sum, sum_size, "%s%s", negative ? "-" : "",
              u128_text(mag, digits + sizeof digits));

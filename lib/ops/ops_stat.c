@@ -79,11 +79,7 @@ static void typed_result(const sc_stat_acc *acc, const sc_stat_typed *t,
         out->fsum = sc_fsum_total(&t->fsum);
         return;
     }
-    /* A signed type's ranks are x + 2^(width - 1): their sum is less
-     * count times that. */
-    unsigned __int128 sum = (unsigned __int128)acc->sum_hi << 64 | acc->sum;
-    if (sc_type_is_signed(t->type))
-        sum -= (unsigned __int128)acc->count << (8 * sc_type_size(t->type) - 1);
+    unsigned __int128 sum = sc_stat_acc_sum(acc, t->type);
     out->sum = (uint64_t)sum;
     out->sum_hi = (uint64_t)(sum >> 64);
 }
