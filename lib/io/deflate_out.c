@@ -152,6 +152,16 @@ static long by_libdeflate(engines *e, int level, const void *in, size_t n,
 #endif
 
 #ifdef SC_HAVE_ISAL
+/* ISA-L's level 1 is left out: its bytes vary from run to run when
+ * several threads compress at once (1 member in a few hundred differed by
+ * a byte, the data the same; a plain C program with 16 threads shows it,
+ * its levels 2 and 3 do not), and sc's bytes must not depend on -j.  Its
+ * level 2 is nearly as fast (bench/RESULTS.md, "gzip engines"). */
+static int isal_level(int level)
+{
+    return level < 2 ? 2 : level > 3 ? 3 : level;
+}
+
 static long by_isal(engines *e, int level, const void *in, size_t n,
                     void *out, size_t cap)
 {
@@ -217,7 +227,7 @@ long sc_deflate_block(sc_deflate_engine eng, int level, const void *in,
                                break;
 #endif
 #ifdef SC_HAVE_ISAL
-    case SC_ENGINE_ISAL:       got = by_isal(e, level > 3 ? 3 : level, in, n,
+    case SC_ENGINE_ISAL:       got = by_isal(e, isal_level(level), in, n,
                                              out, cap);
                                break;
 #endif
