@@ -82,12 +82,24 @@ int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n, unsigned lo_bit,
              unsigned hi_bit, int descending, int *result_is_alt,
              void *d_scratch, scg_stream s);
 
+/* The same for keys of any element type (sc_type): 4- or 8-byte ones,
+ * bits [lo_bit, hi_bit) of the key's rank (sc_hd.h's sc_key, sc_key64;
+ * hi_bit <= the type's width), the rank made and undone in the passes;
+ * d_scratch of scg_sort_scratch_type(n, type) bytes. */
+size_t scg_sort_scratch_type(uint64_t n, uint32_t type);
+int scg_sort_type(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
+                  unsigned lo_bit, unsigned hi_bit, int descending,
+                  int *result_is_alt, void *d_scratch, scg_stream s);
+
 /* The same, stream-ordered: no wait; the sorted keys end in d_keys
  * (copied back from d_alt on the device where the passes left them
  * there). */
 int scg_sort_keys(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
                   unsigned lo_bit, unsigned hi_bit, int descending,
                   void *d_scratch, scg_stream s);
+int scg_sort_keys_type(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
+                       unsigned lo_bit, unsigned hi_bit, int descending,
+                       void *d_scratch, scg_stream s);
 
 /* d_out[k] = sc_gen_plan_element(plan, first_index + k). */
 int scg_gen(const sc_gen_plan *plan, uint64_t first_index, uint32_t *d_out,

@@ -1,4 +1,4 @@
-/* sort.cu — stable LSD radix sort of uint32 keys on bits [lo, hi).
+/* sort.cu — stable LSD radix sort of 4- or 8-byte keys on bits [lo, hi).
  *
  * One upfront pass counts the digit histograms of every pass at once (the
  * count phase of all passes: a pass's global digit counts do not depend on
@@ -16,6 +16,12 @@
  * keys, so the host waits once, at the end, to learn where they ended.
  *
  * Descending order sorts on the complemented digit, which keeps it stable.
+ * Keys of a signed or float type are sorted by their rank (sc_hd.h's
+ * sc_key, sc_key64): the histogram pass and the first pass that moves
+ * keys rank them as they read them, and the last pass that moves them
+ * turns them back as it writes, so no pass of its own does either.  One
+ * body serves both widths (K); the 8-byte keys take tiles of their own
+ * (tile_config.cuh).
  */
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -25,216 +31,10 @@
 #include "cuda_check.cuh"
 #include "tile_status.cuh"
 #include "tile_config.cuh"
-#include "sort_rank.cuh"
+#include "sort_pass.cuh"
 #include "launch_util.cuh"
 
 namespace {
-
-struct Passes {
-    int count;
-    sc_order d[MAX_PASSES];
-};
-
-/* ---------------- count: all histograms in one read ---------------- */
-
-constexpr int HIST_THREADS = 512;
-
-__device__ __forceinline__ void hist_add(uint32_t (*h)[RADIX],
-                                         const Passes &ps, uint32_t k)
-{
-#pragma unroll
-    for (int p = 0; p < MAX_PASSES; p++)
-        if (p < ps.count)
-            atomicAdd(&h[p][sc_order_digit(&ps.d[p], k)], 1u);
-}
-
-__global__ void __launch_bounds__(HIST_THREADS)
-hist_kernel(const uint32_t *keys, uint64_t n, int aligned, Passes ps,
-            u64 *hist)
-{
-    __shared__ uint32_t h[MAX_PASSES][RADIX];
-    for (int i = threadIdx.x; i < MAX_PASSES * RADIX; i += HIST_THREADS)
-        (&h[0][0])[i] = 0;
-    __syncthreads();
-
-    uint64_t stride = (uint64_t)gridDim.x * HIST_THREADS;
-    uint64_t t = (uint64_t)blockIdx.x * HIST_THREADS + threadIdx.x;
-    uint64_t scalar_from = 0;
-    if (aligned) {
-        const uint4 *k4 = (const uint4 *)keys;
-        for (uint64_t i = t; i < n / 4; i += stride) {
-            uint4 q = __ldcs(k4 + i);
-            hist_add(h, ps, q.x); hist_add(h, ps, q.y);
-            hist_add(h, ps, q.z); hist_add(h, ps, q.w);
-        }
-        scalar_from = n / 4 * 4;
-    }
-    for (uint64_t i = scalar_from + t; i < n; i += stride)
-        hist_add(h, ps, keys[i]);
-    __syncthreads();
-
-    for (int i = threadIdx.x; i < ps.count * RADIX; i += HIST_THREADS) {
-        uint32_t c = (&h[0][0])[i];
-        if (c) atomicAdd(&hist[i], (u64)c);
-    }
-}
-
-/* prefix over digits: first output position of each digit, per pass; and
- * whether the pass is trivial (one digit holds all n keys).  A block a
- * pass and a thread a digit: one thread walking the 256 counts took
- * 24 us, more than the whole gap to CUB at 2^20 keys. */
-__global__ void __launch_bounds__(RADIX)
-bins_kernel(const u64 *hist, uint64_t n, u64 *bins, int *trivial)
-{
-    __shared__ u64 warp_total[RADIX / 32];
-    int p = blockIdx.x, d = threadIdx.x, warp = d >> 5;
-    u64 c = hist[p * RADIX + d];
-    u64 inc = te::warp_inclusive<te::plus<u64>, u64>(c);
-    if (te::lane_id() == 31) warp_total[warp] = inc;
-    int one_digit = __syncthreads_or(c == n);
-    u64 before = 0;
-    for (int w = 0; w < warp; w++) before += warp_total[w];
-    bins[p * RADIX + d] = before + inc - c;
-    if (d == 0) trivial[p] = one_digit;
-}
-
-/* ---------------- one pass: rank, place, look back, write ---------------- */
-
-struct PassArgs {
-    uint32_t *keys, *alt;   /* the pass reads one, writes the other */
-    const int *trivial;     /* [MAX_PASSES], from bins_kernel */
-    int pass, passes;
-    int *result_is_alt;     /* written by the last pass */
-    const uint32_t *in;     /* chosen by the kernel */
-    uint32_t *out;
-    uint64_t n;
-    sc_order dig;
-    uint32_t epoch;
-    u64 *status;            /* [tile][RADIX] */
-    const u64 *bins;        /* [RADIX], this pass */
-    uint32_t *tile_counter;
-};
-
-/* A pass's shared memory.  Per-warp digit counters and match words are
- * done with before the keys are placed. */
-template <int THREADS, int ITEMS>
-struct PassShared {
-    union {
-        struct {
-            uint32_t cnt[THREADS / 32][RADIX];
-            uint32_t match[THREADS / 32][RADIX];
-        } w;
-        uint32_t keys[THREADS * ITEMS];
-    } sm;
-    uint32_t local_start[RADIX];
-    u64 global[RADIX];
-    uint32_t warp[RADIX / 32];
-    uint32_t tile;
-};
-
-/* One tile of a pass.  FULL: the tile holds TILE keys, so every bound
- * check folds away (rem is a constant); the last tile runs with them. */
-template <int THREADS, int ITEMS, bool FULL>
-__device__ __forceinline__ void sort_tile(const PassArgs &a, PassShared<THREADS, ITEMS> &sh,
-                                          uint32_t tile, uint32_t tile_n)
-{
-    constexpr int TILE = THREADS * ITEMS;
-    constexpr int WARPS = THREADS / 32;
-    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    uint32_t d = threadIdx.x;       /* the digit this thread looks after */
-    uint64_t tile_base = (uint64_t)tile * TILE;
-    te::packed_status st = { (uint64_t *)a.status + (d < RADIX ? d : 0), RADIX,
-                             2 * a.epoch + 1 };
-
-    /* A warp owns ITEMS*32 consecutive keys; item i of lane l is key
-     * i*32 + l of that run, so the order is (item, lane). */
-    int first = warp * ITEMS * 32 + lane;      /* within the tile */
-    const uint32_t *src = a.in + tile_base + first;
-    /* item i is valid iff i*32 < rem: 32-bit compares only */
-    const int rem = FULL ? ITEMS * 32 : (int)tile_n - first;
-    uint32_t key[ITEMS];
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++)
-        key[i] = FULL ? __ldcs(src + i * 32) : i * 32 < rem ? src[i * 32] : 0;
-
-    uint32_t rank[ITEMS];
-    rank_warp<ITEMS>(key, rem, a.dig, sh.sm.w.cnt[warp], sh.sm.w.match[warp], rank);
-    __syncthreads();
-    /* warp counts become warp offsets; the tile count is published at once
-     * so that successors can look past this tile */
-    uint32_t tile_count = 0;
-    if (d < RADIX) {
-#pragma unroll 4
-        for (int w = 0; w < WARPS; w++) {
-            uint32_t c = sh.sm.w.cnt[w][d];
-            sh.sm.w.cnt[w][d] = tile_count;
-            tile_count += c;
-        }
-        st.publish_agg(tile, tile_count);
-    }
-    uint32_t local_start = block_exclusive_radix<THREADS>(tile_count, sh.warp);
-    if (d < RADIX)
-        sh.local_start[d] = local_start;
-    __syncthreads();
-    /* place the keys in digit order on chip before looking back, so that
-     * the predecessors have the longest time to publish their prefixes */
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        if (i * 32 < rem) {
-            uint32_t dd = sc_order_digit(&a.dig, key[i]);
-            rank[i] += sh.local_start[dd] + sh.sm.w.cnt[warp][dd];
-        }
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++)
-        if (i * 32 < rem)
-            sh.sm.keys[rank[i]] = key[i];
-    if (d < RADIX) {
-        u64 excl = tile > 0 ? look_back_digit(st, tile, tile_count) : 0;
-        sh.global[d] = a.bins[d] + excl - local_start;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        uint32_t j = threadIdx.x + i * THREADS;
-        if (FULL || j < tile_n) {
-            uint32_t k = sh.sm.keys[j];
-            a.out[sh.global[sc_order_digit(&a.dig, k)] + j] = k;
-        }
-    }
-}
-
-template <int THREADS, int ITEMS, bool SPLIT_FULL, int MINB>
-__global__ void __launch_bounds__(THREADS, MINB)
-sort_pass_kernel(PassArgs a)
-{
-    constexpr int TILE = THREADS * ITEMS;
-    static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
-    __shared__ PassShared<THREADS, ITEMS> sh;
-    /* the passes before that moved keys say which buffer holds them */
-    int moved = 0;
-    for (int q = 0; q < a.pass; q++)
-        moved += !a.trivial[q];
-    int skip = a.trivial[a.pass];
-    if (a.pass == a.passes - 1 && blockIdx.x == 0 && threadIdx.x == 0)
-        *a.result_is_alt = (moved + !skip) & 1;
-    if (skip)
-        return;
-    a.in = moved & 1 ? a.alt : a.keys;
-    a.out = moved & 1 ? a.keys : a.alt;
-    if (threadIdx.x == 0)
-        sh.tile = atomicAdd(a.tile_counter, 1u);
-    for (int i = threadIdx.x; i < (int)(sizeof sh.sm.w / 4); i += THREADS)
-        (&sh.sm.w.cnt[0][0])[i] = 0;
-    __syncthreads();
-    uint32_t tile = sh.tile;
-    uint32_t tile_n = (uint32_t)min((uint64_t)TILE, a.n - (uint64_t)tile * TILE);
-    if (SPLIT_FULL && tile_n == TILE)
-        sort_tile<THREADS, ITEMS, true>(a, sh, tile, tile_n);
-    else
-        sort_tile<THREADS, ITEMS, false>(a, sh, tile, tile_n);
-}
 
 /* Scratch layout (all offsets 256-aligned):
  *   hist  u64[MAX_PASSES][RADIX]
@@ -247,43 +47,71 @@ constexpr size_t BINS_OFF = HIST_OFF + MAX_PASSES * RADIX * 8;
 constexpr size_t MISC_OFF = BINS_OFF + MAX_PASSES * RADIX * 8;
 constexpr size_t STATUS_OFF = MISC_OFF + 256;
 
+template <class K>
 struct SortCfg {
     int threads, items;
     bool split_full;
-    void (*kernel)(PassArgs);
+    void (*kernel)(PassArgs<K>);
 };
 
 #ifdef SCG_TUNE
 /* Blocks per SM to ask of the register allocator for a tuning tile that
- * names none: keys and ranks take 2*ITEMS registers, about 24 more do the
- * rest.  (The default names its own in tile_config.cuh.) */
-constexpr int sort_min_blocks(int threads, int items)
+ * names none: keys and ranks take (1 + words a key) * ITEMS registers,
+ * about 24 more do the rest.  (The defaults name their own in
+ * tile_config.cuh.) */
+constexpr int sort_min_blocks(int threads, int items, int words)
 {
-    return 65536 / (threads * (2 * items + 24)) > 0
-               ? 65536 / (threads * (2 * items + 24)) : 1;
+    return 65536 / (threads * ((1 + words) * items + 24)) > 0
+               ? 65536 / (threads * ((1 + words) * items + 24)) : 1;
 }
 #endif
 
-#define SORT_CFG_B(T, I, F, B) { T, I, F, sort_pass_kernel<T, I, F, B> }
-#define SORT_CFG(T, I, F) SORT_CFG_B(T, I, F, sort_min_blocks(T, I))
-const SortCfg sort_cfgs[] = {
-    SORT_CFG_B(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true,
+#define SORT_CFG_B(K, T, I, F, B) { T, I, F, sort_pass_kernel<T, I, F, B, K> }
+#define SORT_CFG(K, T, I, F) SORT_CFG_B(K, T, I, F, sort_min_blocks(T, I, sizeof(K) / 4))
+/* 4-byte keys: the default tile, then the one for fast memory (current_cfg). */
+const SortCfg<uint32_t> sort_cfgs32[] = {
+    SORT_CFG_B(uint32_t, te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true,
                te::cfg::sort::MINB),
-    SORT_CFG_B(te::cfg::sort_fast_memory::THREADS, te::cfg::sort_fast_memory::ITEMS,
-               true, te::cfg::sort_fast_memory::MINB),
+    SORT_CFG_B(uint32_t, te::cfg::sort_fast_memory::THREADS,
+               te::cfg::sort_fast_memory::ITEMS, true, te::cfg::sort_fast_memory::MINB),
 #ifdef SCG_TUNE
-    SORT_CFG_B(te::cfg::sort::THREADS, te::cfg::sort::ITEMS, false,
+    SORT_CFG_B(uint32_t, te::cfg::sort::THREADS, te::cfg::sort::ITEMS, false,
                te::cfg::sort::MINB),
-    SORT_CFG(384, 16, true),
-    SORT_CFG(256, 24, true),
-    SORT_CFG(256, 30, true),
-    SORT_CFG_B(288, 28, true, 3),
-    SORT_CFG_B(320, 24, true, 3),
+    SORT_CFG(uint32_t, 384, 16, true),
+    SORT_CFG(uint32_t, 256, 24, true),
+    SORT_CFG(uint32_t, 256, 30, true),
+    SORT_CFG_B(uint32_t, 288, 28, true, 3),
+    SORT_CFG_B(uint32_t, 320, 24, true, 3),
+#endif
+};
+/* 8-byte keys: one default tile. */
+const SortCfg<uint64_t> sort_cfgs64[] = {
+    SORT_CFG_B(uint64_t, te::cfg::sort64::THREADS, te::cfg::sort64::ITEMS, true,
+               te::cfg::sort64::MINB),
+#ifdef SCG_TUNE
+    SORT_CFG(uint64_t, 256, 12, true),
+    SORT_CFG(uint64_t, 256, 20, true),
+    SORT_CFG(uint64_t, 384, 12, true),
+    SORT_CFG(uint64_t, 512, 8, true),
 #endif
 };
 #undef SORT_CFG
 #undef SORT_CFG_B
-int sort_cfg = -1;      /* -1: the current device's (current_cfg) */
+
+/* Each width's table, and the tile a bench chose (-1: the device's). */
+template <class K> struct cfgs;
+template <> struct cfgs<uint32_t> {
+    static const SortCfg<uint32_t> *table() { return sort_cfgs32; }
+    static int count() { return (int)(sizeof sort_cfgs32 / sizeof sort_cfgs32[0]); }
+    static int chosen;
+};
+template <> struct cfgs<uint64_t> {
+    static const SortCfg<uint64_t> *table() { return sort_cfgs64; }
+    static int count() { return (int)(sizeof sort_cfgs64 / sizeof sort_cfgs64[0]); }
+    static int chosen;
+};
+int cfgs<uint32_t>::chosen = -1;
+int cfgs<uint64_t>::chosen = -1;
 
 /* Whether the current device's memory reaches sort_fast_memory's peak
  * rate (clock x bus width, asked of the driver once a device). */
@@ -307,46 +135,54 @@ bool fast_memory()
 }
 
 /* The configuration a sort of n keys runs on the current device. */
+template <class K>
 int current_cfg(uint64_t n)
 {
-    if (sort_cfg >= 0)
-        return sort_cfg;
+    if (cfgs<K>::chosen >= 0)
+        return cfgs<K>::chosen;
+    if (sizeof(K) == 8)
+        return 0;
     return n >> te::cfg::sort_fast_memory::MIN_KEYS_LG && fast_memory() ? 1 : 0;
 }
 
-/* The largest tile over the configurations sizes the scratch for any. */
+/* The smallest tile of a width's configurations sizes the scratch for
+ * any of them. */
+template <class K>
 uint64_t sort_min_tile()
 {
     uint64_t m = ~0ull;
-    for (const SortCfg &c : sort_cfgs)
-        m = std::min(m, (uint64_t)c.threads * c.items);
+    for (int i = 0; i < cfgs<K>::count(); i++)
+        m = std::min(m, (uint64_t)cfgs<K>::table()[i].threads * cfgs<K>::table()[i].items);
     return m;
 }
 
 } /* namespace */
 
 #ifdef SCG_TUNE
-static int cfg_tag(const SortCfg &c)
+template <class K>
+static int tune(int cfg)
 {
+    if (cfg < -1 || cfg >= cfgs<K>::count())
+        return 0;
+    cfgs<K>::chosen = cfg;
+    const SortCfg<K> &c = cfgs<K>::table()[current_cfg<K>(~0ull)];
     return c.threads << 16 | c.split_full << 15 | c.items;
 }
 
-/* Bench only: pick a tile configuration, or with -1 go back to the
- * device's (for the largest sorts); returns threads << 16 | items, with
- * bit 15 set where full tiles run apart; 0 if none. */
-extern "C" int scg_sort_tune(int cfg)
-{
-    if (cfg < -1 || cfg >= (int)(sizeof sort_cfgs / sizeof sort_cfgs[0]))
-        return 0;
-    sort_cfg = cfg;
-    return cfg_tag(sort_cfgs[current_cfg(~0ull)]);
-}
+/* Bench only: pick a tile configuration of 4-byte (scg_sort_tune) or
+ * 8-byte keys (scg_sort64_tune), or with -1 go back to the device's (for
+ * the largest sorts); returns threads << 16 | items, with bit 15 set
+ * where full tiles run apart; 0 if none. */
+extern "C" int scg_sort_tune(int cfg) { return tune<uint32_t>(cfg); }
+extern "C" int scg_sort64_tune(int cfg) { return tune<uint64_t>(cfg); }
 #endif
 
 extern "C" const char *scg_sort_variant(void)
 {
-    static char name[256];
-    const SortCfg &c = sort_cfgs[0], &big = sort_cfgs[current_cfg(~0ull)];
+    static char name[320];
+    const SortCfg<uint32_t> &c = sort_cfgs32[0],
+                            &big = sort_cfgs32[current_cfg<uint32_t>(~0ull)];
+    const SortCfg<uint64_t> &w = sort_cfgs64[current_cfg<uint64_t>(~0ull)];
     char tiles[64];
     if (&big == &c)
         snprintf(tiles, sizeof tiles, "%d threads x %d keys a tile", c.threads, c.items);
@@ -354,31 +190,45 @@ extern "C" const char *scg_sort_variant(void)
         snprintf(tiles, sizeof tiles, "%d threads x %d keys a tile (x %d from 2^%d keys)",
                  c.threads, c.items, big.items, (int)te::cfg::sort_fast_memory::MIN_KEYS_LG);
     snprintf(name, sizeof name, "LSD, %d-bit digits, one histogram pass, then a pass a "
-             "digit with look-back (%d tiles a read): %s, ranked by shared match words",
-             RADIX_BITS, (int)te::cfg::sort::LOOKBACK_BATCH, tiles);
+             "digit with look-back (%d tiles a read): %s (8-byte keys: %d x %d), "
+             "ranked by shared match words",
+             RADIX_BITS, (int)te::cfg::sort::LOOKBACK_BATCH, tiles, w.threads, w.items);
     return name;
+}
+
+template <class K>
+static size_t scratch_for(uint64_t n)
+{
+    uint64_t tiles = (n + sort_min_tile<K>() - 1) / sort_min_tile<K>();
+    return STATUS_OFF + te::round256(tiles * RADIX * 8);
 }
 
 extern "C" size_t scg_sort_scratch(uint64_t n)
 {
-    uint64_t tiles = (n + sort_min_tile() - 1) / sort_min_tile();
-    return STATUS_OFF + te::round256(tiles * RADIX * 8);
+    return scratch_for<uint32_t>(n);
+}
+
+extern "C" size_t scg_sort_scratch_type(uint64_t n, uint32_t type)
+{
+    return sc_type_is_64bit(type) ? scratch_for<uint64_t>(n) : scratch_for<uint32_t>(n);
 }
 
 /* Queues the sort's kernels; where the keys end, known on the device
  * only (passes whose digit is the same for every key are skipped there),
  * goes to *d_result_out: 1 for d_alt. */
-static int queue_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
+template <class K>
+static int queue_sort(K *d_keys, K *d_alt, uint64_t n, uint32_t type,
                       unsigned lo_bit, unsigned hi_bit, int descending,
                       void *d_scratch, int **d_result_out, scg_stream s)
 {
-
     Passes ps;
     ps.count = 0;
     for (unsigned lo = lo_bit; lo < hi_bit; lo += RADIX_BITS) {
         unsigned bits = std::min(hi_bit - lo, (unsigned)RADIX_BITS);
         sc_order_init(&ps.d[ps.count++], lo, lo + bits, descending);
     }
+    key_map<K> map = key_map<K>::of(type);
+    int ranked = type != SC_U32 && type != SC_U64;
 
     char *scr = (char *)d_scratch;
     u64 *hist = (u64 *)(scr + HIST_OFF);
@@ -387,7 +237,7 @@ static int queue_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     uint32_t *counters = (uint32_t *)(scr + MISC_OFF + 64);
     u64 *status = (u64 *)(scr + STATUS_OFF);
 
-    const SortCfg &cfg = sort_cfgs[current_cfg(n)];
+    const SortCfg<K> &cfg = cfgs<K>::table()[current_cfg<K>(n)];
     uint64_t tile = (uint64_t)cfg.threads * cfg.items;
     uint64_t tiles = (n + tile - 1) / tile;
     if (tiles > 0x7fffffffu)
@@ -401,12 +251,13 @@ static int queue_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
                                               (uint64_t)sms * 4);
     /* per-block shared counters are 32-bit */
     hist_blocks = std::max<uint64_t>(hist_blocks, n >> 31);
-    hist_kernel<<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps, hist);
+    hist_kernel<K><<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps,
+                                                                  map, ranked, hist);
     SCG_CHECK_LAUNCH();
     bins_kernel<<<ps.count, RADIX, 0, s>>>(hist, n, bins, trivial);
     SCG_CHECK_LAUNCH();
     for (int p = 0; p < ps.count; p++) {
-        PassArgs a;
+        PassArgs<K> a;
         a.keys = d_keys;
         a.alt = d_alt;
         a.trivial = trivial;
@@ -415,6 +266,9 @@ static int queue_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
         a.result_is_alt = d_result;
         a.n = n;
         a.dig = ps.d[p];
+        a.map = map;
+        a.ranked = ranked;
+        a.rank_in = a.unrank_out = 0;
         a.epoch = (uint32_t)p;
         a.status = status;
         a.bins = bins + p * RADIX;
@@ -426,29 +280,11 @@ static int queue_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
     return 0;
 }
 
-extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
-                        unsigned lo_bit, unsigned hi_bit, int descending,
-                        int *result_is_alt, void *d_scratch, scg_stream s)
-{
-    if (!result_is_alt || lo_bit >= hi_bit || hi_bit > 32)
-        return (int)cudaErrorInvalidValue;
-    *result_is_alt = 0;
-    if (n <= 1)
-        return 0;
-    int *d_result = NULL;
-    int err = queue_sort(d_keys, d_alt, n, lo_bit, hi_bit, descending,
-                         d_scratch, &d_result, s);
-    if (err) return err;
-    SCG_CHECK(cudaMemcpyAsync(result_is_alt, d_result, sizeof *result_is_alt,
-                              cudaMemcpyDeviceToHost, s));
-    SCG_CHECK(cudaStreamSynchronize(s));
-    return 0;
-}
-
 /* The sorted keys back from d_alt where the passes left them there: a
  * grid that reads the flag and, where it is 0, returns at once. */
-__global__ void keys_back_kernel(uint32_t *keys, const uint32_t *alt,
-                                 uint64_t n, const int *result_is_alt)
+template <class K>
+__global__ void keys_back_kernel(K *keys, const K *alt, uint64_t n,
+                                 const int *result_is_alt)
 {
     if (!*result_is_alt) return;
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -457,23 +293,83 @@ __global__ void keys_back_kernel(uint32_t *keys, const uint32_t *alt,
         keys[i] = alt[i];
 }
 
+/* Queues the sort of either width; with keys_back, the keys end in
+ * d_keys, else *d_result_out says where. */
+template <class K>
+static int queue_typed(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
+                       unsigned lo_bit, unsigned hi_bit, int descending,
+                       void *d_scratch, int keys_back, int **d_result_out,
+                       scg_stream s)
+{
+    K *keys = (K *)d_keys, *alt = (K *)d_alt;
+    int err = queue_sort<K>(keys, alt, n, type, lo_bit, hi_bit, descending,
+                            d_scratch, d_result_out, s);
+    if (err || !keys_back) return err;
+    int sms = 0;
+    SCG_CHECK(te::sm_count(&sms));
+    uint64_t blocks = std::min<uint64_t>((n + 255) / 256, (uint64_t)sms * 8);
+    keys_back_kernel<K><<<(unsigned)blocks, 256, 0, s>>>(keys, alt, n, *d_result_out);
+    SCG_CHECK_LAUNCH();
+    return 0;
+}
+
+/* Checks the arguments and queues the sort (nothing for n < 2). */
+static int queue_checked(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
+                         unsigned lo_bit, unsigned hi_bit, int descending,
+                         void *d_scratch, int keys_back, int **d_result,
+                         scg_stream s)
+{
+    unsigned width = sc_type_is_64bit(type) ? 64 : 32;
+    if (type > SC_F64 || lo_bit >= hi_bit || hi_bit > width)
+        return (int)cudaErrorInvalidValue;
+    *d_result = NULL;
+    if (n <= 1)
+        return 0;
+    return width == 64
+        ? queue_typed<uint64_t>(d_keys, d_alt, n, type, lo_bit, hi_bit, descending,
+                                d_scratch, keys_back, d_result, s)
+        : queue_typed<uint32_t>(d_keys, d_alt, n, type, lo_bit, hi_bit, descending,
+                                d_scratch, keys_back, d_result, s);
+}
+
+extern "C" int scg_sort_type(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
+                             unsigned lo_bit, unsigned hi_bit, int descending,
+                             int *result_is_alt, void *d_scratch, scg_stream s)
+{
+    if (!result_is_alt)
+        return (int)cudaErrorInvalidValue;
+    *result_is_alt = 0;
+    int *d_result = NULL;
+    int err = queue_checked(d_keys, d_alt, n, type, lo_bit, hi_bit, descending,
+                            d_scratch, 0, &d_result, s);
+    if (err || !d_result) return err;
+    SCG_CHECK(cudaMemcpyAsync(result_is_alt, d_result, sizeof *result_is_alt,
+                              cudaMemcpyDeviceToHost, s));
+    SCG_CHECK(cudaStreamSynchronize(s));
+    return 0;
+}
+
+extern "C" int scg_sort(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
+                        unsigned lo_bit, unsigned hi_bit, int descending,
+                        int *result_is_alt, void *d_scratch, scg_stream s)
+{
+    return scg_sort_type(d_keys, d_alt, n, SC_U32, lo_bit, hi_bit, descending,
+                         result_is_alt, d_scratch, s);
+}
+
+extern "C" int scg_sort_keys_type(void *d_keys, void *d_alt, uint64_t n,
+                                  uint32_t type, unsigned lo_bit, unsigned hi_bit,
+                                  int descending, void *d_scratch, scg_stream s)
+{
+    int *d_result = NULL;
+    return queue_checked(d_keys, d_alt, n, type, lo_bit, hi_bit, descending,
+                         d_scratch, 1, &d_result, s);
+}
+
 extern "C" int scg_sort_keys(uint32_t *d_keys, uint32_t *d_alt, uint64_t n,
                              unsigned lo_bit, unsigned hi_bit, int descending,
                              void *d_scratch, scg_stream s)
 {
-    if (lo_bit >= hi_bit || hi_bit > 32)
-        return (int)cudaErrorInvalidValue;
-    if (n <= 1)
-        return 0;
-    int *d_result = NULL;
-    int err = queue_sort(d_keys, d_alt, n, lo_bit, hi_bit, descending,
-                         d_scratch, &d_result, s);
-    if (err) return err;
-    int sms = 0;
-    SCG_CHECK(te::sm_count(&sms));
-    uint64_t blocks = std::min<uint64_t>((n + 255) / 256, (uint64_t)sms * 8);
-    keys_back_kernel<<<(unsigned)blocks, 256, 0, s>>>(d_keys, d_alt, n,
-                                                      d_result);
-    SCG_CHECK_LAUNCH();
-    return 0;
+    return scg_sort_keys_type(d_keys, d_alt, n, SC_U32, lo_bit, hi_bit,
+                              descending, d_scratch, s);
 }

@@ -1,5 +1,6 @@
 /* sort_rank.cuh — the radix digits of sort.cu's passes (each the key
- * order of sc_hd.h over RADIX_BITS bits, fewer in the last pass) and the
+ * order of sc_hd.h over RADIX_BITS bits, fewer in the last pass; keys of
+ * 4 or 8 bytes) and the
  * warp and block steps of one pass: the stable rank of each key among its
  * warp's keys of the same digit, the block's exclusive scan over digits,
  * and the look-back over tiles for one digit. */
@@ -17,7 +18,15 @@ typedef unsigned long long u64;
 
 constexpr int RADIX_BITS = 8;
 constexpr int RADIX = 1 << RADIX_BITS;
-constexpr int MAX_PASSES = (32 + RADIX_BITS - 1) / RADIX_BITS;
+constexpr int MAX_PASSES = (64 + RADIX_BITS - 1) / RADIX_BITS;
+
+/* The digit of a ranked key of either width: sc_order_digit's, its
+ * shift taken on the key's own width. */
+template <class K>
+__device__ __forceinline__ uint32_t key_digit(const sc_order &o, K k)
+{
+    return ((uint32_t)(k >> o.shift) & o.mask) ^ o.flip;
+}
 
 /* The look-back runs on the tile engine's packed status (tile_status.cuh),
  * one column per digit in a [tile][RADIX] array, pass e in epoch e: one
@@ -49,8 +58,8 @@ __device__ uint32_t block_exclusive_radix(uint32_t x, uint32_t *s_warp)
  * then updates the count and clears the word.  Measured against a ballot
  * per digit bit and against match_any (bench/RESULTS.md, "Figures behind
  * the kernels' comments"), it does the least work. */
-template <int ITEMS>
-__device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
+template <int ITEMS, class K>
+__device__ __forceinline__ void rank_warp(const K key[ITEMS], int rem,
                                           const sc_order &dig, uint32_t *cnt,
                                           uint32_t *match, uint32_t rank[ITEMS])
 {
@@ -59,7 +68,7 @@ __device__ __forceinline__ void rank_warp(const uint32_t key[ITEMS], int rem,
 #pragma unroll
     for (int i = 0; i < ITEMS; i++) {
         bool valid = i * 32 < rem;
-        uint32_t d = sc_order_digit(&dig, key[i]);
+        uint32_t d = key_digit(dig, key[i]);
         if (valid)
             atomicOr(&match[d], bit);
         __syncwarp();

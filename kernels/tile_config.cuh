@@ -75,6 +75,12 @@ struct sort_fast_memory {
     enum { THREADS = 256, ITEMS = 36, MINB = 3, MIN_GBS = 3800, MIN_KEYS_LG = 27 };
 };
 
+/* The passes of 8-byte keys: half the keys a thread of 4-byte ones, so
+ * that the tile's keys take the same shared memory (32 KiB). */
+struct sort64 {
+    enum { THREADS = 256, ITEMS = 16, MINB = 3 };
+};
+
 } /* namespace cfg */
 } /* namespace te */
 

@@ -45,13 +45,13 @@ typedef struct sc_backend {
     sc_status (*scan)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);
-    sc_status (*sort)(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
-                      uint64_t n, unsigned lo_bit, unsigned hi_bit,
-                      int descending);
-    /* sort of elements of a 32-bit type by their ranks (sc_key), which
-     * it applies itself, handing sorted pieces on as they become final;
-     * NULL where the device only has the whole result at the end (sort
-     * then takes ranks). */
+    /* Elements of any type, by bits [lo_bit, hi_bit) of their ranks
+     * (sc_key, sc_key64), which it makes and undoes itself. */
+    sc_status (*sort)(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                      uint64_t n, sc_type type, unsigned lo_bit,
+                      unsigned hi_bit, int descending);
+    /* The same, handing sorted pieces on as they become final; NULL
+     * where the device only has the whole result at the end. */
     sc_status (*sort_ready)(sc_ctx *ctx, sc_phase_times *times, void *keys,
                             uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending,

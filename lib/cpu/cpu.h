@@ -28,20 +28,15 @@ sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
  * stream positions first.., into floats (wide: doubles). */
 void sc_cpu_fsum(const void *in, sc_type type, uint64_t n, uint64_t first,
                  int inclusive, int wide, void *out, sc_fsum_state *st);
-sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
-                      uint64_t n, unsigned lo_bit, unsigned hi_bit,
-                      int descending);
+/* Elements of any type by bits [lo_bit, hi_bit) of their ranks (sc_key,
+ * sc_key64), hi_bit <= the type's width. */
+sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                      uint64_t n, sc_type type, unsigned lo_bit,
+                      unsigned hi_bit, int descending);
 sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                             uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
-/* The sort of elements of a 64-bit type by bits [lo_bit, hi_bit) of
- * their ranks (sc_key64), hi_bit <= 64, the same way: not in the table,
- * whose sort is the 32-bit one on every device. */
-sc_status sc_cpu_sort64_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                              uint64_t n, sc_type type, unsigned lo_bit,
-                              unsigned hi_bit, int descending,
-                              sc_ready_fn ready, void *arg);
 sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
                      const sc_gen_plan *plan, uint64_t first_index,
                      void *out, uint64_t n);

@@ -167,11 +167,10 @@ static sc_status sorted_values(sc_ctx *ctx, sc_phase_times *times,
     if (!v) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     if (s->size == 8) {
         for (size_t i = 0; i < m; i++) ((uint64_t *)v)[i] = s->items[i].v;
-        return sc_cpu_sort64_ready(ctx, times, v, m, SC_U64, 0, 64, 0, NULL,
-                                   NULL);
+        return sc_cpu_sort(ctx, times, v, m, SC_U64, 0, 64, 0);
     }
     for (size_t i = 0; i < m; i++) ((uint32_t *)v)[i] = (uint32_t)s->items[i].v;
-    return sc_cpu_sort(ctx, times, v, m, 0, 32, 0);
+    return sc_cpu_sort(ctx, times, v, m, SC_U32, 0, 32, 0);
 }
 
 sc_status sc_cpu_sample_bounds(sc_ctx *ctx, sc_phase_times *times,

@@ -112,25 +112,17 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg)
 {
-    sc_sort_task t = { ctx, times, &sc_radix32, keys, NULL, n, type, lo_bit,
-                       hi_bit, descending, ready, arg, 0, 0 };
+    sc_sort_task t = { ctx, times, sc_type_size(type) == 8 ? &sc_radix64
+                                                           : &sc_radix32,
+                       keys, NULL, n, type, lo_bit, hi_bit, descending, ready,
+                       arg, 0, 0 };
     return sort_keys(&t);
 }
 
-sc_status sc_cpu_sort64_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                              uint64_t n, sc_type type, unsigned lo_bit,
-                              unsigned hi_bit, int descending,
-                              sc_ready_fn ready, void *arg)
+sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                      uint64_t n, sc_type type, unsigned lo_bit,
+                      unsigned hi_bit, int descending)
 {
-    sc_sort_task t = { ctx, times, &sc_radix64, keys, NULL, n, type, lo_bit,
-                       hi_bit, descending, ready, arg, 0, 0 };
-    return sort_keys(&t);
-}
-
-sc_status sc_cpu_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
-                      uint64_t n, unsigned lo_bit, unsigned hi_bit,
-                      int descending)
-{
-    return sc_cpu_sort_ready(ctx, times, keys, n, SC_U32, lo_bit, hi_bit,
+    return sc_cpu_sort_ready(ctx, times, keys, n, type, lo_bit, hi_bit,
                              descending, NULL, NULL);
 }

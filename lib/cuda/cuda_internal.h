@@ -119,6 +119,8 @@ void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
 size_t sc_cuda_out_bytes(const sc_chunk_work *w);
 /* Bytes of scratch that work's kernels need on n elements (0: none). */
 size_t sc_cuda_scratch(sc_job_kind work, uint64_t n);
+/* The scratch of a sort of n elements of type (work.c). */
+size_t sc_cuda_sort_scratch(uint64_t n, sc_type type);
 /* Bytes of each buffer (BUF_*) that w's kernels use on n elements, 0 for
  * those they do not use.  Not for SORT, whose buffers of keys cuda_sort.c
  * and cuda_ops.c size themselves. */
@@ -148,13 +150,13 @@ sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
 /* Sorts host keys on GPU c (bound by the call): src[0..n) in, sorted into
  * dst (may be src).  The whole array must fit (cuda_sort.c). */
 sc_status sc_cuda_sort_on(sc_ctx *ctx, sc_phase_times *times,
-                          struct sc_cuda *c, const uint32_t *src,
-                          uint32_t *dst, uint64_t n, unsigned lo_bit,
+                          struct sc_cuda *c, const void *src, void *dst,
+                          uint64_t n, sc_type type, unsigned lo_bit,
                           unsigned hi_bit, int descending);
 /* The CUDA table's sort: on the first GPU, or with -d cuda:all one part
  * per GPU, sorted at once and merged on the host (cuda_sort.c). */
-sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, uint32_t *keys,
-                       uint64_t n, unsigned lo_bit, unsigned hi_bit,
-                       int descending);
+sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                       uint64_t n, sc_type type, unsigned lo_bit,
+                       unsigned hi_bit, int descending);
 
 #endif

@@ -281,20 +281,12 @@ static sc_status cuda_stat(sc_ctx *ctx, sc_phase_times *times,
 /* A sort is not cut into pieces here: the whole array (under -d cuda:all,
  * each GPU's part) must fit in device memory, or SC_ERR_NOMEM sends the
  * sort to the CPU (ops.c).  The sort job cuts its input into runs of -S. */
-static sc_status cuda_sort(sc_ctx *ctx, sc_phase_times *times,
-                           uint32_t *keys, uint64_t n, unsigned lo_bit,
-                           unsigned hi_bit, int descending)
-{
-    /* On one GPU, or a part on each of -d cuda:all's (cuda_sort.c). */
-    return sc_cuda_sort(ctx, times, keys, n, lo_bit, hi_bit, descending);
-}
-
 const sc_backend sc_cuda_backend = {
     .name = "cuda",
     .compact = cuda_compact,
     .split = cuda_split,
     .scan = cuda_scan,
-    .sort = cuda_sort,
+    .sort = sc_cuda_sort,
     .gen = cuda_gen,
     .stat = cuda_stat,
     .dev_queue = sc_cuda_dev_queue,

@@ -20,13 +20,18 @@ size_t sc_cuda_out_bytes(const sc_chunk_work *w)
     }
 }
 
+size_t sc_cuda_sort_scratch(uint64_t n, sc_type type)
+{
+    return scg_sort_scratch_type(n, (uint32_t)type) + SCRATCH_SLACK;
+}
+
 size_t sc_cuda_scratch(sc_job_kind work, uint64_t n)
 {
     switch (work) {
     case SC_JOB_COMPACT: return scg_compact_scratch(n) + SCRATCH_SLACK;
     case SC_JOB_SPLIT: return scg_split_scratch(n) + SCRATCH_SLACK;
     case SC_JOB_SCAN: return scg_scan_scratch(n) + SCRATCH_SLACK;
-    case SC_JOB_SORT: return scg_sort_scratch(n) + SCRATCH_SLACK;
+    case SC_JOB_SORT: return sc_cuda_sort_scratch(n, SC_U32);
     case SC_JOB_STAT: return sizeof(scg_stat_acc) + SCRATCH_SLACK;
     default: return 0;
     }

@@ -49,8 +49,7 @@ typedef struct sort_state {
 static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
 {
     const sc_job *j = ss->job;
-    /* 64-bit keys are sorted on the host's threads (sc_sort_type). */
-    if (ss->gpu_asked || j->merge || j->check || ss->size != 4) return;
+    if (ss->gpu_asked || j->merge || j->check) return;
     ss->gpu_asked = sc_policy_sort_early(ss->ctx, bytes, share);
 }
 

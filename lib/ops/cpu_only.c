@@ -2,8 +2,7 @@
  * ranges into parts and the sample behind sc-stat --quantiles (no
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
- * GPU's lanes carry one 64-bit word), and the sort of 64-bit keys (the
- * GPU's sort is 32-bit).  The jobs reach them here, as they reach
+ * GPU's lanes carry one 64-bit word).  The jobs reach them here, as they reach
  * every device.  (The other scans of 64-bit types are the CPU table's:
  * its scan takes either width.) */
 #include <stdlib.h>
@@ -15,15 +14,6 @@ sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                           unsigned nb, void *out, uint64_t *counts)
 {
     return sc_cpu_ranges(ctx, times, in, n, bounds, type, nb, out, counts);
-}
-
-sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                         uint64_t n, sc_type type, unsigned lo_bit,
-                         unsigned hi_bit, int descending, sc_ready_fn ready,
-                         void *arg)
-{
-    return sc_cpu_sort64_ready(ctx, times, keys, n, type, lo_bit, hi_bit,
-                               descending, ready, arg);
 }
 
 sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,

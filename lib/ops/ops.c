@@ -176,28 +176,9 @@ sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
                          NULL, NULL);
 }
 
-/* A device without sort_ready (the GPU) sorts ranks: made here on the
- * pool, and turned back whatever happened, so that a sort that failed
- * leaves the keys reordered, never transformed.  (The CPU's sort_ready
- * ranks as it sorts, cpu_sort.c.) */
-static sc_status sort_as_ranks(sc_ctx *ctx, sc_phase_times *times,
-                               const sc_backend *b, uint32_t *keys,
-                               uint64_t n, sc_type type, unsigned lo_bit,
-                               unsigned hi_bit, int descending)
-{
-    int ranked = sc_type_ranked(type);
-    sc_key k = sc_key_of((uint32_t)type);
-    double t0 = sc_now();
-    if (ranked) sc_keys_rank(ctx->pool, ctx->threads, k, keys, n, 0);
-    sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
-    sc_status st = b->sort(ctx, times, keys, n, lo_bit, hi_bit, descending);
-    if (ranked) sc_keys_rank(ctx->pool, ctx->threads, k, keys, n, 1);
-    return st;
-}
-
-/* Elements of a 32-bit type on the device the policy picks; of a 64-bit
- * one on the host's threads whatever the device (the tables' sorts are
- * 32-bit). */
+/* Elements of every type on the device the policy picks; a sort that
+ * fails leaves the keys reordered, never ranked (each device ranks and
+ * unranks them itself). */
 sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                         uint64_t n, sc_type type, unsigned lo_bit,
                         unsigned hi_bit, int descending, sc_ready_fn ready,
@@ -208,12 +189,8 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
     if (!bits_fit(type, lo_bit, hi_bit))
         return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
                        hi_bit);
-    if (sc_type_size(type) == 8) {
-        sc_backend_used(ctx, sc_ops_cpu());
-        return sc_sort64_host(ctx, times, keys, n, type, lo_bit, hi_bit,
-                              descending, ready, arg);
-    }
-    const sc_backend *b = sc_backend_pick(ctx, SC_JOB_SORT, n * 4);
+    const sc_backend *b = sc_backend_pick(ctx, SC_JOB_SORT,
+                                          n * sc_type_size(type));
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;
     /* A retry moves a GPU's whole sort to the CPU: nothing was handed on
@@ -221,8 +198,7 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
     do st = b->sort_ready
             ? b->sort_ready(ctx, times, keys, n, type, lo_bit, hi_bit,
                             descending, ready, arg)
-            : sort_as_ranks(ctx, times, b, keys, n, type, lo_bit, hi_bit,
-                            descending);
+            : b->sort(ctx, times, keys, n, type, lo_bit, hi_bit, descending);
     while (sc_backend_retry(ctx, &b, st));
     sc_backend_used(ctx, b);
     if (st == SC_OK && !b->sort_ready && ready && n) st = ready(arg, keys, n);

@@ -84,12 +84,6 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                         uint64_t n, sc_type type, unsigned lo_bit,
                         unsigned hi_bit, int descending, sc_ready_fn ready,
                         void *arg);
-/* The host's sort of elements of a 64-bit type (by their ranks,
- * sc_key64), which every device's 64-bit sort is for now (cpu_only.c). */
-sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                         uint64_t n, sc_type type, unsigned lo_bit,
-                         unsigned hi_bit, int descending, sc_ready_fn ready,
-                         void *arg);
 
 /* The array layer's dispatch of the same (ops.c), and the figures
  * (ops_stat.c). */
