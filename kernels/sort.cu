@@ -51,7 +51,7 @@ template <class K>
 struct SortCfg {
     int threads, items;
     bool split_full;
-    void (*kernel)(PassArgs<K>);
+    void (*kernel[2])(PassArgs<K>);     /* [ranked] */
 };
 
 #ifdef SCG_TUNE
@@ -66,7 +66,8 @@ constexpr int sort_min_blocks(int threads, int items, int words)
 }
 #endif
 
-#define SORT_CFG_B(K, T, I, F, B) { T, I, F, sort_pass_kernel<T, I, F, B, K> }
+#define SORT_CFG_B(K, T, I, F, B) \
+    { T, I, F, { sort_pass_kernel<T, I, F, B, K, false>, sort_pass_kernel<T, I, F, B, K, true> } }
 #define SORT_CFG(K, T, I, F) SORT_CFG_B(K, T, I, F, sort_min_blocks(T, I, sizeof(K) / 4))
 /* 4-byte keys: the default tile, then the one for fast memory (current_cfg). */
 const SortCfg<uint32_t> sort_cfgs32[] = {
@@ -90,7 +91,8 @@ const SortCfg<uint64_t> sort_cfgs64[] = {
                te::cfg::sort64::MINB),
 #ifdef SCG_TUNE
     SORT_CFG(uint64_t, 256, 12, true),
-    SORT_CFG(uint64_t, 256, 20, true),
+    SORT_CFG(uint64_t, 256, 16, true),
+    SORT_CFG_B(uint64_t, 256, 22, true, 2),
     SORT_CFG(uint64_t, 384, 12, true),
     SORT_CFG(uint64_t, 512, 8, true),
 #endif
@@ -251,8 +253,8 @@ static int queue_sort(K *d_keys, K *d_alt, uint64_t n, uint32_t type,
                                               (uint64_t)sms * 4);
     /* per-block shared counters are 32-bit */
     hist_blocks = std::max<uint64_t>(hist_blocks, n >> 31);
-    hist_kernel<K><<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps,
-                                                                  map, ranked, hist);
+    auto hist_k = ranked ? hist_kernel<K, true> : hist_kernel<K, false>;
+    hist_k<<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps, map, hist);
     SCG_CHECK_LAUNCH();
     bins_kernel<<<ps.count, RADIX, 0, s>>>(hist, n, bins, trivial);
     SCG_CHECK_LAUNCH();
@@ -267,13 +269,12 @@ static int queue_sort(K *d_keys, K *d_alt, uint64_t n, uint32_t type,
         a.n = n;
         a.dig = ps.d[p];
         a.map = map;
-        a.ranked = ranked;
         a.rank_in = a.unrank_out = 0;
         a.epoch = (uint32_t)p;
         a.status = status;
         a.bins = bins + p * RADIX;
         a.tile_counter = counters + p;
-        cfg.kernel<<<(unsigned)tiles, cfg.threads, 0, s>>>(a);
+        cfg.kernel[ranked]<<<(unsigned)tiles, cfg.threads, 0, s>>>(a);
         SCG_CHECK_LAUNCH();
     }
     *d_result_out = d_result;

@@ -54,10 +54,10 @@ template <class K> struct vec16;
 template <> struct vec16<uint32_t> { typedef uint4 v; enum { N = 4 }; };
 template <> struct vec16<uint64_t> { typedef ulonglong2 v; enum { N = 2 }; };
 
-template <class K>
+template <class K, bool RANKED>
 __global__ void __launch_bounds__(HIST_THREADS)
 hist_kernel(const K *keys, uint64_t n, int aligned, Passes ps,
-            key_map<K> map, int ranked, u64 *hist)
+            key_map<K> map, u64 *hist)
 {
     constexpr int PASSES = sizeof(K) * 8 / RADIX_BITS;
     constexpr int V = vec16<K>::N;
@@ -77,12 +77,12 @@ hist_kernel(const K *keys, uint64_t n, int aligned, Passes ps,
             const K *e = (const K *)&q;
 #pragma unroll
             for (int j = 0; j < V; j++)
-                hist_add<PASSES>(h, ps, ranked ? map.rank(e[j]) : e[j]);
+                hist_add<PASSES>(h, ps, RANKED ? map.rank(e[j]) : e[j]);
         }
         scalar_from = n / V * V;
     }
     for (uint64_t i = scalar_from + t; i < n; i += stride)
-        hist_add<PASSES>(h, ps, ranked ? map.rank(keys[i]) : keys[i]);
+        hist_add<PASSES>(h, ps, RANKED ? map.rank(keys[i]) : keys[i]);
     __syncthreads();
 
     for (int i = threadIdx.x; i < ps.count * RADIX; i += HIST_THREADS) {
@@ -123,9 +123,9 @@ struct PassArgs {
     uint64_t n;
     sc_order dig;
     key_map<K> map;
-    int ranked;             /* the type's keys are sorted by rank */
-    int rank_in, unrank_out;    /* set by the kernel: this pass ranks the
-                                   keys it reads, unranks those it writes */
+    int rank_in, unrank_out;    /* set by a RANKED kernel: this pass ranks
+                                   the keys it reads, unranks those it
+                                   writes */
     uint32_t epoch;
     u64 *status;            /* [tile][RADIX] */
     const u64 *bins;        /* [RADIX], this pass */
@@ -151,7 +151,7 @@ struct PassShared {
 
 /* One tile of a pass.  FULL: the tile holds TILE keys, so every bound
  * check folds away (rem is a constant); the last tile runs with them. */
-template <int THREADS, int ITEMS, bool FULL, class K>
+template <int THREADS, int ITEMS, bool FULL, bool RANKED, class K>
 __device__ __forceinline__ void sort_tile(const PassArgs<K> &a,
                                           PassShared<THREADS, ITEMS, K> &sh,
                                           uint32_t tile, uint32_t tile_n)
@@ -174,7 +174,7 @@ __device__ __forceinline__ void sort_tile(const PassArgs<K> &a,
 #pragma unroll
     for (int i = 0; i < ITEMS; i++)
         key[i] = FULL ? __ldcs(src + i * 32) : i * 32 < rem ? src[i * 32] : 0;
-    if (a.rank_in) {
+    if (RANKED && a.rank_in) {
 #pragma unroll
         for (int i = 0; i < ITEMS; i++)
             key[i] = a.map.rank(key[i]);
@@ -223,12 +223,15 @@ __device__ __forceinline__ void sort_tile(const PassArgs<K> &a,
         uint32_t j = threadIdx.x + i * THREADS;
         if (FULL || j < tile_n) {
             K k = sh.sm.keys[j];
-            a.out[sh.global[key_digit(a.dig, k)] + j] = a.unrank_out ? a.map.unrank(k) : k;
+            a.out[sh.global[key_digit(a.dig, k)] + j] =
+                RANKED && a.unrank_out ? a.map.unrank(k) : k;
         }
     }
 }
 
-template <int THREADS, int ITEMS, bool SPLIT_FULL, int MINB, class K>
+/* RANKED: the keys are of a signed or float type, sorted by rank (an
+ * unsigned type's kernel carries none of it). */
+template <int THREADS, int ITEMS, bool SPLIT_FULL, int MINB, class K, bool RANKED>
 __global__ void __launch_bounds__(THREADS, MINB)
 sort_pass_kernel(PassArgs<K> a)
 {
@@ -240,8 +243,9 @@ sort_pass_kernel(PassArgs<K> a)
     int moved = 0, later = 0;
     for (int q = 0; q < a.pass; q++)
         moved += !a.trivial[q];
-    for (int q = a.pass + 1; q < a.passes; q++)
-        later += !a.trivial[q];
+    if (RANKED)
+        for (int q = a.pass + 1; q < a.passes; q++)
+            later += !a.trivial[q];
     int skip = a.trivial[a.pass];
     if (a.pass == a.passes - 1 && blockIdx.x == 0 && threadIdx.x == 0)
         *a.result_is_alt = (moved + !skip) & 1;
@@ -249,8 +253,8 @@ sort_pass_kernel(PassArgs<K> a)
         return;
     a.in = moved & 1 ? a.alt : a.keys;
     a.out = moved & 1 ? a.keys : a.alt;
-    a.rank_in = a.ranked && moved == 0;
-    a.unrank_out = a.ranked && later == 0;
+    a.rank_in = moved == 0;
+    a.unrank_out = later == 0;
     if (threadIdx.x == 0)
         sh.tile = atomicAdd(a.tile_counter, 1u);
     for (int i = threadIdx.x; i < (int)(sizeof sh.sm.w / 4); i += THREADS)
@@ -259,9 +263,9 @@ sort_pass_kernel(PassArgs<K> a)
     uint32_t tile = sh.tile;
     uint32_t tile_n = (uint32_t)min((uint64_t)TILE, a.n - (uint64_t)tile * TILE);
     if (SPLIT_FULL && tile_n == TILE)
-        sort_tile<THREADS, ITEMS, true>(a, sh, tile, tile_n);
+        sort_tile<THREADS, ITEMS, true, RANKED>(a, sh, tile, tile_n);
     else
-        sort_tile<THREADS, ITEMS, false>(a, sh, tile, tile_n);
+        sort_tile<THREADS, ITEMS, false, RANKED>(a, sh, tile, tile_n);
 }
 
 }  // namespace

@@ -75,10 +75,12 @@ struct sort_fast_memory {
     enum { THREADS = 256, ITEMS = 36, MINB = 3, MIN_GBS = 3800, MIN_KEYS_LG = 27 };
 };
 
-/* The passes of 8-byte keys: half the keys a thread of 4-byte ones, so
- * that the tile's keys take the same shared memory (32 KiB). */
+/* The passes of 8-byte keys: 256 x 20, 40 KiB of keys a tile, the
+ * fastest measured on an H100 at 2^24 and 2^27 keys of u64, i64 and f64
+ * (256 x 12 and 16, 384 x 12 and 512 x 8 lost; bench/RESULTS.md,
+ * "Session 24"). */
 struct sort64 {
-    enum { THREADS = 256, ITEMS = 16, MINB = 3 };
+    enum { THREADS = 256, ITEMS = 20, MINB = 3 };
 };
 
 } /* namespace cfg */
