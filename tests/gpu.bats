@@ -170,3 +170,25 @@ same_on_both() {
     [ "$(wc -c < out.bin)" -eq $((384 << 22)) ]
     sc-rsort -d cpu -C out.bin
 }
+
+@test "gpu: sc-rsort of every type: cpu == cuda (the kernels rank and unrank), -v names the GPU" {
+    local t a n
+    for t in i32 f32 u64 i64 f64; do
+        for n in 1 33 5121 400003; do
+            ref gen --type "$t" -n "$n" -s $((n + 7)) > in.bin
+            for a in "" "-r" "-u"; do
+                same_on_both sc-rsort -e "$t" $a in.bin || return 1
+            done
+        done
+        case $t in f*) ;; *)
+            same_on_both sc-rsort -e "$t" --bits 3:17 in.bin || return 1
+            same_on_both sc-rsort -e "$t" --bits 0:8 -r in.bin || return 1 ;;
+        esac
+        # -S cuts the input into runs, each sorted on the GPU, then merged
+        same_on_both sc-rsort -e "$t" -S 256K in.bin || return 1
+        sc-rsort -e "$t" --device cuda -v in.bin > /dev/null 2> err.txt
+        grep -q "device: cuda" err.txt || { echo "# -e $t -v: $(cat err.txt)" >&2; return 1; }
+        ! grep -q "host's threads took" err.txt
+        files_differ in.bin gpu.out
+    done
+}
