@@ -15,6 +15,7 @@
 #include <vector>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
+#include "bench_timing.cuh"
 
 #ifdef SCG_TUNE
 extern "C" int scg_sort_tune(int cfg);
@@ -26,29 +27,6 @@ extern "C" int scg_scan_tune(int cfg);
 static const int RUNS = 20;
 static const uint64_t N = 1ull << 28;
 
-/* `prep` runs untimed before each run (restoring a sort's input). */
-static float median_ms(const std::function<void()> &op,
-                       const std::function<void()> &prep = [] {})
-{
-    cudaEvent_t a, b;
-    SCG_CHECK_DIE(cudaEventCreate(&a));
-    SCG_CHECK_DIE(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = -2; r < RUNS; r++) {
-        prep();
-        SCG_CHECK_DIE(cudaEventRecord(a));
-        op();
-        SCG_CHECK_DIE(cudaEventRecord(b));
-        SCG_CHECK_DIE(cudaEventSynchronize(b));
-        float ms;
-        SCG_CHECK_DIE(cudaEventElapsedTime(&ms, a, b));
-        if (r >= 0) t.push_back(ms);
-    }
-    SCG_CHECK_DIE(cudaEventDestroy(a));
-    SCG_CHECK_DIE(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return (t[RUNS / 2 - 1] + t[RUNS / 2]) / 2;
-}
 
 __global__ void mask_kernel(uint32_t *d, const uint32_t *s, uint64_t n, uint32_t mask)
 {
@@ -115,16 +93,16 @@ int main(void)
     SCG_CHECK_DIE(cudaMalloc(&d_scr, scr_bytes));
 
     /* floor: device-to-device copy, 1 GiB read + 1 GiB written */
-    float copy_ms = median_ms([&] {
+    float copy_ms = median_ms(RUNS, [&] {
         SCG_CHECK_DIE(cudaMemcpyAsync(d_out, d_in, N * 4, cudaMemcpyDeviceToDevice));
     });
 
     /* scan */
-    float cub_scan_ms = median_ms([&] {
+    float cub_scan_ms = median_ms(RUNS, [&] {
         size_t b = cub_scan_bytes;
         SCG_CHECK_DIE(cub::DeviceScan::ExclusiveSum(d_scr, b, d_in, d_cub, N));
     });
-    float scan_ms = median_ms([&] {
+    float scan_ms = median_ms(RUNS, [&] {
         SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, SC_OP_SUM, 0, 0, d_carry,
                                             d_out, d_carry + 1, d_scr, 0));
     });
@@ -138,7 +116,7 @@ int main(void)
 #ifdef SCG_TUNE
     for (int c = 1; scg_scan_tune(c); c++) {
         scans[n_scans].tag = scg_scan_tune(c);
-        scans[n_scans].ms = median_ms([&] {
+        scans[n_scans].ms = median_ms(RUNS, [&] {
             SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, SC_OP_SUM, 0, 0, d_carry,
                                                 d_out, d_carry + 1, d_scr, 0));
         });
@@ -151,17 +129,17 @@ int main(void)
     }
     scg_scan_tune(0);
 #endif
-    float scan_max_ms = median_ms([&] {
+    float scan_max_ms = median_ms(RUNS, [&] {
         SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, SC_OP_MAX, 1, 0, d_carry,
                                             d_out, d_carry + 1, d_scr, 0));
     });
-    float scan_wide_ms = median_ms([&] {
+    float scan_wide_ms = median_ms(RUNS, [&] {
         SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N / 2, SC_OP_SUM, 0, 1, d_carry,
                                             d_out, d_carry + 1, d_scr, 0));
     });
 
     /* sort */
-    float cub_sort_ms = median_ms([&] {
+    float cub_sort_ms = median_ms(RUNS, [&] {
         size_t b = cub_sort_bytes;
         SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, N));
     });
@@ -185,7 +163,7 @@ int main(void)
         sorts[n_sorts].cfg = 0;
         sorts[n_sorts].tile = 0;
 #endif
-        sorts[n_sorts].ms = median_ms(our_sort, restore);
+        sorts[n_sorts].ms = median_ms(RUNS, our_sort, restore);
         SCG_CHECK_DIE(cudaDeviceSynchronize());
         if (!equal_dev(is_alt ? d_alt : d_keys, d_cub, N)) {
             fprintf(stderr, "scg_sort (config %d) differs from CUB\n", n_sorts);
@@ -204,7 +182,7 @@ int main(void)
         auto sort_bits = [&] {
             SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, N, 0, hi, 0, &is_alt, d_scr, 0));
         };
-        bits_ms[k] = median_ms(sort_bits, restore);
+        bits_ms[k] = median_ms(RUNS, sort_bits, restore);
         SCG_CHECK_DIE(cudaDeviceSynchronize());
         size_t b = cub_sort_bytes;
         SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, N, 0, (int)hi));
@@ -220,14 +198,14 @@ int main(void)
     const int small_lg[2] = { 20, 24 };
     for (int k = 0; k < 2; k++) {
         uint64_t m = 1ull << small_lg[k];
-        small_cub[k] = median_ms([&] {
+        small_cub[k] = median_ms(RUNS, [&] {
             size_t b = cub_sort_bytes;
             SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, m));
         });
         auto restore_m = [&] {
             SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_in, m * 4, cudaMemcpyDeviceToDevice));
         };
-        small_ours[k] = median_ms([&] {
+        small_ours[k] = median_ms(RUNS, [&] {
             SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, m, 0, 32, 0, &is_alt, d_scr, 0));
         }, restore_m);
         SCG_CHECK_DIE(cudaDeviceSynchronize());
@@ -240,14 +218,14 @@ int main(void)
     /* the two shipped tiles by size, to place the switch between them */
     for (int lg = 20; lg <= 28; lg++) {
         uint64_t m = 1ull << lg;
-        float cub_ms = median_ms([&] {
+        float cub_ms = median_ms(RUNS, [&] {
             size_t b = cub_sort_bytes;
             SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_in, d_cub, m));
         });
         printf("sizes: 2^%d cub %.4f", lg, cub_ms);
         for (int c = 0; c < 2; c++) {
             int t = scg_sort_tune(c);
-            float ms = median_ms([&] {
+            float ms = median_ms(RUNS, [&] {
                 SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, m, 0, 32, 0, &is_alt, d_scr, 0));
             }, [&] {
                 SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_in, m * 4, cudaMemcpyDeviceToDevice));
@@ -262,7 +240,7 @@ int main(void)
     float scan_other[3];
     const int other_op[3] = { SC_OP_SUM, SC_OP_MIN, SC_OP_XOR };
     for (int k = 0; k < 3; k++)
-        scan_other[k] = median_ms([&] {
+        scan_other[k] = median_ms(RUNS, [&] {
             SCG_CHECK_DIE((cudaError_t)scg_scan(d_in, N, other_op[k], k == 0, 0, d_carry,
                                                 d_out, d_carry + 1, d_scr, 0));
         });
@@ -270,11 +248,11 @@ int main(void)
     /* keys below 2^16 on all 32 bits: two passes skipped (CUB runs four) */
     mask_kernel<<<4096, 256>>>(d_out, d_in, N, 0xffffu);
     SCG_CHECK_DIE(cudaGetLastError());
-    float skip_cub_ms = median_ms([&] {
+    float skip_cub_ms = median_ms(RUNS, [&] {
         size_t b = cub_sort_bytes;
         SCG_CHECK_DIE(cub::DeviceRadixSort::SortKeys(d_scr, b, d_out, d_cub, N));
     });
-    float skip_ms = median_ms([&] {
+    float skip_ms = median_ms(RUNS, [&] {
         SCG_CHECK_DIE((cudaError_t)scg_sort(d_keys, d_alt, N, 0, 32, 0, &is_alt, d_scr, 0));
     }, [&] {
         SCG_CHECK_DIE(cudaMemcpyAsync(d_keys, d_out, N * 4, cudaMemcpyDeviceToDevice));

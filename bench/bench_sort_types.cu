@@ -17,6 +17,7 @@
 #include <vector>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
+#include "bench_timing.cuh"
 
 #ifdef SCG_TUNE
 extern "C" int scg_sort64_tune(int cfg);
@@ -25,28 +26,6 @@ extern "C" int scg_sort64_tune(int cfg);
 static const int RUNS = 15;
 static const char *type_name[] = { "u32", "i32", "f32", "u64", "i64", "f64" };
 
-static float median_ms(const std::function<void()> &op,
-                       const std::function<void()> &prep)
-{
-    cudaEvent_t a, b;
-    SCG_CHECK_DIE(cudaEventCreate(&a));
-    SCG_CHECK_DIE(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = -2; r < RUNS; r++) {
-        prep();
-        SCG_CHECK_DIE(cudaEventRecord(a));
-        op();
-        SCG_CHECK_DIE(cudaEventRecord(b));
-        SCG_CHECK_DIE(cudaEventSynchronize(b));
-        float ms;
-        SCG_CHECK_DIE(cudaEventElapsedTime(&ms, a, b));
-        if (r >= 0) t.push_back(ms);
-    }
-    SCG_CHECK_DIE(cudaEventDestroy(a));
-    SCG_CHECK_DIE(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return t[RUNS / 2];
-}
 
 /* Random bits; -0 of the width (the sign bit alone) becomes +1. */
 template <class K>
@@ -113,7 +92,7 @@ static float ours(uint32_t type, uint64_t n, const Bufs &b)
 {
     size_t bytes = n * (sc_type_is_64bit(type) ? 8 : 4);
     int is_alt = 0;
-    float ms = median_ms([&] {
+    float ms = median_ms(RUNS, [&] {
         SCG_CHECK_DIE((cudaError_t)scg_sort_type(b.keys, b.alt, n, type, 0,
                                                  sc_type_is_64bit(type) ? 64 : 32, 0,
                                                  &is_alt, b.scr, 0));
@@ -135,7 +114,7 @@ static int bench_type(uint32_t type, int lg, const Bufs &b, size_t scr_bytes)
         fprintf(stderr, "scratch too small\n");
         return 1;
     }
-    float cub_ms = median_ms([&] { cub_by_type<K>(type, b.scr, cb, b.in, b.cub, n); },
+    float cub_ms = median_ms(RUNS, [&] { cub_by_type<K>(type, b.scr, cb, b.in, b.cub, n); },
                              [] {});
     SCG_CHECK_DIE(cudaDeviceSynchronize());
     float ms = ours(type, n, b);

@@ -26,6 +26,26 @@ static void tap(bool ok, const char *fmt, ...)
     fflush(stdout);
 }
 
+/* Whether a CUDA GPU is here; if not, the line that skips the whole
+ * test (exit 0 then). */
+static bool tap_have_gpu()
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0)
+        return true;
+    printf("1..0 # SKIP no CUDA GPU\n");
+    return false;
+}
+
+/* The plan, a count of the failures, and the exit status. */
+static int tap_done()
+{
+    printf("1..%d\n", n_tests);
+    if (n_failed)
+        printf("# %d of %d failed\n", n_failed, n_tests);
+    return n_failed ? 1 : 0;
+}
+
 /* (a test may use none of it) */
 [[maybe_unused]] static uint64_t rng_state = 0x1234567887654321ull;
 [[maybe_unused]] static uint64_t rnd64()

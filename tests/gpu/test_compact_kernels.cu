@@ -403,11 +403,8 @@ static void test_big(void)
 
 int main(void)
 {
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("1..0 # SKIP no CUDA GPU\n");
+    if (!tap_have_gpu())
         return 0;
-    }
     /* tiles of the variants: 3584 .. 15872 elements */
     const uint64_t sizes[] = {0, 1, 2, 3, 4, 5, 31, 32, 33, 127, 128, 129,
                               2047, 2048, 2049, 4093, 4095, 4096, 4097, 6143,
@@ -449,8 +446,5 @@ int main(void)
     const char *big = getenv("SC_BIG");
     if (big && atoi(big) == 1)
         test_big();
-    printf("1..%d\n", n_tests);
-    if (n_failed)
-        fprintf(stderr, "%d of %d tests failed\n", n_failed, n_tests);
-    return n_failed ? 1 : 0;
+    return tap_done();
 }

@@ -164,11 +164,8 @@ static void test_types()
 
 int main(void)
 {
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("1..0 # SKIP no CUDA GPU\n");
+    if (!tap_have_gpu())
         return 0;
-    }
 #ifdef SCG_TUNE
     for (int c = 0; int tag = scg_sort64_tune(c); c++) {
         printf("# 8-byte sort configuration %d (%d)\n", c, tag);
@@ -178,8 +175,5 @@ int main(void)
 #else
     test_types();
 #endif
-    printf("1..%d\n", n_tests);
-    if (n_failed)
-        printf("# %d of %d failed\n", n_failed, n_tests);
-    return n_failed ? 1 : 0;
+    return tap_done();
 }

@@ -339,16 +339,12 @@ static void test_bad_args()
 
 int main(void)
 {
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("1..0 # SKIP no CUDA GPU\n");
+    if (!tap_have_gpu())
         return 0;
-    }
     test_rule();
     test_arrays();
     test_carry();
     test_huge();
     test_bad_args();
-    printf("1..%d\n", n_tests);
-    return n_failed ? 1 : 0;
+    return tap_done();
 }
