@@ -3,7 +3,8 @@
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
  * GPU's lanes carry one 64-bit word), and the sort of 64-bit keys (the
- * GPU's sort is 32-bit).  The jobs reach them here, as they reach
+ * GPU's sort is 32-bit), and compaction, split and sc-gen of records
+ * (no kernel takes records yet).  The jobs reach them here, as they reach
  * every device.  (The other scans of 64-bit types are the CPU table's:
  * its scan takes either width.) */
 #include <stdlib.h>
@@ -15,6 +16,33 @@ sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                           unsigned nb, void *out, uint64_t *counts)
 {
     return sc_cpu_ranges(ctx, times, in, n, bounds, type, nb, out, counts);
+}
+
+sc_status sc_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                             const void *in, uint64_t n, const sc_record *rec,
+                             int big_endian, const sc_pred *pred, int out_kind,
+                             uint64_t first_index, void *out, uint64_t *kept)
+{
+    return sc_cpu_compact_records(ctx, times, in, n, rec, big_endian, pred,
+                                  out_kind, first_index, out, kept);
+}
+
+sc_status sc_split_records(sc_ctx *ctx, sc_phase_times *times,
+                           const void *in, uint64_t n, const sc_record *rec,
+                           int big_endian, const sc_pred *pred, void *sel,
+                           void *rej, uint64_t *selected)
+{
+    return sc_cpu_split_records(ctx, times, in, n, rec, big_endian, pred, sel,
+                                rej, selected);
+}
+
+sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
+                         const sc_gen_plan *plan, const sc_record *rec,
+                         int big_endian, uint64_t first_index, void *out,
+                         uint64_t n)
+{
+    return sc_cpu_gen_records(ctx, times, plan, rec, big_endian, first_index,
+                              out, n);
 }
 
 sc_status sc_sort64_host(sc_ctx *ctx, sc_phase_times *times, void *keys,
