@@ -18,11 +18,13 @@ static sc_status open_outputs(job_state *js, const sc_job_type *t)
     const sc_job *j = js->job;
     sc_writer_opts o = sc_job_writer_opts(j);
     o.wide = t->wide(j);
-    /* Positions are unsigned whatever the elements are, records too. */
+    /* Positions are unsigned whatever the elements are, records too;
+     * figures are text. */
     if (j->kind == SC_JOB_COMPACT && j->compact_out != SC_OUT_VALUES) {
         o.type = SC_U32;
         o.record = 0;
     }
+    if (j->count_only) o.record = 0;
     sc_status st = sc_writer_open(&js->out, js->ctx, j->output, &o);
     if (st != SC_OK) return st;
     return t->open_more ? t->open_more(js) : SC_OK;
