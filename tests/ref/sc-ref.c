@@ -1226,6 +1226,17 @@ static int cmd_stat(int argc, char **argv)
     return 0;
 }
 
+/* The type named name (what is given to --type or --key). */
+static int type_named(const char *name)
+{
+    int t = 0;
+    while (t < 6 && strcmp(name, type_names[t]) != 0)
+        t++;
+    if (t == 6)
+        die("bad type (u32, i32, f32, u64, i64 or f64)", name);
+    return t;
+}
+
 /* --key OFF[:T] of a --record: the key's place, and its type becomes
  * the elements' (conditions and gen are in it). */
 static void record_layout(void)
@@ -1233,14 +1244,8 @@ static void record_layout(void)
     char off[32];
     const char *t = key_arg ? split_pair(key_arg, off, sizeof off) : NULL;
     key_off = key_arg ? (unsigned)parse_u64(off) : 0;
-    if (t && *t) {
-        int k = 0;
-        while (k < 6 && strcmp(t, type_names[k]) != 0)
-            k++;
-        if (k == 6)
-            die("bad --key type", t);
-        elem_type = k;
-    }
+    if (t && *t)
+        elem_type = type_named(t);
     unsigned w = width_of(elem_type) / 8;
     if (rec_size % 4 || rec_size == 0 || key_off % w ||
         key_off + w > rec_size)
@@ -1259,13 +1264,7 @@ static int global_options(int argc, char **argv)
         if (strcmp(argv[i], "--type") == 0) {
             if (i + 1 >= argc)
                 die("missing value for", argv[i]);
-            const char *name = argv[++i];
-            int t = 0;
-            while (t < 6 && strcmp(name, type_names[t]) != 0)
-                t++;
-            if (t == 6)
-                die("bad --type (u32, i32, f32, u64, i64 or f64)", name);
-            elem_type = t;
+            elem_type = type_named(argv[++i]);
         } else if (strcmp(argv[i], "--big-endian") == 0) {
             big_endian = 1;
         } else if (strcmp(argv[i], "--in") == 0) {
