@@ -87,10 +87,6 @@ int main(int argc, char **argv)
     if (c.job.ranges && (c.pred_given || c.job.pred.invert))
         cli_usage_error(&c, "--ranges does not go with a condition (--eq, "
                         "--ne, --lt, --le, --gt, --ge, --range, --mask, -x)");
-    /* A cut by the key would need the parts' records moved whole: not
-     * there yet. */
-    if (c.job.ranges && c.job.record.size)
-        cli_usage_error(&c, "--ranges does not take --record yet");
     if (c.job.ranges && c.job.rejects)
         cli_usage_error(&c, "--ranges and --rejects exclude each other");
     int status = cli_run(&c);

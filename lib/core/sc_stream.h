@@ -92,7 +92,7 @@ typedef struct sc_job {
     sc_type type;
     int big_endian;
     /* Records instead of elements (size 0, sc_job_init's: none):
-     * SC_JOB_GEN, SC_JOB_COMPACT and SC_JOB_SPLIT (not by ranges) take
+     * SC_JOB_GEN, SC_JOB_COMPACT and SC_JOB_SPLIT (by ranges too) take
      * them, on the host's threads whatever the device, in binary formats
      * only.  The key's type is then record.key_type, which pred and gen
      * are of (`type` is not used); big_endian says how the key is read

@@ -76,10 +76,13 @@ sc_status sc_cpu_stat64(sc_ctx *ctx, sc_phase_times *times,
 /* Stable split of in[0..n), elements of type, into nb + 1 parts: part
  * p holds the x with exactly p bounds at or below its rank (bounds are
  * ranks, sc_type_rank, and increase strictly).  out gets the parts one
- * after another, each in input order; counts[p] their sizes. */
+ * after another, each in input order; counts[p] their sizes.  With rec
+ * (not NULL, size not 0) in holds records cut by their key, of type,
+ * read big-endian when asked, and moved whole. */
 sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                         uint64_t n, const uint64_t *bounds, sc_type type,
-                        unsigned nb, void *out, uint64_t *counts);
+                        const sc_record *rec, int big_endian, unsigned nb,
+                        void *out, uint64_t *counts);
 
 /* A uniform sample without replacement of a stream's elements, of fixed
  * size: the `keep` elements whose positions hash lowest (a bottom-k

@@ -39,14 +39,14 @@ static const char *record_fault(const sc_job *j)
     if (!j->record.size) return NULL;
     const char *bad = sc_record_fault(&j->record);
     if (bad) return bad;
-    if ((j->kind != SC_JOB_GEN && j->kind != SC_JOB_COMPACT &&
-         j->kind != SC_JOB_SPLIT) || (j->kind == SC_JOB_SPLIT && j->ranges))
-        return "records are taken by gen, compact and split (not by "
-               "ranges) for now";
+    if (j->kind != SC_JOB_GEN && j->kind != SC_JOB_COMPACT &&
+        j->kind != SC_JOB_SPLIT)
+        return "records are taken by gen, compact and split for now";
     if (j->in_fmt == SC_FMT_TEXT ||
         (j->out.fmt == SC_FMT_TEXT && writes_records(j)))
         return "records are read and written raw, gzip or zstd, not as text";
-    if (j->kind != SC_JOB_GEN && j->pred.type != (uint32_t)j->record.key_type)
+    if ((j->kind == SC_JOB_COMPACT || (j->kind == SC_JOB_SPLIT && !j->ranges))
+        && j->pred.type != (uint32_t)j->record.key_type)
         return "the condition's type is not the record key's";
     return NULL;
 }

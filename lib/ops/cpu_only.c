@@ -13,9 +13,11 @@
 
 sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                           uint64_t n, const uint64_t *bounds, sc_type type,
-                          unsigned nb, void *out, uint64_t *counts)
+                          const sc_record *rec, int big_endian, unsigned nb,
+                          void *out, uint64_t *counts)
 {
-    return sc_cpu_ranges(ctx, times, in, n, bounds, type, nb, out, counts);
+    return sc_cpu_ranges(ctx, times, in, n, bounds, type, rec, big_endian, nb,
+                         out, counts);
 }
 
 sc_status sc_compact_records(sc_ctx *ctx, sc_phase_times *times,
