@@ -7,13 +7,16 @@
 #include <string.h>
 #include "cli.h"
 
-/* The tools whose jobs take records. */
+/* The tools whose jobs take records.  The others refuse the options as
+ * getopt refuses one they lack (their --help does not list them), and
+ * say why. */
 static void need_record_tool(const cli *c, const char *opt)
 {
     sc_job_kind k = c->job.kind;
     if (k != SC_JOB_GEN && k != SC_JOB_COMPACT && k != SC_JOB_SPLIT)
-        cli_usage_error(c, "%s: %s does not take records yet (sc-gen, "
-                        "sc-compact and sc-split do)", opt, c->prog);
+        cli_usage_error(c, "unrecognized option '%s': %s does not take "
+                        "records yet (sc-gen, sc-compact and sc-split do)",
+                        opt, c->prog);
 }
 
 int cli_record_option(cli *c, int opt, const char *arg)

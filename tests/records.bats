@@ -333,10 +333,10 @@ EOF
     for tool in sc-scan sc-stat sc-rsort; do
         run "$tool" --record 8 </dev/null
         expect_usage "$tool"
-        [[ "${lines[0]}" == *"--record: $tool does not take records yet"* ]]
+        [[ "${lines[0]}" == *"unrecognized option '--record': $tool does not take records yet"* ]]
         run "$tool" --key 0 </dev/null
         expect_usage "$tool"
-        [[ "${lines[0]}" == *"--key: $tool does not take records yet"* ]]
+        [[ "${lines[0]}" == *"unrecognized option '--key': $tool does not take records yet"* ]]
     done
     run sc-split --record 8 --key 0:u64 --ranges 5,-1 -o 'p%d' </dev/null
     expect_usage sc-split
