@@ -134,6 +134,17 @@ recs_vs_ref() {
     cmp ref.out tool.out
 }
 
+@test "records: -v counts records in and out" {
+    recgen a 16 4 u32 5003 31
+    n=$(ref compact --record 16 --key 4:u32 --gt 5000 --count < a)
+    run -0 --separate-stderr sc-compact -v --record 16 --key 4 --gt 5000 -o out a
+    [[ "$stderr" == *"sc-compact: records: in 5003, out $n"* ]]
+    run -0 --separate-stderr sc-split -v -c 4K --record 16 --key 4 --gt 5000 -o out a
+    [[ "$stderr" == *"sc-split: records: in 5003, out 5003"* ]]
+    run -0 --separate-stderr sc-gen -v -n 77 --record 4096 -o out
+    [[ "$stderr" == *"sc-gen: records: in 77, out 77"* ]]
+}
+
 @test "records: sc-split -r writes the rejects, -S spills the held ones: the same bytes as sc-ref" {
     recgen a 64 32 u64 5003 11
     ref split --record 64 --key 32:u64 --gt 4294967295 < a > ref.out
