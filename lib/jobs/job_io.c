@@ -8,8 +8,8 @@ sc_status sc_job_open_reader(sc_ctx *ctx, const sc_job *j,
                              sc_reader **r)
 {
     sc_status st = sc_reader_open(r, ctx, paths, n, j->in_fmt);
-    if (st == SC_OK && (st = sc_reader_set_type(*r, j->type, j->big_endian)) == SC_OK)
-        st = sc_reader_set_record(*r, j->record.size);
+    if (st == SC_OK) st = sc_reader_set_type(*r, j->type, j->big_endian);
+    if (st == SC_OK) st = sc_reader_set_record(*r, j->record.size);
     if (st != SC_OK && *r) {
         sc_reader_close(*r);
         *r = NULL;
