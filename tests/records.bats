@@ -374,3 +374,19 @@ EOF
         [[ "$output" != *"--record"* ]]
     done
 }
+
+@test "records: -d cuda gives the bytes of -d cpu (the host's threads take records)" {
+    skip_without_gpu "records run on the host's threads under every device"
+    recgen a 16 8 u64 100003 41
+    local r=(--record 16 --key 8:u64)
+    for d in cpu cuda; do
+        sc-gen -d "$d" -n 100003 -s 4 "${r[@]}" > "gen.$d"
+        sc-compact -d "$d" "${r[@]}" --gt 4294967295 a > "compact.$d"
+        sc-compact -d "$d" "${r[@]}" --gt 4294967295 --indices a > "indices.$d"
+        sc-split -d "$d" "${r[@]}" --gt 4294967295 a > "split.$d"
+        sc-split -d "$d" "${r[@]}" --ranges 1000,4294967296 -o "part.$d.%d" a
+    done
+    for f in gen compact indices split; do cmp "$f.cpu" "$f.cuda"; done
+    for p in 0 1 2; do cmp "part.cpu.$p" "part.cuda.$p"; done
+    [ -s compact.cpu ] && [ -s part.cpu.0 ] && [ -s part.cpu.2 ]
+}
