@@ -20,6 +20,7 @@ static const char common_help[] =
 "  -e, --type T        element type: u32 (default), i32, f32,\n"
 "                      u64, i64, f64\n"
 "      --big-endian    binary numbers in and out are big-endian\n"
+"%s"
 "  -d, --device DEV    auto (default, or $SC_DEVICE), cpu, cuda, cuda:N,\n"
 "                      cuda:all (every GPU)\n"
 "  -j, --threads N     host threads (default: online CPUs)\n"
@@ -39,6 +40,14 @@ static const char format_help[] =
 "                      (default 3)\n"
 "  -t, --text          text output: one decimal number per line\n"
 "  -f, --force         write binary output even to a terminal\n";
+
+/* The tools that take records (cli_record.c). */
+static const char record_help[] =
+"      --record N      each element is a record of N bytes (a multiple of\n"
+"                      4, 4 to 4096), moved whole and tested by its key;\n"
+"                      raw, gzip or zstd, not text (runs on the CPU)\n"
+"      --key OFF[:T]   the records' key: at byte OFF (a multiple of its\n"
+"                      size), of type T (default: the --type); default 0\n";
 
 static const char report_help[] =
 "  -t, --text          accepted: the report is text anyway\n";
@@ -185,13 +194,16 @@ static void help(const cli *c)
              "                      zst, text (numbers, plain or gzip- or\n"
              "                      zstd-compressed)\n"
            : "",
-           c->report ? report_help : format_help);
+           c->report ? report_help : format_help,
+           c->job.kind == SC_JOB_GEN || c->job.kind == SC_JOB_COMPACT ||
+           c->job.kind == SC_JOB_SPLIT ? record_help : "");
     exit_after_stdout(c);
 }
 
 void cli_common_option(cli *c, int opt, const char *arg)
 {
     sc_job *j = &c->job;
+    if (cli_record_option(c, opt, arg)) return;
     switch (opt) {
     case 'o': j->output = arg; break;
     case OPT_IN:
@@ -302,6 +314,7 @@ static void check_level(cli *c)
 void cli_operands(cli *c, int argc, char **argv)
 {
     check_level(c);
+    cli_build_record(c);
     cli_build_pred(c);
     if (!c->takes_input && optind < argc)
         cli_usage_error(c, "extra operand '%s'", argv[optind]);

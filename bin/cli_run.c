@@ -52,6 +52,18 @@ static int figures_only(const sc_job *j)
            (j->kind == SC_JOB_SORT && j->check);
 }
 
+/* Records have no text form; their positions and figures have one. */
+static void refuse_text_records(const cli *c)
+{
+    const sc_job *j = &c->job;
+    int positions = j->kind == SC_JOB_COMPACT &&
+                    j->compact_out != SC_OUT_VALUES;
+    if (j->record.size && j->out.fmt == SC_FMT_TEXT && !positions &&
+        !figures_only(j))
+        cli_usage_error(c, "-t (--text): records are written raw, gzip or "
+                        "zstd, not as text");
+}
+
 /* Whether output named path (NULL or "-": standard output) is a terminal.
  * A named character device is opened to ask, which does nothing to it. */
 static int is_terminal(const char *path)
@@ -128,6 +140,7 @@ static void one_gpu_queue(void)
 
 int cli_run(cli *c)
 {
+    refuse_text_records(c);
     if (refuse_terminal(c)) return EXIT_FAIL;
     install_signals();
     one_gpu_queue();

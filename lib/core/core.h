@@ -164,6 +164,10 @@ static inline uint64_t sc_elem_bits(const void *v, size_t i, unsigned size)
     return x;
 }
 
+/* Why rec is no record layout (sc.h's sc_record: the size, the key's
+ * type and place), or NULL when it is one or is none (size 0) (types.c). */
+const char *sc_record_fault(const sc_record *rec);
+
 /* sc_stat's running state: mergeable, so chunks and threads may be
  * reduced in any order and give the same figures. The distinct estimate
  * is a HyperLogLog sketch of SC_HLL_REGS registers (sc_hd.h).  Elements

@@ -126,6 +126,19 @@ int sc_value_order(sc_type t, uint64_t a, uint64_t b);
  * to the host's order and back. */
 void sc_swap_bytes(void *elems, size_t n, unsigned size);
 
+/* Records (sc(7), "Element types and records"): each element is a
+ * record of `size` bytes (a multiple of 4, 4 to SC_RECORD_MAX) that moves
+ * whole, tested by its key: an element of key_type at byte key_off, a
+ * multiple of the key's size, inside the record.  Records are bytes: only
+ * the key is read (big-endian where the job says so), never the rest.
+ * size 0: plain elements, no record. */
+#define SC_RECORD_MAX 4096
+typedef struct sc_record {
+    uint32_t size;
+    uint32_t key_off;
+    sc_type key_type;
+} sc_record;
+
 /* ------------------------------------------------------------------ */
 /* Predicates: all given conditions must hold; invert negates the whole. */
 

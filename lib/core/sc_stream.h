@@ -42,6 +42,12 @@ uint64_t sc_reader_bytes_read(const sc_reader *r);
  * (u32 unless set), whose text reads as t's values; big_endian: binary
  * elements are big-endian, handed on in the host's order. */
 sc_status sc_reader_set_type(sc_reader *r, sc_type t, int big_endian);
+/* Before the first read: records of `size` bytes (sc_record's; 0: back
+ * to elements) instead of elements, delivered as they are, never
+ * swapped: sc_reader_read's max and *got count records, and an input
+ * that ends inside one ends with SC_ERR_PARTIAL after the whole ones.
+ * Text input has no records (SC_ERR_USAGE). */
+sc_status sc_reader_set_record(sc_reader *r, uint32_t size);
 void sc_reader_close(sc_reader *r);
 
 typedef struct sc_writer_opts {
@@ -52,6 +58,9 @@ typedef struct sc_writer_opts {
     sc_type type;       /* the elements' type (sc_writer_write's n counts
                            them; text writes their values) */
     int big_endian;     /* binary elements written big-endian */
+    uint32_t record;    /* records of this many bytes (sc_record's)
+                           instead of elements: n counts them, written
+                           as they are (not swapped; not text); 0: none */
 } sc_writer_opts;
 
 /* path NULL or "-": standard output. A file is written beside path and
@@ -82,6 +91,13 @@ typedef struct sc_job {
      * SC_ERR_USAGE). */
     sc_type type;
     int big_endian;
+    /* Records instead of elements (size 0, sc_job_init's: none):
+     * SC_JOB_GEN, SC_JOB_COMPACT and SC_JOB_SPLIT (by ranges too) take
+     * them, on the host's threads whatever the device, in binary formats
+     * only.  The key's type is then record.key_type, which pred and gen
+     * are of (`type` is not used); big_endian says how the key is read
+     * and made.  Positions (SC_OUT_INDICES*) count records. */
+    sc_record record;
     const char *output;         /* NULL: standard output */
     sc_writer_opts out;
     size_t chunk_bytes;         /* 0: default */

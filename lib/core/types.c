@@ -24,6 +24,19 @@ unsigned sc_type_size(sc_type t) { return known(t) ? types[t].size : 0; }
 int sc_type_is_float(sc_type t) { return known(t) && types[t].is_float; }
 int sc_type_is_signed(sc_type t) { return known(t) && types[t].is_signed; }
 
+const char *sc_record_fault(const sc_record *rec)
+{
+    if (rec->size == 0) return NULL;
+    unsigned k = sc_type_size(rec->key_type);
+    if (rec->size % 4 || rec->size > SC_RECORD_MAX)
+        return "record size is not a multiple of 4 from 4 to 4096";
+    if (k == 0) return "invalid key type";
+    if (rec->key_off % k) return "key offset is not a multiple of its size";
+    if (rec->key_off >= rec->size || rec->size - rec->key_off < k)
+        return "key is not inside the record";
+    return NULL;
+}
+
 int sc_type_ranked(sc_type t)
 {
     return sc_type_is_signed(t) || sc_type_is_float(t);

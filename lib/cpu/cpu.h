@@ -18,6 +18,20 @@ sc_status sc_cpu_compact(sc_ctx *ctx, sc_phase_times *times, const void *in,
 sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const void *in,
                        uint64_t n, const sc_pred *pred, void *sel, void *rej,
                        uint64_t *selected);
+/* The same of records of rec's layout (NULL or size 0: elements), whose
+ * key, pred's type, is read big-endian when asked; whole records move
+ * (not in the table: the GPU has no kernel for them yet). */
+sc_status sc_cpu_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                                 const void *in, uint64_t n,
+                                 const sc_record *rec, int big_endian,
+                                 const sc_pred *pred, int out_kind,
+                                 uint64_t first_index, void *out,
+                                 uint64_t *kept);
+sc_status sc_cpu_split_records(sc_ctx *ctx, sc_phase_times *times,
+                               const void *in, uint64_t n,
+                               const sc_record *rec, int big_endian,
+                               const sc_pred *pred, void *sel, void *rej,
+                               uint64_t *selected);
 /* in: elements of type, 4 or 8 bytes (the GPU's table takes 32-bit
  * types only: an 8-byte scan is the CPU's whatever the device). */
 sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
@@ -40,6 +54,13 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
 sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
                      const sc_gen_plan *plan, uint64_t first_index,
                      void *out, uint64_t n);
+/* Records of rec's layout (NULL or size 0: elements, as sc_cpu_gen),
+ * each its key, the plan's element of its position, and that position in
+ * its other words (cpu_gen.c); big_endian: every word big-endian. */
+sc_status sc_cpu_gen_records(sc_ctx *ctx, sc_phase_times *times,
+                             const sc_gen_plan *plan, const sc_record *rec,
+                             int big_endian, uint64_t first_index, void *out,
+                             uint64_t n);
 /* Adds in[0..n) to acc on the thread pool; the same for 64-bit
  * elements (not in the table: the GPU's kernel takes 32-bit ones). */
 sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
@@ -50,10 +71,13 @@ sc_status sc_cpu_stat64(sc_ctx *ctx, sc_phase_times *times,
 /* Stable split of in[0..n), elements of type, into nb + 1 parts: part
  * p holds the x with exactly p bounds at or below its rank (bounds are
  * ranks, sc_type_rank, and increase strictly).  out gets the parts one
- * after another, each in input order; counts[p] their sizes. */
+ * after another, each in input order; counts[p] their sizes.  With rec
+ * (not NULL, size not 0) in holds records cut by their key, of type,
+ * read big-endian when asked, and moved whole. */
 sc_status sc_cpu_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                         uint64_t n, const uint64_t *bounds, sc_type type,
-                        unsigned nb, void *out, uint64_t *counts);
+                        const sc_record *rec, int big_endian, unsigned nb,
+                        void *out, uint64_t *counts);
 
 /* A uniform sample without replacement of a stream's elements, of fixed
  * size: the `keep` elements whose positions hash lowest (a bottom-k

@@ -1,6 +1,7 @@
 /* cpu_compact.c — compaction and split as instances of the three phases,
- * for 4- and 8-byte elements alike: the loops are compact_impl.h's,
- * included once per width; a predicate's type picks the width. */
+ * for 4- and 8-byte elements and for records alike: the loops are
+ * compact_impl.h's, included once per width; a predicate's type picks the
+ * width (a record's key's), and a record's size is a parameter. */
 #include <string.h>
 #include "cpu/phases.h"
 
@@ -16,7 +17,36 @@ typedef struct compact_op {
     void *out;
     void *rej;              /* split only */
     uint64_t *moved;        /* per sequence */
+    /* Records: stride bytes each, the key at key_off, big-endian when
+     * swap; stride 0: elements. */
+    size_t stride, key_off;
+    int swap;
 } compact_op;
+
+/* Where keys are: key i's bytes at at + i * stride. */
+typedef struct keys_at {
+    const unsigned char *at;
+    size_t stride;
+    int swap;
+} keys_at;
+
+static inline keys_at record_keys(const compact_op *op)
+{
+    keys_at k = { (const unsigned char *)op->in + op->key_off, op->stride,
+                  op->swap };
+    return k;
+}
+
+/* Records at positions pos[0..k) of op's input, whole and in order, to
+ * out. */
+static inline void copy_records(const compact_op *op, unsigned char *out,
+                                const uint64_t *pos, unsigned k)
+{
+    const unsigned char *in = op->in;
+    for (unsigned i = 0; i < k; i++)
+        memcpy(out + (size_t)i * op->stride, in + pos[i] * op->stride,
+               op->stride);
+}
 
 /* One width's phases: count, and the move of compaction or of split. */
 typedef void (*move_fn)(void *, unsigned, uint64_t, uint64_t,
@@ -37,21 +67,25 @@ typedef struct compact_fns {
 #define ELEM_T uint32_t
 #define EVAL_BITS(p, x) sc_pred_eval_bits((p), (x))
 #define EVAL_FLOAT(p, x) sc_pred_eval((p), (x))
+#define BSWAP(x) __builtin_bswap32(x)
 #define W(name) W__(name, 32)
 #include "cpu/compact_impl.h"
 #undef ELEM_T
 #undef EVAL_BITS
 #undef EVAL_FLOAT
+#undef BSWAP
 #undef W
 
 #define ELEM_T uint64_t
 #define EVAL_BITS(p, x) sc_pred_eval_bits64((p), (x))
 #define EVAL_FLOAT(p, x) sc_pred_eval64((p), (x))
+#define BSWAP(x) __builtin_bswap64(x)
 #define W(name) W__(name, 64)
 #include "cpu/compact_impl.h"
 #undef ELEM_T
 #undef EVAL_BITS
 #undef EVAL_FLOAT
+#undef BSWAP
 #undef W
 
 static const compact_fns *fns_of(const sc_pred *p)
@@ -110,18 +144,53 @@ sc_status sc_cpu_compact(sc_ctx *ctx, sc_phase_times *times, const void *in,
                          uint64_t n, const sc_pred *pred, int out_kind,
                          uint64_t first_index, void *out, uint64_t *kept)
 {
-    uint64_t moved[SC_MAX_SEQS];
-    compact_op op = { in, pred, is_default_pred(pred), out_kind, first_index,
-                      out, NULL, moved };
-    return run(ctx, times, &op, n, 0, kept);
+    return sc_cpu_compact_records(ctx, times, in, n, NULL, 0, pred, out_kind,
+                                  first_index, out, kept);
 }
 
 sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const void *in,
                        uint64_t n, const sc_pred *pred, void *sel, void *rej,
                        uint64_t *selected)
 {
+    return sc_cpu_split_records(ctx, times, in, n, NULL, 0, pred, sel, rej,
+                                selected);
+}
+
+/* A record that is its key alone, in the host's order, is an element:
+ * the element loops take it. */
+static void set_layout(compact_op *op, const sc_record *rec, int big_endian)
+{
+    if (!rec || !rec->size ||
+        (rec->size == sc_type_size(rec->key_type) && !big_endian))
+        return;
+    op->stride = rec->size;
+    op->key_off = rec->key_off;
+    op->swap = big_endian != 0;
+}
+
+sc_status sc_cpu_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                                 const void *in, uint64_t n,
+                                 const sc_record *rec, int big_endian,
+                                 const sc_pred *pred, int out_kind,
+                                 uint64_t first_index, void *out,
+                                 uint64_t *kept)
+{
+    uint64_t moved[SC_MAX_SEQS];
+    compact_op op = { in, pred, is_default_pred(pred), out_kind, first_index,
+                      out, NULL, moved, 0, 0, 0 };
+    set_layout(&op, rec, big_endian);
+    return run(ctx, times, &op, n, 0, kept);
+}
+
+sc_status sc_cpu_split_records(sc_ctx *ctx, sc_phase_times *times,
+                               const void *in, uint64_t n,
+                               const sc_record *rec, int big_endian,
+                               const sc_pred *pred, void *sel, void *rej,
+                               uint64_t *selected)
+{
     uint64_t moved[SC_MAX_SEQS];
     compact_op op = { in, pred, is_default_pred(pred), SC_EMIT_VALUES, 0,
-                      sel, rej, moved };
+                      sel, rej, moved, 0, 0, 0 };
+    set_layout(&op, rec, big_endian);
     return run(ctx, times, &op, n, 1, selected);
 }

@@ -115,6 +115,28 @@ sc_status sc_reader_set_type(sc_reader *r, sc_type t, int big_endian)
     r->type = t;
     r->size = sc_type_size(t);
     r->swap = big_endian != 0;
+    r->record = 0;
+    return SC_OK;
+}
+
+sc_status sc_reader_set_record(sc_reader *r, uint32_t size)
+{
+    if (!r) return SC_ERR_USAGE;
+    if (size == 0) return sc_reader_set_type(r, r->type, r->swap);
+    /* Records are bytes: their key is read where it is used, swapped
+     * there if need be (r->swap stays for a return to elements). */
+    sc_record rec = { size, 0, SC_U32 };
+    if (sc_record_fault(&rec))
+        return sc_fail(r->ctx, SC_ERR_USAGE, "sc_reader_set_record: %s",
+                       sc_record_fault(&rec));
+    if (r->fmt == SC_FMT_TEXT)
+        return sc_fail(r->ctx, SC_ERR_USAGE, "records are not read from "
+                       "text");
+    if (r->decoded || r->carry_len)
+        return sc_fail(r->ctx, SC_ERR_USAGE, "sc_reader_set_record: called "
+                       "after the first read");
+    r->size = size;
+    r->record = 1;
     return SC_OK;
 }
 
@@ -130,9 +152,10 @@ static void defer_stray(sc_reader *r)
     unsigned stray = r->carry_len;
     uint64_t whole = r->decoded / r->size;
     defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
-          "after %llu whole element%s (byte offset %llu%s)", r->name,
+          "after %llu whole %s%s (byte offset %llu%s)", r->name,
           stray, stray == 1 ? "" : "s", (unsigned long long)whole,
-          whole == 1 ? "" : "s", (unsigned long long)(r->decoded - stray),
+          r->record ? "record" : "element", whole == 1 ? "" : "s",
+          (unsigned long long)(r->decoded - stray),
           r->n_paths > 1 ? " of the joined input files" : "");
 }
 
@@ -164,7 +187,8 @@ sc_status sc_reader_fill(sc_reader *r, void *buf, size_t max, size_t *got)
     if (max == 0) return SC_OK;
     if (!pending(r))
         (r->fmt == SC_FMT_TEXT ? sc_text_read : read_raw)(r, buf, max, got);
-    if (r->swap && r->fmt != SC_FMT_TEXT) sc_swap_bytes(buf, *got, r->size);
+    if (r->swap && !r->record && r->fmt != SC_FMT_TEXT)
+        sc_swap_bytes(buf, *got, r->size);
     return *got == 0 ? pending(r) : SC_OK;
 }
 
@@ -213,7 +237,8 @@ sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
     } else {
         atomic_fetch_add_explicit(&r->total_bytes, (uint64_t)got,
                                   memory_order_relaxed);
-        if (r->swap) sc_swap_bytes(buf, cl->len / r->size, r->size);
+        if (r->swap && !r->record)
+            sc_swap_bytes(buf, cl->len / r->size, r->size);
     }
     return pending(r);
 }

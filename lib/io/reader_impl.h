@@ -45,7 +45,9 @@ struct sc_reader {
     sc_input *inputs;           /* per path, from the check */
     sc_format fmt;
     sc_type type;               /* text: how numbers read */
-    unsigned size;              /* bytes an element of type takes */
+    unsigned size;              /* bytes an element of type takes, or a
+                                 * record (sc_reader_set_record) */
+    int record;                 /* elements are records: not swapped */
     int swap;                   /* big-endian elements: reversed */
     int fd;                     /* -1: between files */
     const char *name;           /* current file, for messages */
@@ -70,7 +72,8 @@ struct sc_reader {
      * it while the reader thread adds to it. */
     _Atomic uint64_t total_bytes;
     uint64_t decoded;           /* decoded bytes of the whole stream */
-    unsigned char carry[8];     /* a partial element between reads */
+    unsigned char carry[SC_RECORD_MAX];  /* a partial element between
+                                          * reads */
     unsigned carry_len;
     char *tbuf;                 /* text: undigested bytes */
     size_t tlen, tpos;

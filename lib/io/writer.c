@@ -117,6 +117,13 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     if (opts->wide && sc_type_size(opts->type) != 4)
         return sc_fail(ctx, SC_ERR_USAGE, "wide output is for 32-bit "
                        "types, not %s", sc_type_name(opts->type));
+    sc_record rec = { opts->record, 0, SC_U32 };
+    if (sc_record_fault(&rec))
+        return sc_fail(ctx, SC_ERR_USAGE, "sc_writer_open: %s",
+                       sc_record_fault(&rec));
+    if (opts->record && (opts->fmt == SC_FMT_TEXT || opts->wide))
+        return sc_fail(ctx, SC_ERR_USAGE, "records are written as they are: "
+                       "not as text, not wide");
     if (opts->fmt == SC_FMT_ZST && !sc_zstd_built())
         return sc_fail(ctx, SC_ERR_USAGE, "zstd output: this libsc was built "
                        "without zstd");
@@ -127,7 +134,10 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     w->ctx = ctx;
     w->o = *opts;
     w->type = opts->wide ? sc_type_wide(opts->type) : opts->type;
-    w->size = sc_type_size(w->type);
+    w->size = opts->record ? opts->record : sc_type_size(w->type);
+    /* Records are bytes, written as they are: their key was made or
+     * read in the byte order asked for. */
+    if (opts->record) w->o.big_endian = 0;
     w->fd = 1;
     w->name = "(standard output)";
     sc_status st = SC_OK;

@@ -14,7 +14,7 @@ static int indices(const sc_job *j)
  * lanes and the CPU make those narrow themselves). */
 static size_t out_bytes(const sc_job *j)
 {
-    return indices(j) ? 8 : sc_type_size(j->type);
+    return indices(j) ? 8 : sc_job_elem_bytes(j);
 }
 static int wide(const sc_job *j) { return j->compact_out == SC_OUT_INDICES64; }
 
@@ -40,10 +40,14 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
      * so that the writer thread has none to narrow. */
     int narrow = b->emits_idx32 && j->compact_out == SC_OUT_INDICES32 &&
                  c->first + c->n <= (uint64_t)UINT32_MAX + 1;
-    SC_ON(b, compact(ctx, js->times, c->in, c->n, &j->pred,
-                     !indices(j) ? SC_EMIT_VALUES
-                     : narrow ? SC_EMIT_IDX32 : SC_EMIT_IDX64,
-                     c->first, c->out, &c->n_sel));
+    int kind = !indices(j) ? SC_EMIT_VALUES
+             : narrow ? SC_EMIT_IDX32 : SC_EMIT_IDX64;
+    if (j->record.size)
+        return sc_compact_records(ctx, js->times, c->in, c->n, &j->record,
+                                  j->big_endian, &j->pred, kind, c->first,
+                                  c->out, &c->n_sel);
+    SC_ON(b, compact(ctx, js->times, c->in, c->n, &j->pred, kind, c->first,
+                     c->out, &c->n_sel));
     c->out_wide = j->compact_out == SC_OUT_INDICES32 && !narrow;
     return st;
 }

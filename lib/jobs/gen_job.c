@@ -3,8 +3,8 @@
 #include <string.h>
 #include "jobs/stream_job.h"
 
-/* Bytes an element takes: 4, or 8 for the 64-bit types. */
-static unsigned elem_size(const sc_job *j) { return sc_type_size(j->gen.type); }
+/* Bytes an element takes: 4, or 8 for the 64-bit types; or a record's. */
+static size_t elem_size(const sc_job *j) { return sc_job_elem_bytes(j); }
 
 static size_t out_bytes(const sc_job *j) { return elem_size(j); }
 static int wide(const sc_job *j) { (void)j; return 0; }
@@ -26,11 +26,11 @@ static sc_status positions(void *self, void *buf, size_t max, size_t *got)
 static int64_t bytes_in_all(const void *self)
 {
     const job_state *js = self;
-    uint64_t n = js->job->gen_count;
-    /* Eight bytes each would not fit past 2^60; from 2^59 on, "huge" is
-     * all the cost model needs to know. */
-    return n < ((uint64_t)1 << 59) ? (int64_t)(n * elem_size(js->job))
-                                   : (int64_t)1 << 62;
+    uint64_t n = js->job->gen_count, size = elem_size(js->job);
+    /* The bytes would not fit an int64_t from 2^63 on; from 2^62 on,
+     * "huge" is all the cost model needs to know. */
+    const uint64_t huge = (uint64_t)1 << 62;
+    return n < huge / size ? (int64_t)(n * size) : (int64_t)huge;
 }
 
 static uint64_t bytes_made(const void *self)
@@ -41,13 +41,15 @@ static uint64_t bytes_made(const void *self)
 
 static sc_status no_fault(void *self) { (void)self; return SC_OK; }
 
-/* The writer writes the job's type, the plan makes the generator's. */
+/* The writer writes the job's type (or its records, whose key's type it
+ * is), the plan makes the generator's. */
 static sc_status check(sc_ctx *ctx, const sc_job *j)
 {
-    if (j->gen.type != j->type)
+    if (j->gen.type != sc_job_key_type(j))
         return sc_fail(ctx, SC_ERR_USAGE, "generator type %s differs from "
-                       "the job's type %s", sc_type_name(j->gen.type),
-                       sc_type_name(j->type));
+                       "the job's %s type %s", sc_type_name(j->gen.type),
+                       j->record.size ? "key" : "element",
+                       sc_type_name(sc_job_key_type(j)));
     return sc_check_outputs(ctx, j);
 }
 
@@ -70,7 +72,11 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
 {
     job_state *js = op;
     sc_ctx *ctx = js->ctx;
+    const sc_job *j = js->job;
     sc_status st;
+    if (j->record.size)
+        return sc_gen_records(ctx, js->times, &js->plan, &j->record,
+                              j->big_endian, s->c.first, s->c.out, s->c.n);
     SC_ON(b, gen(ctx, js->times, &js->plan, s->c.first, s->c.out, s->c.n));
     return st;
 }

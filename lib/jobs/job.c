@@ -24,11 +24,39 @@ static const sc_job_type *job_type(const sc_job *j)
                                                 : streaming[j->kind];
 }
 
+/* Whether the job's output is its records (not positions or figures). */
+static int writes_records(const sc_job *j)
+{
+    return j->kind == SC_JOB_GEN ||
+           (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_VALUES) ||
+           (j->kind == SC_JOB_SPLIT && !j->count_only);
+}
+
+/* What a job of records may not be (NULL: it is none, or has none).  Only
+ * the key is typed: text has no place for the rest of a record. */
+static const char *record_fault(const sc_job *j)
+{
+    if (!j->record.size) return NULL;
+    const char *bad = sc_record_fault(&j->record);
+    if (bad) return bad;
+    if (j->kind != SC_JOB_GEN && j->kind != SC_JOB_COMPACT &&
+        j->kind != SC_JOB_SPLIT)
+        return "records are taken by gen, compact and split for now";
+    if (j->in_fmt == SC_FMT_TEXT ||
+        (j->out.fmt == SC_FMT_TEXT && writes_records(j)))
+        return "records are read and written raw, gzip or zstd, not as text";
+    if ((j->kind == SC_JOB_COMPACT || (j->kind == SC_JOB_SPLIT && !j->ranges))
+        && j->pred.type != (uint32_t)j->record.key_type)
+        return "the condition's type is not the record key's";
+    return NULL;
+}
+
 /* What the tools' option parsing already rules out, checked again for
  * library callers. */
 static sc_status check_job(sc_ctx *ctx, const sc_job *j)
 {
-    const char *bad = NULL;
+    const char *bad = record_fault(j);
+    if (bad) return sc_fail(ctx, SC_ERR_USAGE, "%s", bad);
     if ((unsigned)j->kind > SC_JOB_STAT) bad = "invalid job kind";
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";
     else if (sc_type_size(j->type) == 0)

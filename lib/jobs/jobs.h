@@ -19,12 +19,12 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
 void sc_job_report_inputs(const sc_job *j, const sc_reader *r);
 sc_status sc_job_close_output(sc_writer *w, const char *path, sc_status st);
 /* A reader of paths[0..n) (n == 0: standard input) in the job's input
- * format, element type and byte order (job_io.c). */
+ * format, element type and byte order, or of its records (job_io.c). */
 sc_status sc_job_open_reader(sc_ctx *ctx, const sc_job *j,
                              const char *const *paths, size_t n,
                              sc_reader **r);
 /* The job's writer options for its elements: out, in the job's type and
- * byte order (job_io.c). */
+ * byte order, or for its records (job_io.c). */
 sc_writer_opts sc_job_writer_opts(const sc_job *j);
 
 /* sc-rsort's job: reads everything, sorts (in runs past -S), writes

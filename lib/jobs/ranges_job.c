@@ -40,6 +40,7 @@ _Static_assert(SC_MAX_PARTS * sizeof(uint64_t) <= SC_MIN_CHUNK_BYTES,
 
 static sc_status check_bounds(sc_ctx *ctx, const sc_job *j)
 {
+    sc_type t = sc_job_key_type(j);    /* the bounds' type */
     if (j->n_bounds >= SC_MAX_PARTS)
         return sc_fail(ctx, SC_ERR_USAGE, "%zu range bounds: at most %d "
                        "(%d parts)", j->n_bounds, SC_MAX_PARTS - 1,
@@ -50,18 +51,18 @@ static sc_status check_bounds(sc_ctx *ctx, const sc_job *j)
         return sc_fail(ctx, SC_ERR_USAGE, "a split by ranges has no rejects "
                        "file: every element goes to a part");
     /* A library caller's bound of a 32-bit type must be one. */
-    for (size_t k = 0; sc_type_size(j->type) == 4 && k < j->n_bounds; k++)
+    for (size_t k = 0; sc_type_size(t) == 4 && k < j->n_bounds; k++)
         if (j->bounds[k] > UINT32_MAX)
             return sc_fail(ctx, SC_ERR_USAGE, "range bound %zu (0x%" PRIx64
                            ") is beyond 32 bits, the width of %s", k + 1,
-                           j->bounds[k], sc_type_name(j->type));
-    uint32_t type = (uint32_t)j->type;
+                           j->bounds[k], sc_type_name(t));
+    uint32_t type = (uint32_t)t;
     for (size_t k = 1; k < j->n_bounds; k++)
         if (sc_type_rank(type, j->bounds[k]) <=
             sc_type_rank(type, j->bounds[k - 1])) {
             char a[SC_VALUE_CHARS], b[SC_VALUE_CHARS];
-            sc_value_format(j->type, j->bounds[k], a);
-            sc_value_format(j->type, j->bounds[k - 1], b);
+            sc_value_format(t, j->bounds[k], a);
+            sc_value_format(t, j->bounds[k - 1], b);
             return sc_fail(ctx, SC_ERR_USAGE, "range bounds must increase: "
                            "%s follows %s", a, b);
         }
@@ -167,9 +168,10 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     const job_state *js = op;
     ranges_state *rs = js->own;
     (void)b;    /* CPU-only: there is no GPU kernel for this split */
+    const sc_job *j = rs->job;
     return sc_split_ranges(rs->ctx, js->times, s->c.in, s->c.n, rs->ranks,
-                           rs->job->type, rs->parts - 1, s->c.out,
-                           (uint64_t *)s->c.aux);
+                           sc_job_key_type(j), &j->record, j->big_endian,
+                           rs->parts - 1, s->c.out, (uint64_t *)s->c.aux);
 }
 
 static sc_status emit(void *op, sc_slot *s)
@@ -178,7 +180,7 @@ static sc_status emit(void *op, sc_slot *s)
     ranges_state *rs = js->own;
     const uint64_t *counts = (const uint64_t *)s->c.aux;
     const unsigned char *at = s->c.out;
-    size_t size = sc_type_size(rs->job->type);
+    size_t size = sc_job_elem_bytes(rs->job);
     sc_status st = SC_OK;
     for (unsigned p = 0; p < rs->parts && st == SC_OK; p++) {
         rs->total[p] += counts[p];
@@ -248,7 +250,8 @@ static ranges_state *state_new(sc_ctx *ctx, const sc_job *j)
     rs->parts = (unsigned)j->n_bounds + 1;
     /* Bounds beyond the most are refused by check_bounds. */
     for (size_t k = 0; j->bounds && k < j->n_bounds && k < SC_MAX_PARTS; k++)
-        rs->ranks[k] = sc_type_rank((uint32_t)j->type, j->bounds[k]);
+        rs->ranks[k] = sc_type_rank((uint32_t)sc_job_key_type(j),
+                                    j->bounds[k]);
     return rs;
 }
 
@@ -287,7 +290,7 @@ static sc_status open(job_state *js)
 
 static int cpu_only(const job_state *js) { (void)js; return 1; }
 
-static size_t out_bytes(const sc_job *j) { return sc_type_size(j->type); }
+static size_t out_bytes(const sc_job *j) { return sc_job_elem_bytes(j); }
 
 static void release(job_state *js)
 {

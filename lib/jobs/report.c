@@ -45,8 +45,8 @@ void sc_job_report(sc_ctx *ctx, const sc_job *j, const sc_pipeline_stats *ps,
         fprintf(stderr, "%s: chunks: %" PRIu64 " of %zu bytes, each read and "
                 "processed whole by one of %u threads\n", prog,
                 ps->chunks_cpu, ps->worker_chunk_bytes, ps->chunk_workers);
-    fprintf(stderr, "%s: elements: in %" PRIu64 ", out %" PRIu64 "\n", prog,
-            ps->in, ps->out);
+    fprintf(stderr, "%s: %s: in %" PRIu64 ", out %" PRIu64 "\n", prog,
+            j->record.size ? "records" : "elements", ps->in, ps->out);
     fprintf(stderr, "%s: time:", prog);
     for (int k = 0; k < SC_N_PHASES; k++)
         fprintf(stderr, " %s %.3f s,", names[k],

@@ -18,9 +18,13 @@ static sc_status open_outputs(job_state *js, const sc_job_type *t)
     const sc_job *j = js->job;
     sc_writer_opts o = sc_job_writer_opts(j);
     o.wide = t->wide(j);
-    /* Positions are unsigned whatever the elements are. */
-    if (j->kind == SC_JOB_COMPACT && j->compact_out != SC_OUT_VALUES)
+    /* Positions are unsigned whatever the elements are, records too;
+     * figures are text. */
+    if (j->kind == SC_JOB_COMPACT && j->compact_out != SC_OUT_VALUES) {
         o.type = SC_U32;
+        o.record = 0;
+    }
+    if (j->count_only) o.record = 0;
     sc_status st = sc_writer_open(&js->out, js->ctx, j->output, &o);
     if (st != SC_OK) return st;
     return t->open_more ? t->open_more(js) : SC_OK;
@@ -67,9 +71,19 @@ static sc_type elem_type(const sc_job *j)
     return j->kind == SC_JOB_GEN ? j->gen.type : j->type;
 }
 
+size_t sc_job_elem_bytes(const sc_job *j)
+{
+    return j->record.size ? j->record.size : sc_type_size(elem_type(j));
+}
+
+sc_type sc_job_key_type(const sc_job *j)
+{
+    return j->record.size ? j->record.key_type : j->type;
+}
+
 int sc_job_elems64(const job_state *js)
 {
-    return sc_type_size(elem_type(js->job)) == 8;
+    return js->job->record.size || sc_type_size(elem_type(js->job)) == 8;
 }
 
 static sc_status stream(job_state *js, const sc_job_type *t,
@@ -80,7 +94,7 @@ static sc_status stream(job_state *js, const sc_job_type *t,
     /* Only a scan's chunks need the one before, and only its carry. */
     sc_stage_ops ops = {
         .process = t->process, .emit = t->emit, .op = js,
-        .in_bytes_per_elem = sc_type_size(elem_type(j)),
+        .in_bytes_per_elem = sc_job_elem_bytes(j),
         .out_bytes_per_elem = t->out_bytes ? t->out_bytes(j) : 0,
         .need_aux = t->need_aux,
         .cpu_only = t->cpu_only ? t->cpu_only(js) : 0,

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "jobs/stream_job.h"
 
-static size_t out_bytes(const sc_job *j) { return sc_type_size(j->type); }
+static size_t out_bytes(const sc_job *j) { return sc_job_elem_bytes(j); }
 static int wide(const sc_job *j) { (void)j; return 0; }
 
 static sc_status open_more(job_state *js)
@@ -19,7 +19,7 @@ static sc_status open_more(job_state *js)
     return sc_spill_open(&js->spill, js->ctx, j->tmpdir,
                          j->buffer_bytes ? j->buffer_bytes
                                          : sc_default_buffer_bytes(),
-                         sc_type_size(j->type));
+                         sc_job_elem_bytes(j));
 }
 
 static void describe(const job_state *js, sc_chunk_work *w)
@@ -34,8 +34,13 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     job_state *js = op;
     sc_ctx *ctx = js->ctx;
     sc_chunk *c = &s->c;
+    const sc_job *j = js->job;
     sc_status st;
-    SC_ON(b, split(ctx, js->times, c->in, c->n, &js->job->pred, c->out,
+    if (j->record.size)
+        return sc_split_records(ctx, js->times, c->in, c->n, &j->record,
+                                j->big_endian, &j->pred, c->out, c->aux,
+                                &c->n_sel);
+    SC_ON(b, split(ctx, js->times, c->in, c->n, &j->pred, c->out,
                    c->aux, &c->n_sel));
     return st;
 }

@@ -94,9 +94,16 @@ extern const sc_job_type sc_gen_job, sc_compact_job, sc_split_job,
 sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t);
 
 /* A cpu_only for the kinds whose GPU kernels take 4-byte elements only:
- * whether the job's elements (those read, or made) are 8 bytes, which the
- * CPU's threads then take whatever the device (runner.c). */
+ * whether the job's elements (those read, or made) are 8 bytes or
+ * records, which the CPU's threads then take whatever the device
+ * (runner.c). */
 int sc_job_elems64(const job_state *js);
+/* Bytes of one of the job's elements (those read, or made): its record's
+ * size, or its type's. */
+size_t sc_job_elem_bytes(const sc_job *j);
+/* The type conditions and the generator take: the record's key's, or
+ * the elements'. */
+sc_type sc_job_key_type(const sc_job *j);
 
 /* Calls CALL on table b until it ran: the GPU hands a chunk to the CPU
  * when it is out of memory.  Needs `ctx` and `st` in scope. */

@@ -2,18 +2,48 @@
  * ranges into parts and the sample behind sc-stat --quantiles (no
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
- * GPU's lanes carry one 64-bit word).  The jobs reach them here, as they reach
- * every device.  (The other scans of 64-bit types are the CPU table's:
- * its scan takes either width.) */
+ * GPU's lanes carry one 64-bit word), and compaction, split and sc-gen
+ * of records (no kernel takes records yet).  The jobs reach them here,
+ * as they reach every device.  (The other scans of 64-bit types are the
+ * CPU table's: its scan takes either width.) */
 #include <stdlib.h>
 #include "cpu/cpu.h"
 #include "ops/ops.h"
 
 sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                           uint64_t n, const uint64_t *bounds, sc_type type,
-                          unsigned nb, void *out, uint64_t *counts)
+                          const sc_record *rec, int big_endian, unsigned nb,
+                          void *out, uint64_t *counts)
 {
-    return sc_cpu_ranges(ctx, times, in, n, bounds, type, nb, out, counts);
+    return sc_cpu_ranges(ctx, times, in, n, bounds, type, rec, big_endian, nb,
+                         out, counts);
+}
+
+sc_status sc_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                             const void *in, uint64_t n, const sc_record *rec,
+                             int big_endian, const sc_pred *pred, int out_kind,
+                             uint64_t first_index, void *out, uint64_t *kept)
+{
+    return sc_cpu_compact_records(ctx, times, in, n, rec, big_endian, pred,
+                                  out_kind, first_index, out, kept);
+}
+
+sc_status sc_split_records(sc_ctx *ctx, sc_phase_times *times,
+                           const void *in, uint64_t n, const sc_record *rec,
+                           int big_endian, const sc_pred *pred, void *sel,
+                           void *rej, uint64_t *selected)
+{
+    return sc_cpu_split_records(ctx, times, in, n, rec, big_endian, pred, sel,
+                                rej, selected);
+}
+
+sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
+                         const sc_gen_plan *plan, const sc_record *rec,
+                         int big_endian, uint64_t first_index, void *out,
+                         uint64_t n)
+{
+    return sc_cpu_gen_records(ctx, times, plan, rec, big_endian, first_index,
+                              out, n);
 }
 
 sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,

@@ -127,10 +127,29 @@ sc_status sc_ctx_settle(sc_ctx *ctx, sc_status st);
  * elements of type, by value into nb + 1 parts, part k holding
  * bounds[k-1] <= x < bounds[k], each in input order, one after another
  * into out, their sizes into counts; elements are compared as their
- * ranks (sc_type_rank), the bounds are ranks already. */
+ * ranks (sc_type_rank), the bounds are ranks already.  With rec (not
+ * NULL, size not 0): records cut by their key, of type, read big-endian
+ * when asked, and moved whole. */
 sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                           uint64_t n, const uint64_t *bounds, sc_type type,
-                          unsigned nb, void *out, uint64_t *counts);
+                          const sc_record *rec, int big_endian, unsigned nb,
+                          void *out, uint64_t *counts);
+/* Compaction, split and sc-gen of records of rec's layout (sc.h's
+ * sc_record), as the backend table's compact, split and gen do elements:
+ * the key, of pred's (or the plan's) type, read or made big-endian when
+ * asked; the rest of each record moves as it is (cpu_only.c). */
+sc_status sc_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                             const void *in, uint64_t n, const sc_record *rec,
+                             int big_endian, const sc_pred *pred, int out_kind,
+                             uint64_t first_index, void *out, uint64_t *kept);
+sc_status sc_split_records(sc_ctx *ctx, sc_phase_times *times,
+                           const void *in, uint64_t n, const sc_record *rec,
+                           int big_endian, const sc_pred *pred, void *sel,
+                           void *rej, uint64_t *selected);
+sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
+                         const sc_gen_plan *plan, const sc_record *rec,
+                         int big_endian, uint64_t first_index, void *out,
+                         uint64_t n);
 /* The float sum scan of in[0..n) of type (f32 or f64), stream positions
  * first.. on, into elements of type (f32 with wide: doubles), from and
  * to *st (cpu_only.c). */

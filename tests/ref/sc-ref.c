@@ -12,6 +12,8 @@
  *   sc-ref stat    [--hist N] [--head N] [--tail N]   (distinct is exact)
  *   sc-ref check   [-r] [--bits LO:HI] [-u]   (sc-rsort -C's verdict)
  *   sc-ref gen     -n N [-s SEED]             (test data, no input read)
+ *   sc-ref gen     --record N --key OFF:T --keys-in   (records around the
+ *                  keys read from standard input, elements of T)
  *
  * Every subcommand also takes, anywhere on the line:
  *   --type T       the elements: u32 (the default), i32, f32, u64, i64, f64
@@ -23,6 +25,12 @@
  *   -t, --text     every element or number that would be written in
  *                  binary is written as text instead, one a line: integers
  *                  in decimal, floats as --total prints them
+ *   --record N     (compact, split, gen) each element is a record of N
+ *   --key OFF:T    bytes whose key is the T at byte OFF (OFF: with no T,
+ *                  the --type): conditions test the key, in T; whole records
+ *                  are written as they were read; --indices count
+ *                  records; stray bytes after the last whole record are
+ *                  ignored.  --big-endian: the key is big-endian.
  * Without them the elements are little-endian uint32, as always.
  *
  * check: exit 0 and no output when the input is in the order that sort
@@ -38,6 +46,10 @@
  * (so there are many duplicates), 1/8 small (-1000..1000, floats in
  * steps of 1/8), the rest any bit pattern (floats: half any bits, half
  * uniform in [-1e6, 1e6]).  The same SEED gives the same bytes anywhere.
+ * With --record, record i holds the key drawn (or read, --keys-in) at
+ * OFF and, in its other 4-byte words in order, i's low 32 bits, its high
+ * 32 bits, its low 32 bits again, and so on; every word in the output's
+ * byte order.
  *
  * PRED: --eq V --ne V --lt V --le V --gt V --ge V --range LO:HI --mask M,
  * any number of each, all must hold; none given means x != 0.  They compare
@@ -98,6 +110,9 @@ static int elem_type = U32;     /* --type */
 static int big_endian = 0;      /* --big-endian */
 static int text_in = 0;         /* --in text */
 static int text_out = 0;        /* -t, --text */
+static unsigned rec_size = 0;   /* --record: bytes a record, 0 none */
+static unsigned key_off = 0;    /* --key OFF */
+static const char *key_arg;     /* --key as given */
 
 static unsigned width_of(int t) { return t < U64 ? 32 : 64; }
 static int is_signed(int t) { return t == I32 || t == I64; }
@@ -413,6 +428,32 @@ static uint64_t *read_all(uint64_t *n_out)
     return v;
 }
 
+/* --record: all of the input's whole records into *recs, their keys
+ * returned. */
+static uint64_t *read_records(uint64_t *n_out, unsigned char **recs)
+{
+    size_t cap = 1 << 20, len = 0;
+    unsigned char *bytes = malloc(cap);
+    if (!bytes)
+        die("out of memory", NULL);
+    size_t got;
+    while ((got = fread(bytes + len, 1, cap - len, stdin)) > 0) {
+        len += got;
+        if (len == cap && !(bytes = realloc(bytes, cap *= 2)))
+            die("out of memory", NULL);
+    }
+    uint64_t n = len / rec_size;
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys)
+        die("out of memory", NULL);
+    for (uint64_t i = 0; i < n; i++)
+        keys[i] = get_bytes(bytes + i * rec_size + key_off,
+                            width_of(elem_type) / 8);
+    *n_out = n;
+    *recs = bytes;
+    return keys;
+}
+
 /* the low w bytes of x, in the output's byte order */
 static void put_bytes(uint64_t x, unsigned w)
 {
@@ -445,6 +486,16 @@ static void put_elem(int t, uint64_t x)
         print_value(t, x);
     else
         put_bytes(x, width_of(t) / 8);
+}
+
+/* Element i: v[i], or record i of recs as it was read. */
+static void put_item(const uint64_t *v, const unsigned char *recs,
+                     uint64_t i)
+{
+    if (recs)
+        fwrite(recs + i * rec_size, 1, rec_size, stdout);
+    else
+        put_elem(elem_type, v[i]);
 }
 
 /* ---------------------------------------------------------- predicate */
@@ -543,7 +594,8 @@ static int cmd_compact(int argc, char **argv)
             die("compact: unknown option", argv[i]);
     }
     uint64_t n;
-    uint64_t *v = read_all(&n);
+    unsigned char *recs = NULL;
+    uint64_t *v = rec_size ? read_records(&n, &recs) : read_all(&n);
     uint64_t kept = 0;
     for (uint64_t i = 0; i < n; i++) {
         if (!pred_holds(&p, v[i]))
@@ -552,7 +604,7 @@ static int cmd_compact(int argc, char **argv)
         if (count)
             continue;
         if (!indices)
-            put_elem(elem_type, v[i]);
+            put_item(v, recs, i);
         else if (wide)
             put64(i);
         else
@@ -561,6 +613,7 @@ static int cmd_compact(int argc, char **argv)
     if (count)
         printf("%" PRIu64 "\n", kept);
     free(v);
+    free(recs);
     return 0;
 }
 
@@ -579,23 +632,25 @@ static int cmd_split(int argc, char **argv)
             die("split: unknown option", argv[i]);
     }
     uint64_t n, sel = 0;
-    uint64_t *v = read_all(&n);
+    unsigned char *recs = NULL;
+    uint64_t *v = rec_size ? read_records(&n, &recs) : read_all(&n);
     /* first pass: the selected, in order */
     for (uint64_t i = 0; i < n; i++) {
         if (pred_holds(&p, v[i])) {
             sel++;
             if (!count)
-                put_elem(elem_type, v[i]);
+                put_item(v, recs, i);
         }
     }
     /* second pass: the rejected, in order */
     if (!count)
         for (uint64_t i = 0; i < n; i++)
             if (!pred_holds(&p, v[i]))
-                put_elem(elem_type, v[i]);
+                put_item(v, recs, i);
     if (count)
         printf("%" PRIu64 " %" PRIu64 "\n", sel, n - sel);
     free(v);
+    free(recs);
     return 0;
 }
 
@@ -943,11 +998,42 @@ static uint64_t gen_small(int t)
     return (uint64_t)k;
 }
 
+/* Record i around key x: the key at its offset, i's words in the
+ * others. */
+static void put_record(uint64_t i, uint64_t x)
+{
+    unsigned w = width_of(elem_type) / 8, k = 0;
+    for (unsigned at = 0; at < rec_size; at += 4) {
+        if (at == key_off) {
+            put_bytes(x, w);
+            at += w - 4;
+        } else {
+            put_bytes(k++ % 2 ? i >> 32 : i & 0xffffffff, 4);
+        }
+    }
+}
+
+/* --keys-in: records around the keys of standard input. */
+static int gen_around_keys(void)
+{
+    uint64_t n;
+    uint64_t *v = read_all(&n);
+    for (uint64_t i = 0; i < n; i++)
+        put_record(i, v[i]);
+    free(v);
+    return 0;
+}
+
 static int cmd_gen(int argc, char **argv)
 {
     uint64_t n = 0, seed = 1;
     int have_n = 0;
     for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--keys-in") == 0) {
+            if (!rec_size)
+                die("--keys-in goes with --record", NULL);
+            return gen_around_keys();
+        }
         if (i + 1 >= argc)
             die("missing value for", argv[i]);
         if (strcmp(argv[i], "-n") == 0) {
@@ -974,7 +1060,10 @@ static int cmd_gen(int argc, char **argv)
                    : kind < 18 ? pool[next_random() % POOL] /* 1/4 */
                    : kind < 23 ? gen_small(t)            /* 1/8 */
                    : gen_any(t);
-        put_elem(t, x);
+        if (rec_size)
+            put_record(i, x);
+        else
+            put_elem(t, x);
     }
     return 0;
 }
@@ -1137,6 +1226,34 @@ static int cmd_stat(int argc, char **argv)
     return 0;
 }
 
+/* The type named name (what is given to --type or --key). */
+static int type_named(const char *name)
+{
+    int t = 0;
+    while (t < 6 && strcmp(name, type_names[t]) != 0)
+        t++;
+    if (t == 6)
+        die("bad type (u32, i32, f32, u64, i64 or f64)", name);
+    return t;
+}
+
+/* --key OFF[:T] of a --record: the key's place, and its type becomes
+ * the elements' (conditions and gen are in it). */
+static void record_layout(void)
+{
+    char off[32];
+    const char *t = key_arg ? split_pair(key_arg, off, sizeof off) : NULL;
+    key_off = key_arg ? (unsigned)parse_u64(off) : 0;
+    if (t && *t)
+        elem_type = type_named(t);
+    unsigned w = width_of(elem_type) / 8;
+    if (rec_size % 4 || rec_size == 0 || key_off % w ||
+        key_off + w > rec_size)
+        die("bad --record / --key", key_arg);
+    if (text_in)
+        die("records are not read from text", NULL);
+}
+
 /* Takes --type T, --big-endian, --in FMT and -t out of argv, wherever
  * they stand (no value of another option can be any of them); returns the
  * new argc. */
@@ -1147,13 +1264,7 @@ static int global_options(int argc, char **argv)
         if (strcmp(argv[i], "--type") == 0) {
             if (i + 1 >= argc)
                 die("missing value for", argv[i]);
-            const char *name = argv[++i];
-            int t = 0;
-            while (t < 6 && strcmp(name, type_names[t]) != 0)
-                t++;
-            if (t == 6)
-                die("bad --type (u32, i32, f32, u64, i64 or f64)", name);
-            elem_type = t;
+            elem_type = type_named(argv[++i]);
         } else if (strcmp(argv[i], "--big-endian") == 0) {
             big_endian = 1;
         } else if (strcmp(argv[i], "--in") == 0) {
@@ -1169,11 +1280,23 @@ static int global_options(int argc, char **argv)
         } else if (strcmp(argv[i], "-t") == 0 ||
                    strcmp(argv[i], "--text") == 0) {
             text_out = 1;
+        } else if (strcmp(argv[i], "--record") == 0 ||
+                   strcmp(argv[i], "--key") == 0) {
+            if (i + 1 >= argc)
+                die("missing value for", argv[i]);
+            if (argv[i][2] == 'r')
+                rec_size = (unsigned)parse_u64(argv[++i]);
+            else
+                key_arg = argv[++i];
         } else {
             argv[m++] = argv[i];
         }
     }
     argv[m] = NULL;
+    if (rec_size)
+        record_layout();
+    else if (key_arg)
+        die("--key goes with --record", NULL);
     return m;
 }
 

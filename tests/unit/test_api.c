@@ -1814,6 +1814,126 @@ static void test_job_check(sc_ctx *c)
     unlink(in);
 }
 
+/* Records through the library: a job of 12-byte records (a u32 key at
+ * byte 4, the index around it) compacted by its key, read back by a
+ * reader of records; and what a job of records may not be. */
+enum { REC = 12, NREC = 3001 };
+
+static uint32_t rec_key(uint32_t i) { return (i * 2654435761u) % 1000; }
+
+static int write_records(const char *path, size_t extra)
+{
+    FILE *f = fopen(path, "wb");
+    for (uint32_t i = 0; f && i < NREC; i++) {
+        uint32_t r[3] = { i, rec_key(i), ~i };
+        if (fwrite(r, REC, 1, f) != 1) break;
+    }
+    if (f && extra) fwrite("stray", 1, extra, f);
+    return f && fclose(f) == 0;
+}
+
+static void test_record_job(sc_ctx *c, const char *in, const char *out)
+{
+    const char *inputs[1] = { in };
+    sc_job job;
+    sc_job_init(&job, SC_JOB_COMPACT);
+    job.inputs = inputs;
+    job.n_inputs = 1;
+    job.output = out;
+    job.chunk_bytes = 4096;     /* 341 records a chunk: cut inside none */
+    job.record = (sc_record){ REC, 4, SC_U32 };
+    sc_pred_all_type(&job.pred, SC_U32);
+    sc_pred_add_cmp(&job.pred, SC_LT, 500);
+    ok(sc_run(c, &job) == SC_OK, "records: a compaction job (%s)",
+       sc_ctx_message(c));
+    sc_reader *r = NULL;
+    uint32_t got[3 * NREC];
+    size_t n = 0, k = 0;
+    int fine = sc_reader_open(&r, c, &out, 1, SC_FMT_RAW) == SC_OK &&
+               sc_reader_set_record(r, REC) == SC_OK &&
+               sc_reader_read(r, got, NREC, &n) == SC_OK;
+    for (uint32_t i = 0; fine && i < NREC; i++) {
+        if (rec_key(i) >= 500) continue;
+        fine = k < n && got[3 * k] == i && got[3 * k + 1] == rec_key(i) &&
+               got[3 * k + 2] == ~i;
+        k++;
+    }
+    ok(fine && k == n && n > NREC / 3 && n < NREC, "records: the kept "
+       "records whole and in order, read back as records (%zu)", n);
+    sc_reader_close(r);
+}
+
+static void test_record_faults(sc_ctx *c, const char *in)
+{
+    const char *inputs[1] = { in };
+    sc_job job;
+    sc_job_init(&job, SC_JOB_COMPACT);
+    job.inputs = inputs;
+    job.n_inputs = 1;
+    job.record = (sc_record){ 6, 0, SC_U32 };
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: a size not a "
+       "multiple of 4 (%s)", sc_ctx_message(c));
+    job.record = (sc_record){ REC, 8, SC_U64 };
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: a key outside (%s)",
+       sc_ctx_message(c));
+    job.record = (sc_record){ 16, 8, SC_U64 };
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: a condition of "
+       "another type than the key's (%s)", sc_ctx_message(c));
+    job.record = (sc_record){ REC, 4, SC_U32 };
+    job.out.fmt = SC_FMT_TEXT;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: no text output (%s)",
+       sc_ctx_message(c));
+    job.compact_out = SC_OUT_INDICES64;
+    ok(sc_job_check(c, &job) == SC_OK, "records: their positions as text");
+    sc_job_init(&job, SC_JOB_SCAN);
+    job.record = (sc_record){ REC, 4, SC_U32 };
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: not scanned yet (%s)",
+       sc_ctx_message(c));
+    sc_writer *w = NULL;
+    sc_writer_opts o = { .fmt = SC_FMT_TEXT, .level = 6, .record = REC };
+    ok(sc_writer_open(&w, c, NULL, &o) == SC_ERR_USAGE && !w,
+       "records: no text writer of records");
+}
+
+static void test_record_reader(sc_ctx *c, const char *path)
+{
+    sc_reader *r = NULL;
+    uint32_t buf[3 * NREC];
+    size_t n = 0, more = 1;
+    sc_status st = sc_reader_open(&r, c, &path, 1, SC_FMT_AUTO);
+    ok(st == SC_OK && sc_reader_set_record(r, 7) == SC_ERR_USAGE &&
+       sc_reader_set_record(r, REC) == SC_OK, "records: a reader takes "
+       "sizes that are multiples of 4");
+    if (st == SC_OK) st = sc_reader_read(r, buf, NREC, &n);
+    if (st == SC_OK) st = sc_reader_read(r, buf, NREC, &more);
+    ok(n == NREC && more == 0 && st == SC_ERR_PARTIAL &&
+       strstr(sc_ctx_message(c), "5 stray bytes after 3001 whole records"),
+       "records: the whole ones, then the stray bytes (%s)",
+       sc_ctx_message(c));
+    sc_reader_close(r);
+}
+
+static void test_records(void)
+{
+    char in[] = "/tmp/sc-test-records.XXXXXX";
+    int fd = mkstemp(in);
+    if (fd < 0) {
+        skip("mkstemp failed", "records");
+        return;
+    }
+    close(fd);
+    char out[64], cut[64];
+    snprintf(out, sizeof out, "%s.out", in);
+    snprintf(cut, sizeof cut, "%s.cut", in);
+    ok(write_records(in, 0) && write_records(cut, 5), "records: the inputs");
+    test_record_job(cpu_ctx, in, out);
+    test_record_faults(cpu_ctx, in);
+    test_record_reader(cpu_ctx, cut);
+    unlink(in);
+    unlink(out);
+    unlink(cut);
+}
+
 static void test_bad_arguments(void)
 {
     sc_ctx *c = cpu_ctx;
@@ -2146,6 +2266,7 @@ int main(void)
     test_ops64();
     test_streams();
     test_stat();
+    test_records();
     test_bad_arguments();
     test_verbose_per_run();
     sc_ctx_free(cpu_ctx);
