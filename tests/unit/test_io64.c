@@ -103,7 +103,8 @@ static sc_status write_elems(const char *path, sc_format fmt, sc_type t,
                              size_t piece)
 {
     sc_writer *w = NULL;
-    sc_writer_opts o = { fmt, 6, 0, t, big_endian };
+    sc_writer_opts o = { .fmt = fmt, .level = 6, .type = t,
+                         .big_endian = big_endian };
     sc_status st = sc_writer_open(&w, ctx, path, &o);
     if (st != SC_OK) return st;
     size_t size = sc_type_size(t);
@@ -586,14 +587,15 @@ static void test_refusals(void)
     static const sc_type types[] = { SC_U64, SC_I64, SC_F64 };
     for (size_t k = 0; k < 3; k++) {
         sc_writer *w = NULL;
-        sc_writer_opts o = { SC_FMT_RAW, 6, 1, types[k], 0 };
+        sc_writer_opts o = { .fmt = SC_FMT_RAW, .level = 6, .wide = 1,
+                             .type = types[k] };
         sc_status st = sc_writer_open(&w, ctx, in_tmp("wide"), &o);
         ok(st == SC_ERR_USAGE && !w, "writer: wide %s is SC_ERR_USAGE (%s)",
            sc_type_name(types[k]), sc_ctx_message(ctx));
         if (w) sc_writer_abort(w);
     }
     sc_writer *w = NULL;
-    sc_writer_opts o = { SC_FMT_RAW, 6, 0, SC_TYPE_COUNT, 0 };
+    sc_writer_opts o = { .fmt = SC_FMT_RAW, .level = 6, .type = SC_TYPE_COUNT };
     ok(sc_writer_open(&w, ctx, in_tmp("none"), &o) == SC_ERR_USAGE && !w,
        "writer: no such type is SC_ERR_USAGE");
     if (w) sc_writer_abort(w);
