@@ -78,7 +78,7 @@ struct sort_fast_memory {
 /* The passes of 8-byte keys: 256 x 20, 40 KiB of keys a tile, the
  * fastest measured on an H100 at 2^24 and 2^27 keys of u64, i64 and f64
  * (256 x 12 and 16, 384 x 12 and 512 x 8 lost; bench/RESULTS.md,
- * "Session 24"). */
+ * "Sort kernels against CUB"). */
 struct sort64 {
     enum { THREADS = 256, ITEMS = 20, MINB = 3 };
 };

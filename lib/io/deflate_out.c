@@ -153,10 +153,9 @@ static long by_libdeflate(engines *e, int level, const void *in, size_t n,
 
 #ifdef SC_HAVE_ISAL
 /* ISA-L's level 1 is left out: its bytes vary from run to run when
- * several threads compress at once (1 member in a few hundred differed by
- * a byte, the data the same; a plain C program with 16 threads shows it,
- * its levels 2 and 3 do not), and sc's bytes must not depend on -j.  Its
- * level 2 is nearly as fast (bench/RESULTS.md, "gzip engines"). */
+ * several threads compress at once, and sc's bytes must not depend on -j
+ * (bench/RESULTS.md, "ISA-L's level 1 gives bytes that vary").  Its level 2 is nearly
+ * as fast. */
 static int isal_level(int level)
 {
     return level < 2 ? 2 : level > 3 ? 3 : level;
