@@ -1,6 +1,7 @@
 #!/bin/sh
 # kernels.sh — the CUDA kernel benchmarks against CUB (bench_compact,
-# bench_scan_sort, bench_sort_types) and libsc's device API against CUB
+# bench_select_types, bench_scan_sort, bench_sort_types) and libsc's
+# device API against CUB
 # (bench_api), each built here and run once.  Part of `make bench`
 # (run-bench's section f); `make bench-kernels` runs it alone.
 #
@@ -17,18 +18,20 @@ say() { printf '%s\n' "$*"; }
 # shared libsc, and CUB from the toolkit, called the same way;
 # bench_sort_types times every tile of 8-byte keys (-DSCG_TUNE) and marks
 # the one libsc calls.
-for b in ${BENCHES:-bench_compact bench_scan_sort bench_sort_types bench_api}; do
+libsc="-I$S/lib/core -L$B/lib/.libs -lsc -Xlinker -rpath -Xlinker $B/lib/.libs"
+for b in ${BENCHES:-bench_compact bench_select_types bench_scan_sort bench_sort_types bench_api}; do
     case $b in
     bench_compact) srcs="$S/kernels/compact.cu $S/kernels/split.cu $S/kernels/gen.cu" ;;
+    bench_select_types) srcs="$S/kernels/compact.cu $S/kernels/split.cu $libsc" ;;
     bench_scan_sort) srcs="$S/kernels/scan.cu $S/kernels/sort.cu" ;;
     bench_sort_types) srcs="-DSCG_TUNE $S/kernels/sort.cu" ;;
-    bench_api) srcs="-I$S/lib/core -L$B/lib/.libs -lsc -Xlinker -rpath -Xlinker $B/lib/.libs" ;;
+    bench_api) srcs=$libsc ;;
     esac
     if [ ! -f "$S/bench/$b.cu" ]; then
         say "  $b: skipped, $S/bench/$b.cu is missing"
         continue
     fi
-    if [ $b = bench_api ] && [ ! -e "$B/lib/.libs/libsc.so" ]; then
+    if [ "$srcs" != "${srcs%-lsc*}" ] && [ ! -e "$B/lib/.libs/libsc.so" ]; then
         say "  $b: skipped, no shared libsc in $B/lib/.libs"
         continue
     fi

@@ -8,10 +8,15 @@
  *   typedef ... out_t;                      what is written (uint32, uint64)
  *   static const bool MOVE_REJECTS;         split: rejects go to op.rej
  *   static const bool IN_SMEM;              copy the Op to shared memory
- *   out_t *sel, *rej;
- *   bool select(uint32_t x) const;
- *   uint32_t stage(uint32_t x, uint32_t local) const;   32 bits on chip
+ *   static const int EPV;                   elements a 16-byte vector (4, 2)
+ *   static const int SW;                    out_t words staged an item
+ *   out_t *sel, *rej;                       item i at sel[i * SW ..]
+ *   bool select(const uint32_t (&v)[4], int k) const;   element k of v
+ *   void stage(uint32_t *dst, const uint32_t (&v)[4], int k,
+ *              uint32_t local) const;       SW words on chip
  *   out_t value(uint32_t s, uint64_t first) const;      at the final store
+ * An 8-byte element moves as two 32-bit words (SW 2, out_t uint32), so the
+ * stage and the flush are the same code for both widths.
  * IN_SMEM: kernel parameters cannot be indexed at run time; an Op whose
  * predicate loops over term lists would be copied to the stack per thread,
  * so such an Op is read from one shared copy per block instead.
@@ -43,8 +48,8 @@ namespace te {
 template <int VEC>
 struct tile_regs {
     uint32_t x[VEC][4];
-    uint32_t ok[VEC];    /* bit k: x[j][k] is an element */
-    uint32_t f[VEC];     /* bit k: x[j][k] is selected (packed in one
+    uint32_t ok[VEC];    /* bit k: element k of x[j] is an element */
+    uint32_t f[VEC];     /* bit k: element k of x[j] is selected (packed in one
                             register, compaction of values ran 2 % slower,
                             of 32-bit indices 3-4 % faster) */
     uint32_t pre[VEC];   /* selected in the tile before x[j][0] */
@@ -56,7 +61,7 @@ struct tile_regs {
 template <class Op, int BLOCK, int VEC>
 struct __align__(16) select_smem {
     typedef geom<BLOCK, VEC> G;
-    uint32_t stage[G::SIZE + 16];
+    uint32_t stage[G::WORDS + 16];
     uint32_t chunk[G::CHUNKS];
     Op op;               /* when Op::IN_SMEM */
 };
@@ -79,8 +84,8 @@ __device__ __forceinline__ void rank_local(const Op &op, tile_regs<VEC> &r,
     for (int j = 0; j < VEC; j++) {
         uint32_t f = 0, cnt = 0;
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            uint32_t s = (uint32_t)op.select(r.x[j][k]) & (r.ok[j] >> k);
+        for (int k = 0; k < Op::EPV; k++) {
+            uint32_t s = (uint32_t)op.select(r.x[j], k) & (r.ok[j] >> k);
             f |= s << k;
             cnt += s;
         }
@@ -162,9 +167,9 @@ __device__ __forceinline__ uint32_t shift_of(const T *out, uint64_t pos)
     return (uint32_t)(((uintptr_t)out / sizeof(T) + pos) & (vec_of<T>::E - 1));
 }
 
-/* Selected elements to stage[as + rank]; with MOVE_REJECTS the rejected
- * ones to stage[rb + ar + rank among rejects], rb the first vector boundary
- * past the selected run. */
+/* Selected elements to stage[as + SW rank]; with MOVE_REJECTS the
+ * rejected ones to stage[rb + ar + SW rank among rejects], rb the first
+ * vector boundary past the selected run (all in stage words). */
 template <class Op, int BLOCK, int VEC>
 __device__ __forceinline__ void stage_tile(const Op &op, const tile_regs<VEC> &r,
                                            uint32_t head, uint32_t as,
@@ -174,14 +179,14 @@ __device__ __forceinline__ void stage_tile(const Op &op, const tile_regs<VEC> &r
     for (int j = 0; j < VEC; j++) {
         uint32_t below = r.pre[j];
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            uint32_t e = (uint32_t)(j * BLOCK + threadIdx.x) * 4 + k;
+        for (int k = 0; k < Op::EPV; k++) {
+            uint32_t e = (uint32_t)(j * BLOCK + threadIdx.x) * Op::EPV + k;
             uint32_t local = e - head;
             uint32_t sel = (r.f[j] >> k) & 1;
             if (sel)
-                stage[as + below] = op.stage(r.x[j][k], local);
+                op.stage(stage + as + below * Op::SW, r.x[j], k, local);
             else if (Op::MOVE_REJECTS && ((r.ok[j] >> k) & 1))
-                stage[rb_ar + local - below] = op.stage(r.x[j][k], local);
+                op.stage(stage + rb_ar + (local - below) * Op::SW, r.x[j], k, local);
             below += sel;
         }
     }
@@ -271,22 +276,24 @@ __device__ __forceinline__ uint32_t move_tile_rest(const Op &op, const input &in
                                                    tile_regs<VEC> &r, uint64_t tile,
                                                    uint64_t off, SM &sm)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, Op::EPV> G;
+    const uint32_t SW = Op::SW;
     rank_tile<BLOCK, VEC>(r, sm.chunk);
     tile_span sp = span_of(in, (uint64_t)tile * G::SIZE, G::SIZE);
     const uint32_t E = vec_of<typename Op::out_t>::E;
-    uint32_t as = shift_of(op.sel, off), ar = 0, rb = 0;
+    uint32_t as = shift_of(op.sel, off * SW), ar = 0, rb = 0;
     uint64_t rej_off = sp.first - off;   /* rejected before the tile */
     if (Op::MOVE_REJECTS) {
-        ar = shift_of(op.rej, rej_off);
-        rb = (as + r.total + E - 1) / E * E;
+        ar = shift_of(op.rej, rej_off * SW);
+        rb = (as + r.total * SW + E - 1) / E * E;
     }
     stage_tile<Op, BLOCK, VEC>(op, r, sp.head, as, rb + ar, sm.stage);
     __syncthreads();
-    flush_run<Op, BLOCK, false>(op, sm.stage, as, r.total, op.sel, off, sp.first);
+    flush_run<Op, BLOCK, false>(op, sm.stage, as, r.total * SW, op.sel, off * SW,
+                                sp.first);
     if (Op::MOVE_REJECTS)
-        flush_run<Op, BLOCK, false>(op, sm.stage + rb, ar, sp.valid - r.total,
-                                    op.rej, rej_off, sp.first);
+        flush_run<Op, BLOCK, false>(op, sm.stage + rb, ar, (sp.valid - r.total) * SW,
+                                    op.rej, rej_off * SW, sp.first);
     return r.total;
 }
 
@@ -309,7 +316,8 @@ __device__ __noinline__ uint32_t move_partial_tile(const Op &op, const input &in
                                                    uint64_t tile, uint64_t off, SM &sm)
 {
     tile_regs<VEC> r;
-    load_tile<BLOCK, VEC, false>(in, tile * (uint64_t)geom<BLOCK, VEC>::SIZE, r.x, r.ok);
+    load_tile<BLOCK, VEC, false, Op::EPV>(in, tile * (uint64_t)geom<BLOCK, VEC, Op::EPV>::SIZE,
+                                          r.x, r.ok);
     return move_tile<Op, BLOCK, VEC>(op, in, r, tile, off, sm);
 }
 
@@ -341,7 +349,7 @@ enum { TWO_ENDS_EXTRA = 496 };
 template <class Op, int BLOCK, int VEC>
 struct __align__(16) fused_smem {
     typedef geom<BLOCK, VEC> G;
-    enum { STAGE_WORDS = G::SIZE + 16 + (Op::MOVE_REJECTS ? 0 : TWO_ENDS_EXTRA) };
+    enum { STAGE_WORDS = G::WORDS + 16 + (Op::MOVE_REJECTS ? 0 : TWO_ENDS_EXTRA) };
     uint32_t stage[STAGE_WORDS];
     uint32_t chunk[G::CHUNKS];
     uint64_t offset;     /* the staged tile's, from warp 0 */
@@ -351,7 +359,7 @@ struct __align__(16) fused_smem {
 template <class Op, int BLOCK, int VEC, int STAGES>
 struct fused_layout {
     typedef geom<BLOCK, VEC> G;
-    enum { RING_BYTES = STAGES * G::SIZE * 4 };
+    enum { RING_BYTES = STAGES * G::WORDS * 4 };
     static size_t bytes() { return RING_BYTES + sizeof(fused_smem<Op, BLOCK, VEC>); }
 };
 
@@ -362,7 +370,7 @@ struct fused_pass {
     uint64_t *d_total;
     uint64_t prev;       /* the staged tile */
     uint32_t prev_count; /* its count */
-    uint32_t prev_base;  /* where in the stage its first item is */
+    uint32_t prev_base;  /* the stage word of its first item */
     bool have_prev;
     uint64_t early;      /* EARLY, warp 0: its first look-back round's word */
 };
@@ -394,29 +402,31 @@ template <class Op, int BLOCK, int VEC, bool EARLY, class SM>
 __device__ __forceinline__ void flush_staged(const Op &op, const input &in,
                                              const fused_pass &fp, SM &sm)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, Op::EPV> G;
+    const uint32_t SW = Op::SW;
     uint64_t off = staged_offset<EARLY>(fp, sm.offset);
     uint32_t c = fp.prev_count;
     tile_span sp = span_of(in, fp.prev * G::SIZE, G::SIZE);
-    flush_run<Op, BLOCK, true>(op, sm.stage + fp.prev_base, shift_of(op.sel, off), c,
-                               op.sel, off, sp.first);
+    flush_run<Op, BLOCK, true>(op, sm.stage + fp.prev_base, shift_of(op.sel, off * SW),
+                               c * SW, op.sel, off * SW, sp.first);
     if (Op::MOVE_REJECTS) {
         uint64_t rej_off = sp.first - off;
-        flush_run<Op, BLOCK, true>(op, sm.stage + c, shift_of(op.rej, rej_off),
-                                   sp.valid - c, op.rej, rej_off, sp.first);
+        flush_run<Op, BLOCK, true>(op, sm.stage + c * SW, shift_of(op.rej, rej_off * SW),
+                                   (sp.valid - c) * SW, op.rej, rej_off * SW, sp.first);
     }
 }
 
 /* One tile loaded into r: rank it, publish its count, flush the staged
  * tile, stage this one at its local ranks: selected items at
- * stage[rank], rejects at stage[count + rank among rejects].  Returns the
- * tile's count. */
+ * stage[SW rank], rejects at stage[SW (count + rank among rejects)].
+ * Returns the tile's count. */
 template <class Op, int BLOCK, int VEC, bool EARLY, class SM>
 __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
                                                tile_regs<VEC> &r, uint64_t tile,
                                                fused_pass &fp, SM &sm)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, Op::EPV> G;
+    const uint32_t SW = Op::SW;
     rank_local<Op, BLOCK, VEC>(op, r, sm.chunk);
     __syncthreads();                    /* chunk counts in; the last stage too */
     rank_tile<BLOCK, VEC>(r, sm.chunk);
@@ -432,10 +442,12 @@ __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
          * barrier): faster than one end at 10 and 50 % kept, most for
          * 32-bit indices, the same at 90 % (bench/RESULTS.md, "Figures
          * behind the kernels' comments"). */
-        base = fp.prev_base == 0 && fp.have_prev ? (uint32_t)SM::STAGE_WORDS - r.total : 0;
-        bool early = fp.have_prev && fp.prev_count + r.total <= (uint32_t)SM::STAGE_WORDS;
+        base = fp.prev_base == 0 && fp.have_prev ? (uint32_t)SM::STAGE_WORDS - r.total * SW
+                                                 : 0;
+        bool early = fp.have_prev &&
+                     (fp.prev_count + r.total) * SW <= (uint32_t)SM::STAGE_WORDS;
         if (early) {
-            stage_tile<Op, BLOCK, VEC>(op, r, head, base, r.total, sm.stage);
+            stage_tile<Op, BLOCK, VEC>(op, r, head, base, r.total * SW, sm.stage);
             flush_staged<Op, BLOCK, VEC, EARLY>(op, in, fp, sm);
             fp.prev_base = base;
             return r.total;
@@ -444,7 +456,7 @@ __device__ __forceinline__ uint32_t fused_step(const Op &op, const input &in,
     if (fp.have_prev)
         flush_staged<Op, BLOCK, VEC, EARLY>(op, in, fp, sm);
     __syncthreads();                    /* the stage is free, chunk read */
-    stage_tile<Op, BLOCK, VEC>(op, r, head, base, r.total, sm.stage);
+    stage_tile<Op, BLOCK, VEC>(op, r, head, base, r.total * SW, sm.stage);
     fp.prev_base = base;
     return r.total;
 }
@@ -453,15 +465,15 @@ template <class Op, int BLOCK, int VEC, int STAGES, bool EARLY, class SM>
 __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
                                               fused_pass &fp, uint4 *ring, SM &sm)
 {
-    typedef geom<BLOCK, VEC> G;
+    const int EPV = Op::EPV;
+    typedef geom<BLOCK, VEC, EPV> G;
     const uint64_t step = gridDim.x, n_tiles = fp.n_tiles;
     uint64_t tile = blockIdx.x;
 #pragma unroll
     for (int s = 0; s < STAGES; s++)
-        prefetch_if_full<BLOCK, VEC>(in, tile + s * step, n_tiles,
-                                     ring + s * (G::SIZE / 4));
+        prefetch_if_full<BLOCK, VEC, EPV>(in, tile + s * step, n_tiles, ring + s * G::VECS);
     for (unsigned s = 0; tile < n_tiles; tile += step, s = s + 1 == STAGES ? 0 : s + 1) {
-        uint4 *buf = ring + s * (G::SIZE / 4);
+        uint4 *buf = ring + s * G::VECS;
         uint64_t refill = tile + STAGES * step;
         cp_async_wait<STAGES - 1>();
         if (EARLY && threadIdx.x < 32 && fp.have_prev)
@@ -472,13 +484,13 @@ __device__ __forceinline__ void fused_compute(const Op &op, const input &in,
         uint32_t c;
         tile_regs<VEC> r;
         if (tile_full(in, tile * G::SIZE, G::SIZE)) {
-            read_prefetched<BLOCK, VEC>(buf, r.x, r.ok);
+            read_prefetched<BLOCK, VEC, EPV>(buf, r.x, r.ok);
             /* this thread's part of buf is in registers: refill it */
-            prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
+            prefetch_if_full<BLOCK, VEC, EPV>(in, refill, n_tiles, buf);
             c = fused_step<Op, BLOCK, VEC, EARLY>(op, in, r, tile, fp, sm);
         } else {
-            prefetch_if_full<BLOCK, VEC>(in, refill, n_tiles, buf);
-            load_tile<BLOCK, VEC, false>(in, tile * G::SIZE, r.x, r.ok);
+            prefetch_if_full<BLOCK, VEC, EPV>(in, refill, n_tiles, buf);
+            load_tile<BLOCK, VEC, false, EPV>(in, tile * G::SIZE, r.x, r.ok);
             c = fused_step<Op, BLOCK, VEC, EARLY>(op, in, r, tile, fp, sm);
         }
         fp.prev = tile;

@@ -1,5 +1,6 @@
 /* compact.cu — stream compaction: the select agent with values or indices
- * as output (select_ops.cuh), dispatched on the predicate's shape. */
+ * as output (select_ops.cuh), dispatched on the element's width and the
+ * predicate's shape. */
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 #include "select_ops.cuh"
@@ -8,26 +9,52 @@ namespace {
 
 using namespace te;
 
-template <class PRED>
+template <typename ELEM, class PRED>
 int compact_with(const PRED &pred, const input &in, int out_kind,
                  uint64_t first_index, void *d_out, uint64_t *d_count,
                  void *scr, int algo, cudaStream_t s)
 {
     switch (out_kind) {
     case SC_EMIT_VALUES: {
-        sel_op<PRED, uint32_t, false, false> op = { pred, (uint32_t *)d_out, 0, 0 };
+        sel_op<PRED, uint32_t, false, false, ELEM> op = { pred, (uint32_t *)d_out, 0, 0 };
         return run_variant(algo, op, in, scr, d_count, s);
     }
     case SC_EMIT_IDX32: {
-        sel_op<PRED, uint32_t, true, false> op = { pred, (uint32_t *)d_out, 0, first_index };
+        sel_op<PRED, uint32_t, true, false, ELEM> op = { pred, (uint32_t *)d_out, 0,
+                                                         first_index };
         return run_variant(algo, op, in, scr, d_count, s);
     }
     case SC_EMIT_IDX64: {
-        sel_op<PRED, uint64_t, true, false> op = { pred, (uint64_t *)d_out, 0, first_index };
+        sel_op<PRED, uint64_t, true, false, ELEM> op = { pred, (uint64_t *)d_out, 0,
+                                                         first_index };
         return run_variant(algo, op, in, scr, d_count, s);
     }
     }
     return (int)cudaErrorInvalidValue;
+}
+
+template <typename ELEM>
+int compact_typed(const ELEM *d_in, uint64_t n, const sc_pred &pred, int out_kind,
+                  uint64_t first_index, void *d_out, uint64_t *d_count, void *scr,
+                  int algo, cudaStream_t s)
+{
+    input in = make_input(d_in, n);
+    if (is_range(pred)) {
+        pred_range_t<ELEM> r;
+        if (!range_of(pred, r)) {       /* nothing kept */
+            SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
+            return 0;
+        }
+        return compact_with<ELEM>(r, in, out_kind, first_index, d_out, d_count, scr,
+                                  algo, s);
+    }
+    if (pred.key_neg) {
+        pred_general_float f = { pred };
+        return compact_with<ELEM>(f, in, out_kind, first_index, d_out, d_count, scr,
+                                  algo, s);
+    }
+    pred_general g = { pred };
+    return compact_with<ELEM>(g, in, out_kind, first_index, d_out, d_count, scr, algo, s);
 }
 
 } /* namespace */
@@ -42,7 +69,12 @@ extern "C" size_t scg_compact_scratch(uint64_t n)
     return te::scratch_bytes(n, te::SEL_MIN_TILE);
 }
 
-extern "C" int scg_compact(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
+extern "C" size_t scg_select_scratch_type(uint64_t n, uint32_t type)
+{
+    return te::scratch_bytes(sc_type_is_64bit(type) ? 2 * n : n, te::SEL_MIN_TILE);
+}
+
+extern "C" int scg_compact(const void *d_in, uint64_t n, const sc_pred *pred,
                            int out_kind, uint64_t first_index, void *d_out,
                            uint64_t *d_count, void *d_scratch, int algo,
                            scg_stream stream)
@@ -52,26 +84,15 @@ extern "C" int scg_compact(const uint32_t *d_in, uint64_t n, const sc_pred *pred
         return (int)cudaErrorInvalidValue;
     if (!te::variant_name(algo) || out_kind < SC_EMIT_VALUES || out_kind > SC_EMIT_IDX64)
         return (int)cudaErrorInvalidValue;
+    bool wide = sc_type_is_64bit(pred->type) != 0;
+    if ((uintptr_t)d_in % (wide ? 8 : 4))
+        return (int)cudaErrorMisalignedAddress;
     if (n == 0) {
         SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
         return 0;
     }
-    te::input in = te::make_input(d_in, n);
-    te::pred_range r;
-    if (te::is_range(*pred)) {
-        if (!te::range_of(*pred, r)) {  /* nothing kept */
-            SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
-            return 0;
-        }
-        return compact_with(r, in, out_kind, first_index, d_out, d_count, d_scratch,
-                            algo, s);
-    }
-    if (pred->key_neg) {
-        te::pred_general_float f = { *pred };
-        return compact_with(f, in, out_kind, first_index, d_out, d_count, d_scratch,
-                            algo, s);
-    }
-    te::pred_general g = { *pred };
-    return compact_with(g, in, out_kind, first_index, d_out, d_count, d_scratch,
-                        algo, s);
+    return wide ? compact_typed((const uint64_t *)d_in, n, *pred, out_kind, first_index,
+                                d_out, d_count, d_scratch, algo, s)
+                : compact_typed((const uint32_t *)d_in, n, *pred, out_kind, first_index,
+                                d_out, d_count, d_scratch, algo, s);
 }

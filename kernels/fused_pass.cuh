@@ -22,7 +22,7 @@ template <class Op, int BLOCK, int VEC, int STAGES, int MINB, bool EARLY>
 static int run_fused(const Op &op, const input &in, void *scratch,
                      uint64_t *d_total, cudaStream_t s)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, Op::EPV> G;
     typedef fused_layout<Op, BLOCK, VEC, STAGES> L;
     uint64_t tiles = n_tiles(in, G::SIZE);
     unsigned blocks = 0;

@@ -33,22 +33,26 @@ enum { SCG_ALGO_FUSED = 0, SCG_ALGO_THREE_PHASE = 1 };
 /* What variant algo runs, in words; NULL when there is no such variant. */
 const char *scg_select_variant(int algo);
 
+/* Elements of compaction and split are of pred->type: 4 bytes (d_in
+ * 4-byte aligned) or 8 (8-byte aligned; else cudaErrorMisalignedAddress).
+ * The scratch of n uint32 elements; of n elements of any type. */
 size_t scg_compact_scratch(uint64_t n);
+size_t scg_select_scratch_type(uint64_t n, uint32_t type);
 /* Writes the kept elements (or their positions first_index + i) to d_out in
  * input order and the number kept to *d_count. */
-int scg_compact(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
+int scg_compact(const void *d_in, uint64_t n, const sc_pred *pred,
                 int out_kind, uint64_t first_index, void *d_out,
                 uint64_t *d_count, void *d_scratch, int algo, scg_stream s);
 
 /* Stable split: selected to d_sel[0 .. k), rejected to d_rej[0 .. n-k),
  * each in input order; k to *d_selected. */
 size_t scg_split_scratch(uint64_t n);
-int scg_split(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
-              uint32_t *d_sel, uint32_t *d_rej, uint64_t *d_selected,
+int scg_split(const void *d_in, uint64_t n, const sc_pred *pred,
+              void *d_sel, void *d_rej, uint64_t *d_selected,
               void *d_scratch, scg_stream s);
 /* The same with a chosen variant (algo as for scg_compact). */
-int scg_split_algo(const uint32_t *d_in, uint64_t n, const sc_pred *pred,
-                   uint32_t *d_sel, uint32_t *d_rej, uint64_t *d_selected,
+int scg_split_algo(const void *d_in, uint64_t n, const sc_pred *pred,
+                   void *d_sel, void *d_rej, uint64_t *d_selected,
                    void *d_scratch, int algo, scg_stream s);
 
 /* What scg_scan runs, in words. */

@@ -1,6 +1,6 @@
 /* select_ops.cuh — the operations of the select agent: predicates and what
- * is written (values, 32- or 64-bit indices, split's two outputs), and the
- * variants a dispatch can run.
+ * is written (values, 32- or 64-bit indices, split's two outputs) for
+ * elements of 4 or 8 bytes, and the variants a dispatch can run.
  *
  * Predicates come in two shapes.  Most are one range test, possibly
  * inverted (x != 0, x < v, lo <= x <= hi, ...): pred_range evaluates them
@@ -19,31 +19,36 @@
 
 namespace te {
 
-/* One circular interval: (x - lo) mod 2^32 <= span, one subtraction and
- * one comparison.  range_of turns a range predicate into it: an inverted
+/* One circular interval: (x - lo) mod 2^w <= span (w the element's
+ * bits), one subtraction and one comparison.  range_of turns a range predicate into it: an inverted
  * interval is the rest of the circle, also an interval.  The pass
  * evaluates the test twice an element (again to stage: the flags are not
  * kept), and a range test with the inversion as an xor takes five
  * instructions: the interval is measurably faster for compaction and
  * split alike (bench/RESULTS.md, "Figures behind the kernels'
  * comments"). */
-struct pred_range {
-    uint32_t lo, span;
+template <typename T> struct pred_range_t {
+    T lo, span;
     static const bool INDEXED = false;
-    __device__ __forceinline__ bool operator()(uint32_t x) const
+    __device__ __forceinline__ bool operator()(T x) const
     {
         return x - lo <= span;
     }
 };
+typedef pred_range_t<uint32_t> pred_range;
 
 /* FLOAT: p's elements are floats (key_neg set), read as sc_pred_eval
- * reads them; the integers' instance is the test alone. */
+ * reads them; the integers' instance is the test alone.  Either width. */
 template <bool FLOAT> struct pred_general_t {
     sc_pred p;
     static const bool INDEXED = true;
     __device__ __forceinline__ bool operator()(uint32_t x) const
     {
         return (FLOAT ? sc_pred_eval(&p, x) : sc_pred_eval_bits(&p, x)) != 0;
+    }
+    __device__ __forceinline__ bool operator()(uint64_t x) const
+    {
+        return (FLOAT ? sc_pred_eval64(&p, x) : sc_pred_eval_bits64(&p, x)) != 0;
     }
 };
 typedef pred_general_t<false> pred_general;
@@ -56,22 +61,25 @@ static inline bool is_range(const sc_pred &p)
     return p.n_ne == 0 && p.n_mask == 0 && p.key_neg == 0;
 }
 
-/* p (a range: is_range) as a pred_range in r; false when p admits
- * nothing, which no interval says: the caller then runs no kernel. */
-static inline bool range_of(const sc_pred &p, pred_range &r)
+/* p (a range: is_range) as a pred_range_t in r, in T's width (p's words
+ * cut to it); false when p admits nothing, which no interval says: the
+ * caller then runs no kernel. */
+template <typename T>
+static inline bool range_of(const sc_pred &p, pred_range_t<T> &r)
 {
+    const T ALL = (T)~(T)0;
     bool none = p.empty != 0;
-    uint32_t lo = p.lo, span = p.hi - p.lo;
+    T lo = (T)p.lo, span = (T)p.hi - (T)p.lo;
     if (p.invert) {
         if (none) {                     /* everything */
             lo = 0;
-            span = 0xffffffffu;
+            span = ALL;
             none = false;
-        } else if (span == 0xffffffffu) {
+        } else if (span == ALL) {
             none = true;                /* the whole circle, inverted */
         } else {                        /* the rest of the circle */
             lo = lo + span + 1;
-            span = 0xfffffffeu - span;
+            span = (T)(ALL - 1) - span;
         }
     }
     r.lo = lo;
@@ -79,20 +87,43 @@ static inline bool range_of(const sc_pred &p, pred_range &r)
     return !none;
 }
 
-/* INDEX: stage the element's index in its tile, write first_index + its
- * global index; else stage and write the value. */
-template <class PRED, typename OUT, bool INDEX, bool SPLIT>
+/* Element k of a vector's words v, of type T. */
+template <typename T> __device__ __forceinline__ T elem_at(const uint32_t (&v)[4], int k);
+template <> __device__ __forceinline__ uint32_t elem_at<uint32_t>(const uint32_t (&v)[4], int k)
+{
+    return v[k];
+}
+template <> __device__ __forceinline__ uint64_t elem_at<uint64_t>(const uint32_t (&v)[4], int k)
+{
+    return (uint64_t)v[2 * k] | (uint64_t)v[2 * k + 1] << 32;
+}
+
+/* Elements of type ELEM (uint32_t or uint64_t).  INDEX: stage the
+ * element's index in its tile, write first_index + its global index; else
+ * stage and write the value, word by word (OUT then uint32_t: an 8-byte
+ * element is two words of the output). */
+template <class PRED, typename OUT, bool INDEX, bool SPLIT, typename ELEM = uint32_t>
 struct sel_op {
     typedef OUT out_t;
     static const bool MOVE_REJECTS = SPLIT;
     static const bool IN_SMEM = PRED::INDEXED;
+    static const int W = (int)(sizeof(ELEM) / 4);
+    static const int EPV = 4 / W;
+    static const int SW = INDEX ? 1 : W;
+    static_assert(INDEX || sizeof(OUT) == 4, "values move as 32-bit words");
     PRED pred;
     OUT *sel, *rej;
     uint64_t first_index;
-    __device__ __forceinline__ bool select(uint32_t x) const { return pred(x); }
-    __device__ __forceinline__ uint32_t stage(uint32_t x, uint32_t local) const
+    __device__ __forceinline__ bool select(const uint32_t (&v)[4], int k) const
     {
-        return INDEX ? local : x;
+        return pred(elem_at<ELEM>(v, k));
+    }
+    __device__ __forceinline__ void stage(uint32_t *dst, const uint32_t (&v)[4], int k,
+                                          uint32_t local) const
+    {
+#pragma unroll
+        for (int w = 0; w < SW; w++)
+            dst[w] = INDEX ? local : v[k * W + w];
     }
     __device__ __forceinline__ OUT value(uint32_t s, uint64_t first) const
     {

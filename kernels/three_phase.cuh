@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(BLOCK)
 count_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
              uint64_t *seq_count)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, Op::EPV> G;
     __shared__ Op sop;
     const Op &op = op_in_smem(op_param, &sop);
     __syncthreads();
@@ -40,14 +40,14 @@ count_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
         uint32_t x[VEC][4], ok[VEC], tc = 0;
         uint64_t vt = t * (uint64_t)G::SIZE;
         if (tile_full(in, vt, G::SIZE))
-            load_tile<BLOCK, VEC, true>(in, vt, x, ok);
+            load_tile<BLOCK, VEC, true, Op::EPV>(in, vt, x, ok);
         else
-            load_tile<BLOCK, VEC, false>(in, vt, x, ok);
+            load_tile<BLOCK, VEC, false, Op::EPV>(in, vt, x, ok);
 #pragma unroll
         for (int j = 0; j < VEC; j++)
 #pragma unroll
-            for (int k = 0; k < 4; k++)
-                tc += (uint32_t)op.select(x[j][k]) & (ok[j] >> k);
+            for (int k = 0; k < Op::EPV; k++)
+                tc += (uint32_t)op.select(x[j], k) & (ok[j] >> k);
         c += tc;
     }
     /* a sequence may exceed 2^32 elements: sum 64-bit across the block */
@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(BLOCK, MINB)
 move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
             const uint64_t *seq_off)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, Op::EPV> G;
     __shared__ select_smem<Op, BLOCK, VEC> sm;
     const Op &op = op_in_smem(op_param, &sm.op);
     __syncthreads();
@@ -120,7 +120,7 @@ move_kernel(Op op_param, input in, uint64_t n_tiles, uint64_t tiles_per_seq,
         uint64_t vt = t * (uint64_t)G::SIZE;
         if (tile_full(in, vt, G::SIZE)) {
             tile_regs<VEC> r;
-            load_tile<BLOCK, VEC, true>(in, vt, r.x, r.ok);
+            load_tile<BLOCK, VEC, true, Op::EPV>(in, vt, r.x, r.ok);
             off += move_tile<Op, BLOCK, VEC>(op, in, r, t, off, sm);
         } else {
             off += move_partial_tile<Op, BLOCK, VEC>(op, in, t, off, sm);
@@ -135,7 +135,7 @@ template <class Op, int BLOCK, int VEC, int MINB>
 static int run_three_phase(const Op &op, const input &in, void *scratch,
                            uint64_t *d_total, cudaStream_t s)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, Op::EPV> G;
     uint64_t tiles = n_tiles(in, G::SIZE);
     int sms = 0, per_sm = 0;
     SCG_CHECK(sm_count(&sms));

@@ -1,6 +1,9 @@
-/* tile_io.cuh — how the tile engine reads its input: an aligned view of a
- * uint32 array, the tile geometry, 16-byte loads (straight into registers,
- * or ahead into shared memory with cp.async).
+/* tile_io.cuh — how the tile engine reads its input: an aligned view of an
+ * array of 4- or 8-byte elements, the tile geometry, 16-byte loads
+ * (straight into registers, or ahead into shared memory with cp.async).
+ * A 16-byte vector holds EPV elements (4 of 4 bytes, 2 of 8), each of
+ * 4 / EPV 32-bit words; registers hold the vector's words, so one
+ * geometry and one load serve both widths.
  *
  * Alignment.  The input may start anywhere (a chunk of a stream is often an
  * odd offset into a buffer).  Tiles are laid on a "virtual" index space that
@@ -11,9 +14,9 @@
  *
  * Layout.  A tile is BLOCK threads x VEC uint4.  Load j of thread t reads
  * uint4 number j*BLOCK + t of the tile, so each load instruction of a warp is
- * one contiguous 512-byte run (a "chunk" of 128 elements).  Chunk
- * c = j*WARPS + warp covers tile elements [128c, 128c + 128): the order of
- * the input is chunk, then lane, then component.
+ * one contiguous 512-byte run (a "chunk" of 32 x EPV elements).  Chunk
+ * c = j*WARPS + warp covers tile elements [32 EPV c, 32 EPV (c + 1)): the
+ * order of the input is chunk, then lane, then element of the vector.
  */
 #ifndef SC_TILE_IO_CUH
 #define SC_TILE_IO_CUH
@@ -29,9 +32,12 @@ struct input {
     uint64_t lo, hi;     /* elements are the virtual indices [lo, hi) */
 };
 
-static inline input make_input(const uint32_t *p, uint64_t n)
+/* p: aligned to its element's size. */
+template <typename T>
+static inline input make_input(const T *p, uint64_t n)
 {
-    uint32_t mis = (uint32_t)(((uintptr_t)p >> 2) & 3);
+    const uintptr_t EPV = 16 / sizeof(T);
+    uint32_t mis = (uint32_t)(((uintptr_t)p / sizeof(T)) & (EPV - 1));
     input in;
     in.base = (const uint4 *)(p - mis);
     in.lo = mis;
@@ -39,12 +45,14 @@ static inline input make_input(const uint32_t *p, uint64_t n)
     return in;
 }
 
-template <int BLOCK, int VEC>
+template <int BLOCK, int VEC, int EPV = 4>
 struct geom {
     enum {
         WARPS = BLOCK / 32,
         CHUNKS = WARPS * VEC,
-        SIZE = BLOCK * VEC * 4,
+        VECS = BLOCK * VEC,             /* 16-byte vectors a tile */
+        WORDS = VECS * 4,
+        SIZE = VECS * EPV,              /* elements a tile */
         PER_LANE = (CHUNKS + 31) / 32   /* chunk counts each lane scans */
     };
     static_assert(BLOCK % 32 == 0, "whole warps");
@@ -82,29 +90,33 @@ __device__ __forceinline__ tile_span span_of(const input &in, uint64_t vt,
     return s;
 }
 
-/* Reads the tile at virtual index vt into x; ok[j] has bit k set when
- * x[j][k] is an element (pad elsewhere).  FULL: the whole tile is inside,
- * no test at all.  The input is read once, so loads are streaming. */
-template <int BLOCK, int VEC, bool FULL>
+/* Reads the tile at virtual index vt into x (the words of vector j in
+ * x[j]); ok[j] has bit k set when element k of x[j] is an element (pad
+ * words elsewhere).  FULL: the whole tile is inside, no test at all.  The
+ * input is read once, so loads are streaming. */
+template <int BLOCK, int VEC, bool FULL, int EPV = 4>
 __device__ __forceinline__ void load_tile(const input &in, uint64_t vt,
                                           uint32_t (&x)[VEC][4],
                                           uint32_t (&ok)[VEC], uint32_t pad = 0)
 {
+    const int W = 4 / EPV;
 #pragma unroll
     for (int j = 0; j < VEC; j++) {
-        uint64_t v0 = vt + 4ull * (uint64_t)(j * BLOCK + threadIdx.x);
-        if (FULL || (v0 >= in.lo && v0 + 4 <= in.hi)) {
-            uint4 u = __ldcs(in.base + (v0 >> 2));
+        uint64_t v0 = vt + (uint64_t)EPV * (uint64_t)(j * BLOCK + threadIdx.x);
+        if (FULL || (v0 >= in.lo && v0 + EPV <= in.hi)) {
+            uint4 u = __ldcs(in.base + v0 / EPV);
             x[j][0] = u.x; x[j][1] = u.y; x[j][2] = u.z; x[j][3] = u.w;
-            ok[j] = 0xfu;
+            ok[j] = (1u << EPV) - 1;
         } else {
             const uint32_t *s = (const uint32_t *)in.base;
             ok[j] = 0;
 #pragma unroll
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < EPV; k++) {
                 uint64_t v = v0 + k;
                 bool inside = v >= in.lo && v < in.hi;
-                x[j][k] = inside ? s[v] : pad;
+#pragma unroll
+                for (int w = 0; w < W; w++)
+                    x[j][k * W + w] = inside ? s[v * W + w] : pad;
                 ok[j] |= (uint32_t)inside << k;
             }
         }
@@ -132,18 +144,18 @@ __device__ __forceinline__ void cp_async_wait()
 /* Each thread copies exactly the uint4 it will read itself (j*BLOCK + t),
  * so its own cp.async.wait_group is all the synchronisation needed, and it
  * may refill a buffer as soon as it has read its own part of it. */
-template <int BLOCK, int VEC>
+template <int BLOCK, int VEC, int EPV = 4>
 __device__ __forceinline__ void prefetch_tile(const input &in, uint64_t vt,
                                               uint4 *dst)
 {
 #pragma unroll
     for (int j = 0; j < VEC; j++) {
         unsigned q = j * BLOCK + threadIdx.x;
-        cp_async16(dst + q, in.base + (vt >> 2) + q);
+        cp_async16(dst + q, in.base + vt / EPV + q);
     }
 }
 
-template <int BLOCK, int VEC>
+template <int BLOCK, int VEC, int EPV = 4>
 __device__ __forceinline__ void read_prefetched(const uint4 *buf,
                                                 uint32_t (&x)[VEC][4],
                                                 uint32_t (&ok)[VEC])
@@ -152,7 +164,7 @@ __device__ __forceinline__ void read_prefetched(const uint4 *buf,
     for (int j = 0; j < VEC; j++) {
         uint4 u = buf[j * BLOCK + threadIdx.x];
         x[j][0] = u.x; x[j][1] = u.y; x[j][2] = u.z; x[j][3] = u.w;
-        ok[j] = 0xfu;
+        ok[j] = (1u << EPV) - 1;
     }
 }
 
@@ -193,13 +205,13 @@ __device__ __forceinline__ typename OP::type chunk_prefixes(const typename OP::t
 
 /* A tile prefetched into buf if it exists and is whole; one commit group
  * either way, so that a pass can count groups by tiles. */
-template <int BLOCK, int VEC>
+template <int BLOCK, int VEC, int EPV = 4>
 __device__ __forceinline__ void prefetch_if_full(const input &in, uint64_t tile,
                                                  uint64_t n_tiles, uint4 *buf)
 {
-    typedef geom<BLOCK, VEC> G;
+    typedef geom<BLOCK, VEC, EPV> G;
     if (tile < n_tiles && tile_full(in, tile * G::SIZE, G::SIZE))
-        prefetch_tile<BLOCK, VEC>(in, tile * G::SIZE, buf);
+        prefetch_tile<BLOCK, VEC, EPV>(in, tile * G::SIZE, buf);
     cp_async_commit();
 }
 

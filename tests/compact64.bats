@@ -308,7 +308,7 @@ figures() {
     done
 }
 
-@test "compact64: -d cuda takes 64-bit elements on the CPU's threads: the bytes of -d cpu" {
+@test "compact64: -d cuda compacts and splits 64-bit elements on the GPU: the bytes of -d cpu" {
     skip_without_gpu
     local t
     for t in $TYPES64; do
@@ -324,12 +324,23 @@ figures() {
         expect_same cpu.s cuda.s
         sc-split -e "$t" -d cuda -S 64K a > cuda.s
         expect_same cpu.s cuda.s
+        # chunks that cut the input anywhere, on every lane
+        sc-compact -e "$t" -d cuda -c 4K --gt 0 a > cuda.c
+        expect_same cpu.c cuda.c
+        sc-split -e "$t" -d cuda -c 12K -r cuda.r a > cuda.s
+        sc-split -e "$t" -d cpu -r cpu.r a > cpu.s
+        expect_same cpu.s cuda.s
+        expect_same cpu.r cuda.r
     done
-    # -v says the host's threads ran it, under cuda and under auto
+    # -v says the GPU ran it (its kernels take 8-byte elements), and that
+    # the host's threads ran what no kernel takes yet (a 64-bit scan)
     run -0 --separate-stderr sc-compact -e u64 -d cuda -v a
-    [[ "$stderr" == *"note: no GPU kernel takes this job yet: the host's threads took every chunk"* ]] ||
+    [[ "$stderr" == *"device: cuda"* && "$stderr" != *"host's threads took"* ]] ||
         { echo "# $stderr" >&2; return 1; }
-    run -0 --separate-stderr sc-compact -e u64 -d auto -v a
+    run -0 --separate-stderr sc-split -e f64 -d cuda -v a
+    [[ "$stderr" == *"device: cuda"* && "$stderr" != *"host's threads took"* ]] ||
+        { echo "# $stderr" >&2; return 1; }
+    run -0 --separate-stderr sc-scan -e u64 -d auto -v a
     [[ "$stderr" == *"device: cpu"*"why: auto kept to the CPU: no GPU kernel takes this job yet"* ]] ||
         { echo "# $stderr" >&2; return 1; }
 }

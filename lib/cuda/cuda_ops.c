@@ -111,8 +111,8 @@ static sc_status run_kernels(sc_ctx *ctx, sc_phase_times *times,
 
 /* One piece of w, a compaction or (with rej) a split, of host arrays. */
 typedef struct compact_args {
-    sc_chunk_work w; const uint32_t *in; uint64_t first;
-    void *out; uint32_t *rej; uint64_t kept;
+    sc_chunk_work w; const char *in; uint64_t first;
+    void *out; char *rej; uint64_t kept;
 } compact_args;
 
 static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
@@ -120,11 +120,11 @@ static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
 {
     compact_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
-    size_t esz = sc_cuda_out_bytes(&a->w);
+    size_t esz = sc_cuda_out_bytes(&a->w), isz = sc_cuda_in_bytes(&a->w);
     sc_status st;
     if ((st = ensure_for(ctx, &a->w, len)) ||
-        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off,
-                             len * 4)))
+        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off * isz,
+                             len * isz)))
         return st;
     sc_cuda_bufs b = own_bufs(c);
     uint64_t k = 0;
@@ -135,8 +135,8 @@ static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
                                c->buf[BUF_OUT], k * esz)))
         return st;
     if (a->rej)
-        st = sc_cuda_download(ctx, times, a->rej + (off - a->kept),
-                              c->buf[BUF_AUX], (len - k) * 4);
+        st = sc_cuda_download(ctx, times, a->rej + (off - a->kept) * isz,
+                              c->buf[BUF_AUX], (len - k) * isz);
     a->kept += k;
     return st;
 }

@@ -197,7 +197,7 @@ sc_status sc_lanes_submit(sc_lanes *l, unsigned i, sc_chunk *c, int chain)
     ln->out_kind = SC_EMIT_VALUES;
     c->out_wide = 0;
     if (w->work != SC_JOB_GEN)
-        CK(cudaMemcpyAsync(ln->buf[BUF_IN], c->in, c->n * 4,
+        CK(cudaMemcpyAsync(ln->buf[BUF_IN], c->in, c->n * sc_cuda_in_bytes(w),
                            cudaMemcpyHostToDevice, ln->stream), "upload");
     if ((st = queue_kernels(l, ln, c, chain))) return st;
     CK(cudaEventRecord(ln->kernels_done, ln->stream), "recording an event");
@@ -236,11 +236,14 @@ sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
     }
     if ((w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) &&
         !w->figures_only) {
-        size_t esz = ln->out_kind == SC_EMIT_IDX64 ? 8 : 4;
-        CK(cudaMemcpyAsync(c->out, ln->buf[BUF_OUT], c->n_sel * esz,
+        sc_chunk_work got = *w;
+        got.out_kind = ln->out_kind;
+        CK(cudaMemcpyAsync(c->out, ln->buf[BUF_OUT],
+                           c->n_sel * sc_cuda_out_bytes(&got),
                            cudaMemcpyDeviceToHost, ln->stream), "download");
         if (w->work == SC_JOB_SPLIT)
-            CK(cudaMemcpyAsync(c->aux, ln->buf[BUF_AUX], (c->n - c->n_sel) * 4,
+            CK(cudaMemcpyAsync(c->aux, ln->buf[BUF_AUX],
+                               (c->n - c->n_sel) * sc_cuda_in_bytes(w),
                                cudaMemcpyDeviceToHost, ln->stream),
                "download");
         CK(cudaStreamSynchronize(ln->stream), "download");

@@ -10,10 +10,19 @@
 #define ARRAY_SLACK 16
 #define SCRATCH_SLACK 256
 
+size_t sc_cuda_in_bytes(const sc_chunk_work *w)
+{
+    int typed = (w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) && w->pred;
+    return typed ? sc_type_size((sc_type)w->pred->type) : 4;
+}
+
 size_t sc_cuda_out_bytes(const sc_chunk_work *w)
 {
     switch (w->work) {
-    case SC_JOB_COMPACT: return w->out_kind == SC_EMIT_IDX64 ? 8 : 4;
+    case SC_JOB_COMPACT:
+        return w->out_kind == SC_EMIT_IDX64 ? 8
+             : w->out_kind == SC_EMIT_IDX32 ? 4 : sc_cuda_in_bytes(w);
+    case SC_JOB_SPLIT: return sc_cuda_in_bytes(w);
     case SC_JOB_SCAN: return w->wide ? 8 : 4;
     case SC_JOB_STAT: return 0;
     default: return 4;
@@ -28,8 +37,9 @@ size_t sc_cuda_sort_scratch(uint64_t n, sc_type type)
 size_t sc_cuda_scratch(sc_job_kind work, uint64_t n)
 {
     switch (work) {
-    case SC_JOB_COMPACT: return scg_compact_scratch(n) + SCRATCH_SLACK;
-    case SC_JOB_SPLIT: return scg_split_scratch(n) + SCRATCH_SLACK;
+    /* room for elements of either width: a few bytes a 1024 elements */
+    case SC_JOB_COMPACT:
+    case SC_JOB_SPLIT: return scg_select_scratch_type(n, SC_U64) + SCRATCH_SLACK;
     case SC_JOB_SCAN: return scg_scan_scratch(n) + SCRATCH_SLACK;
     case SC_JOB_SORT: return sc_cuda_sort_scratch(n, SC_U32);
     case SC_JOB_STAT: return sizeof(scg_stat_acc) + SCRATCH_SLACK;
@@ -40,10 +50,10 @@ size_t sc_cuda_scratch(sc_job_kind work, uint64_t n)
 void sc_cuda_needs(const sc_chunk_work *w, uint64_t n,
                    size_t need[BUF_COUNT_OF])
 {
-    size_t out = sc_cuda_out_bytes(w);
-    need[BUF_IN] = w->work == SC_JOB_GEN ? 0 : n * 4 + ARRAY_SLACK;
+    size_t out = sc_cuda_out_bytes(w), in = sc_cuda_in_bytes(w);
+    need[BUF_IN] = w->work == SC_JOB_GEN ? 0 : n * in + ARRAY_SLACK;
     need[BUF_OUT] = out ? n * out + ARRAY_SLACK : 0;
-    need[BUF_AUX] = w->work == SC_JOB_SPLIT ? n * 4 + ARRAY_SLACK : 0;
+    need[BUF_AUX] = w->work == SC_JOB_SPLIT ? n * in + ARRAY_SLACK : 0;
     need[BUF_SCRATCH] = sc_cuda_scratch(w->work, n);
 }
 

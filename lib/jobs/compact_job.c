@@ -93,5 +93,5 @@ static int figures(const job_state *js, char *line, size_t len)
 const sc_job_type sc_compact_job = {
     .work = SC_JOB_COMPACT, .out_bytes = out_bytes, .wide = wide,
     .describe = describe, .process = process, .emit = emit,
-    .figures = figures, .cpu_only = sc_job_elems64,
+    .figures = figures, .cpu_only = sc_job_records,
 };

@@ -86,6 +86,11 @@ int sc_job_elems64(const job_state *js)
     return js->job->record.size || sc_type_size(elem_type(js->job)) == 8;
 }
 
+int sc_job_records(const job_state *js)
+{
+    return js->job->record.size != 0;
+}
+
 static sc_status stream(job_state *js, const sc_job_type *t,
                         const sc_source *src, sc_pipeline_stats *ps)
 {

@@ -72,5 +72,5 @@ const sc_job_type sc_split_job = {
     .work = SC_JOB_SPLIT, .need_aux = 1, .out_bytes = out_bytes,
     .wide = wide, .open_more = open_more, .describe = describe,
     .process = process, .emit = emit, .figures = figures,
-    .cpu_only = sc_job_elems64,
+    .cpu_only = sc_job_records,
 };
