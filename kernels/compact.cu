@@ -34,11 +34,13 @@ int compact_with(const PRED &pred, const input &in, int out_kind,
 }
 
 template <typename ELEM>
-int compact_typed(const ELEM *d_in, uint64_t n, const sc_pred &pred, int out_kind,
+int compact_typed(const ELEM *d_in, uint64_t n, const sc_pred &given, int out_kind,
                   uint64_t first_index, void *d_out, uint64_t *d_count, void *scr,
                   int algo, cudaStream_t s)
 {
     input in = make_input(d_in, n);
+    sc_pred folded = fold_ne<ELEM>(given);
+    const sc_pred &pred = folded;
     if (is_range(pred)) {
         pred_range_t<ELEM> r;
         if (!range_of(pred, r)) {       /* nothing kept */

@@ -22,11 +22,13 @@ int split_with(const PRED &pred, const input &in, void *d_sel, void *d_rej,
 }
 
 template <typename ELEM>
-int split_typed(const ELEM *d_in, uint64_t n, const sc_pred &pred, void *d_sel,
+int split_typed(const ELEM *d_in, uint64_t n, const sc_pred &given, void *d_sel,
                 void *d_rej, uint64_t *d_selected, void *d_scratch, int algo,
                 cudaStream_t s)
 {
     input in = make_input(d_in, n);
+    sc_pred folded = fold_ne<ELEM>(given);
+    const sc_pred &pred = folded;
     if (is_range(pred)) {
         pred_range_t<ELEM> r;
         if (!range_of(pred, r)) {       /* every element rejected, in order */

@@ -4,7 +4,8 @@
  * Predicates are built by libsc's own calls (lib/core/pred.c, whose
  * encoding the CPU suites check against sc-ref); the reference keeps x
  * where sc_pred_test says so, so this tests the kernels' reading of the
- * encoding, not the encoding.  Outputs are poisoned and checked past the
+ * encoding, not the encoding (a single != term folded into the bounds, as
+ * the kernels do, among it).  Outputs are poisoned and checked past the
  * count; inputs sit 0 or 1 element past a 16-byte boundary and outputs at
  * every 4-byte offset the type allows, since the kernels treat the
  * misaligned ends apart.  Sizes straddle every variant's tile of 8-byte
@@ -91,6 +92,20 @@ static sc_pred make_pred(sc_type t, int k, const char **name)
     case 7: st = sc_pred_all_type(&p, t);
         if (!fl) st = st ? st : sc_pred_add_mask(&p, 6);
         *name = fl ? "all" : "mask"; break;
+    /* a != term at an end of the bounds, or outside them, or all they
+     * admit: the kernels fold it into the interval */
+    case 8: st = sc_pred_all_type(&p, t); st = st ? st : sc_pred_add_cmp(&p, SC_GE, seven);
+        st = st ? st : sc_pred_add_cmp(&p, SC_NE, seven);
+        *name = "ge-ne-low-end"; break;
+    case 9: st = sc_pred_all_type(&p, t); st = st ? st : sc_pred_add_cmp(&p, SC_LE, seven);
+        st = st ? st : sc_pred_add_cmp(&p, SC_NE, seven);
+        p.invert = 1; *name = "le-ne-high-end-inverted"; break;
+    case 10: st = sc_pred_all_type(&p, t); st = st ? st : sc_pred_add_cmp(&p, SC_EQ, seven);
+        st = st ? st : sc_pred_add_cmp(&p, SC_NE, seven);
+        *name = "eq-ne-nothing"; break;
+    case 11: st = sc_pred_all_type(&p, t); st = st ? st : sc_pred_add_cmp(&p, SC_LT, half);
+        st = st ? st : sc_pred_add_cmp(&p, SC_NE, big);
+        *name = "lt-ne-outside"; break;
     }
     if (st != SC_OK) {
         fprintf(stderr, "pred %d of %s: status %d\n", k, sc_type_name(t), (int)st);
@@ -98,7 +113,7 @@ static sc_pred make_pred(sc_type t, int k, const char **name)
     }
     return p;
 }
-enum { N_PREDS = 8 };
+enum { N_PREDS = 12 };
 
 struct run_bufs {
     DevBuf in, out, rej, cnt, scr;
