@@ -95,3 +95,14 @@ gpu_built() {
     [[ "$output" == *"gpu-test_dev_api: no GPU (driver too old)"* ]]
     [ "${lines[-1]}" = "13 passed, 0 failed, 1 skipped" ]
 }
+
+@test "run-suite: SC_SKIP_PROGRAMS=1 leaves the unit and kernel tests out" {
+    fake_tree 0
+    gpu_built 0
+    run env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
+        SC_CUDA_BUILD=yes SC_SKIP_PROGRAMS=1 sh "$SC_SRCDIR/tests/run-suite"
+    [[ "$output" != *"unit-test_api"* && "$output" != *"gpu-test_"* ]]
+    [ "${lines[-1]}" = "0 passed, 0 failed, 0 skipped" ]
+    # nothing ran: that is a failure, not a pass
+    [ "$status" -eq 1 ]
+}
