@@ -147,6 +147,17 @@ static bool count_is(const uint64_t *d, uint64_t want, char *why, size_t n)
     return got == want;
 }
 
+/* Whether a call returned 0 and its kernels ran; why says otherwise. */
+static bool ran(int rc, char *why, size_t n)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+    why[0] = 0;
+    if (rc == 0 && e == cudaSuccess)
+        return true;
+    snprintf(why, n, " [rc %d, %s]", rc, cudaGetErrorString(e));
+    return false;
+}
+
 static void push(std::vector<char> &v, uint64_t x, size_t sz)
 {
     v.insert(v.end(), (const char *)&x, (const char *)&x + sz);
@@ -188,12 +199,8 @@ static void run_case(sc_type t, uint64_t n, double density, unsigned mis, run_bu
                 char *o = out + osz * ((mis + k) % (16 / osz));
                 SCG_CHECK_DIE(cudaMemset(out, 0xAB, out_bytes));
                 int rc = scg_compact(d_in, n, &p, kind, first, o, cnt, scr, algo, 0);
-                cudaError_t e = cudaDeviceSynchronize();
-                char why[120] = "";
-                bool good = rc == 0 && e == cudaSuccess;
-                if (!good)
-                    snprintf(why, sizeof why, " [rc %d, %s]", rc, cudaGetErrorString(e));
-                good = good && count_is(cnt, sel.size() / sz, why, sizeof why) &&
+                char why[120];
+                bool good = ran(rc, why, sizeof why) && count_is(cnt, sel.size() / sz, why, sizeof why) &&
                        check_bytes(o, kind == SC_EMIT_VALUES ? sel
                                       : kind == SC_EMIT_IDX32 ? i32 : i64,
                                    osz, why, sizeof why);
@@ -206,12 +213,8 @@ static void run_case(sc_type t, uint64_t n, double density, unsigned mis, run_bu
             SCG_CHECK_DIE(cudaMemset(out, 0xAB, out_bytes));
             SCG_CHECK_DIE(cudaMemset(rej, 0xAB, out_bytes));
             int rc = scg_split_algo(d_in, n, &p, o, r, cnt, scr, algo, 0);
-            cudaError_t e = cudaDeviceSynchronize();
-            char why[120] = "";
-            bool good = rc == 0 && e == cudaSuccess;
-            if (!good)
-                snprintf(why, sizeof why, " [rc %d, %s]", rc, cudaGetErrorString(e));
-            good = good && count_is(cnt, sel.size() / sz, why, sizeof why) &&
+            char why[120];
+            bool good = ran(rc, why, sizeof why) && count_is(cnt, sel.size() / sz, why, sizeof why) &&
                    check_bytes(o, sel, sz, why, sizeof why) &&
                    check_bytes(r, rejs, sz, why, sizeof why);
             tap(good, "split v%d %s n=%llu p=%.2f %s mis=%u%s", algo, sc_type_name(t),
