@@ -19,9 +19,9 @@ typedef struct sc_dev_call {
     sc_dev_op op;
     sc_chunk_work w;
     uint64_t n, first;
-    const uint32_t *in;         /* SORT: the keys, sorted in place */
+    const void *in;             /* SORT: the keys, sorted in place */
     void *out;
-    uint32_t *rej;              /* SPLIT */
+    void *rej;                  /* SPLIT */
     unsigned lo_bit, hi_bit;    /* SORT */
     int descending;
     const uint64_t *d_carry_in; /* SCAN; NULL: the op's identity */

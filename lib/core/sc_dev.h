@@ -46,21 +46,22 @@ typedef enum sc_dev_op {
 /* Bytes of temp that op needs on n elements (0 in a build without CUDA). */
 size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n);
 
-/* The kept elements to d_out[0, k), in order; k to *d_kept. */
-sc_status sc_dev_compact_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                               const sc_pred *pred, uint32_t *d_out,
+/* Compaction and split take elements of the predicate's type, 4 or 8
+ * bytes, d_in aligned to them.  The kept elements to d_out[0, k), in
+ * order; k to *d_kept. */
+sc_status sc_dev_compact_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                               const sc_pred *pred, void *d_out,
                                uint64_t *d_kept, const sc_dev_queue *q);
 /* The positions first_index + i of the kept elements, as uint64. */
-sc_status sc_dev_indices_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+sc_status sc_dev_indices_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                const sc_pred *pred, uint64_t first_index,
                                uint64_t *d_pos, uint64_t *d_kept,
                                const sc_dev_queue *q);
 /* Stable split: the passing elements to d_sel, the others to d_rej,
  * each in order; how many passed to *d_selected. */
-sc_status sc_dev_split_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                             const sc_pred *pred, uint32_t *d_sel,
-                             uint32_t *d_rej, uint64_t *d_selected,
-                             const sc_dev_queue *q);
+sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                             const sc_pred *pred, void *d_sel, void *d_rej,
+                             uint64_t *d_selected, const sc_dev_queue *q);
 /* Prefix scan from *d_carry_in (NULL: op's identity) to d_out (uint64
  * when wide); the final accumulator to *d_carry_out, which must not be
  * d_carry_in (NULL: not written).  d_in may be d_out unless wide. */
@@ -84,13 +85,13 @@ sc_status sc_dev_sync(sc_ctx *ctx, void *stream);
 /* Blocking calls: the same work on the default stream (the legacy one,
  * so that it follows the caller's copies and kernels there) with the
  * context's scratch, waited for once; counts and carries on the host. */
-sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                         const sc_pred *pred, uint32_t *d_out, uint64_t *kept);
-sc_status sc_dev_indices(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+sc_status sc_dev_compact(sc_ctx *ctx, const void *d_in, uint64_t n,
+                         const sc_pred *pred, void *d_out, uint64_t *kept);
+sc_status sc_dev_indices(sc_ctx *ctx, const void *d_in, uint64_t n,
                          const sc_pred *pred, uint64_t first_index,
                          uint64_t *d_pos, uint64_t *kept);
-sc_status sc_dev_split(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                       const sc_pred *pred, uint32_t *d_sel, uint32_t *d_rej,
+sc_status sc_dev_split(sc_ctx *ctx, const void *d_in, uint64_t n,
+                       const sc_pred *pred, void *d_sel, void *d_rej,
                        uint64_t *selected);
 /* *carry holds the carry-in and receives the final accumulator. */
 sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,

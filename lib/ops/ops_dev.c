@@ -11,22 +11,25 @@ static sc_status bits_ok(sc_ctx *ctx, unsigned lo_bit, unsigned hi_bit)
                    hi_bit);
 }
 
-/* The arrays hold 32-bit elements: a predicate of a 64-bit type (which
- * the kernels would read as its low halves) is refused. */
-static sc_status elems32(sc_ctx *ctx, const sc_dev_call *c)
+/* Compaction and split read elements of the predicate's type, which
+ * must be one, from an array aligned to them. */
+static sc_status elems_ok(sc_ctx *ctx, const sc_dev_call *c)
 {
     const sc_pred *p = c->w.pred;
-    if (!p || sc_type_size((sc_type)p->type) == 4) return SC_OK;
-    return sc_fail(ctx, SC_ERR_USAGE, "device arrays hold 32-bit elements: "
-                   "a %s predicate does not apply",
-                   sc_type_name((sc_type)p->type) ? sc_type_name((sc_type)p->type)
-                                                  : "invalid");
+    if (!p) return SC_OK;
+    unsigned size = sc_type_size((sc_type)p->type);
+    if (!size)
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid predicate element type");
+    if ((uintptr_t)c->in % size)
+        return sc_fail(ctx, SC_ERR_USAGE, "d_in is not aligned to its %u-byte "
+                       "elements", size);
+    return SC_OK;
 }
 
 static sc_status queued(sc_ctx *ctx, const sc_dev_call *c,
                         const sc_dev_queue *q)
 {
-    sc_status bad = elems32(ctx, c);
+    sc_status bad = elems_ok(ctx, c);
     if (bad) return bad;
     const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_queue(ctx, c, q) : SC_ERR_NODEVICE;
@@ -34,7 +37,7 @@ static sc_status queued(sc_ctx *ctx, const sc_dev_call *c,
 
 static sc_status blocking(sc_ctx *ctx, const sc_dev_call *c, uint64_t *result)
 {
-    sc_status bad = elems32(ctx, c);
+    sc_status bad = elems_ok(ctx, c);
     if (bad) return bad;
     const sc_backend *b = sc_policy_device_arrays(ctx);
     return b ? b->dev_block(ctx, c, result) : SC_ERR_NODEVICE;
@@ -47,7 +50,7 @@ size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n)
 }
 
 /* The calls as the backends take them. */
-static sc_dev_call compact_call(const uint32_t *d_in, uint64_t n,
+static sc_dev_call compact_call(const void *d_in, uint64_t n,
                                 const sc_pred *pred, int out_kind,
                                 uint64_t first, void *d_out)
 {
@@ -59,9 +62,8 @@ static sc_dev_call compact_call(const uint32_t *d_in, uint64_t n,
     return c;
 }
 
-static sc_dev_call split_call(const uint32_t *d_in, uint64_t n,
-                              const sc_pred *pred, uint32_t *d_sel,
-                              uint32_t *d_rej)
+static sc_dev_call split_call(const void *d_in, uint64_t n,
+                              const sc_pred *pred, void *d_sel, void *d_rej)
 {
     sc_dev_call c = { .op = SC_DEV_SPLIT, .n = n, .in = d_in, .out = d_sel,
                       .rej = d_rej };
@@ -108,8 +110,8 @@ static sc_dev_call gen_call(const sc_gen_plan *plan, uint64_t first,
 #define IN_PLACE_WIDE(in, out, wide) \
     (n && (wide) && (const void *)(in) == (const void *)(out))
 
-sc_status sc_dev_compact_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                               const sc_pred *pred, uint32_t *d_out,
+sc_status sc_dev_compact_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                               const sc_pred *pred, void *d_out,
                                uint64_t *d_kept, const sc_dev_queue *q)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !d_kept || ARRAYS(d_in, d_out));
@@ -119,7 +121,7 @@ sc_status sc_dev_compact_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
     return queued(ctx, &c, q);
 }
 
-sc_status sc_dev_indices_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+sc_status sc_dev_indices_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                const sc_pred *pred, uint64_t first_index,
                                uint64_t *d_pos, uint64_t *d_kept,
                                const sc_dev_queue *q)
@@ -132,10 +134,9 @@ sc_status sc_dev_indices_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
     return queued(ctx, &c, q);
 }
 
-sc_status sc_dev_split_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                             const sc_pred *pred, uint32_t *d_sel,
-                             uint32_t *d_rej, uint64_t *d_selected,
-                             const sc_dev_queue *q)
+sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                             const sc_pred *pred, void *d_sel, void *d_rej,
+                             uint64_t *d_selected, const sc_dev_queue *q)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !d_selected ||
                                   ARRAYS(d_in, d_sel) || ARRAYS(d_in, d_rej));
@@ -201,8 +202,8 @@ sc_status sc_dev_sync(sc_ctx *ctx, void *stream)
     return b ? b->dev_sync(ctx, stream) : SC_ERR_NODEVICE;
 }
 
-sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                         const sc_pred *pred, uint32_t *d_out, uint64_t *kept)
+sc_status sc_dev_compact(sc_ctx *ctx, const void *d_in, uint64_t n,
+                         const sc_pred *pred, void *d_out, uint64_t *kept)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || ARRAYS(d_in, d_out));
     if (bad) return bad;
@@ -210,7 +211,7 @@ sc_status sc_dev_compact(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
     return blocking(ctx, &c, kept);
 }
 
-sc_status sc_dev_indices(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
+sc_status sc_dev_indices(sc_ctx *ctx, const void *d_in, uint64_t n,
                          const sc_pred *pred, uint64_t first_index,
                          uint64_t *d_pos, uint64_t *kept)
 {
@@ -221,8 +222,8 @@ sc_status sc_dev_indices(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
     return blocking(ctx, &c, kept);
 }
 
-sc_status sc_dev_split(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
-                       const sc_pred *pred, uint32_t *d_sel, uint32_t *d_rej,
+sc_status sc_dev_split(sc_ctx *ctx, const void *d_in, uint64_t n,
+                       const sc_pred *pred, void *d_sel, void *d_rej,
                        uint64_t *selected)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !selected || ARRAYS(d_in, d_sel) ||

@@ -438,6 +438,97 @@ static void test_selects(uint64_t n, uint64_t seed)
     }
 }
 
+/* 8-byte elements (u64, i64, f64): the same calls, the arrays of the
+ * predicate's type, against the CPU's sc_compact, sc_compact_indices and
+ * sc_split of the same type; an array off its 8-byte grid is refused. */
+static void make_64(std::vector<uint64_t> &h, uint64_t n, uint64_t seed, sc_type t)
+{
+    static const double special[] = { -0.0, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 0.5, -3.0 };
+    h.resize(n);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t z = mix64(seed * 0x9e3779b97f4a7c15ull + i), v = z >> 8;
+        if ((z & 7) < 3)
+            v = (z >> 3) % 50 - ((t == SC_I64 && (z & 8)) ? 25 : 0);
+        if (t == SC_F64) {
+            double d = (z & 15) == 0 ? special[(z >> 4) % 6] : (double)((int64_t)v % 100) / 4;
+            memcpy(&v, &d, 8);
+        }
+        h[i] = (z & 0x70) == 0 ? 0 : v;
+    }
+}
+
+static void test_selects64(uint64_t n, uint64_t seed)
+{
+    const sc_type types[] = { SC_U64, SC_I64, SC_F64 };
+    uint64_t *din, *dsel, *drej;
+    CK(cudaMalloc(&din, (n + GUARD) * 8 + 8));
+    CK(cudaMalloc(&dsel, (n + GUARD) * 8));
+    CK(cudaMalloc(&drej, (n + GUARD) * 8));
+    for (sc_type t : types) {
+        std::vector<uint64_t> h, vals(n + 1), split(n + 1), pos(n + 1);
+        make_64(h, n, seed, t);
+        upload(din, h.data(), n * 8);
+        double ten = 10.0;
+        uint64_t ten_bits = 10;
+        if (t == SC_F64) memcpy(&ten_bits, &ten, 8);
+        sc_pred p[2];
+        need(sc_pred_default_type(&p[0], t), "default64");
+        need(sc_pred_all_type(&p[1], t), "all64");
+        need(sc_pred_add_cmp(&p[1], SC_LT, ten_bits), "lt64");
+        for (int k = 0; k < 2; k++) {
+            uint64_t kept = 0, k1, k2;
+            need(sc_compact(g_cpu, h.data(), n, &p[k], vals.data(), &kept), "sc_compact");
+            need(sc_compact_indices(g_cpu, h.data(), n, &p[k], FIRST, pos.data(), &k1),
+                 "sc_compact_indices");
+            need(sc_split(g_cpu, h.data(), n, &p[k], split.data(), &k2), "sc_split");
+            for (int async = 1; async >= 0; async--) {
+                uint64_t got[3] = { ~0ull, ~0ull, ~0ull };
+                bool ok = true;
+                for (int call = 0; call < 3; call++) {
+                    poison(dsel, (n + GUARD) * 8);
+                    poison(drej, (n + GUARD) * 8);
+                    sc_status st;
+                    if (call == 0)
+                        st = async ? sc_dev_compact_async(g_gpu, din, n, &p[k], dsel, &d_words[0], &g_q)
+                                   : sc_dev_compact(g_gpu, din, n, &p[k], dsel, &got[0]);
+                    else if (call == 1)
+                        st = async ? sc_dev_indices_async(g_gpu, din, n, &p[k], FIRST, dsel,
+                                                          &d_words[0], &g_q)
+                                   : sc_dev_indices(g_gpu, din, n, &p[k], FIRST, dsel, &got[1]);
+                    else
+                        st = async ? sc_dev_split_async(g_gpu, din, n, &p[k], dsel, drej,
+                                                        &d_words[0], &g_q)
+                                   : sc_dev_split(g_gpu, din, n, &p[k], dsel, drej, &got[2]);
+                    ok = ok && (async ? finished(st, "a 64-bit call", g_stream)
+                                      : called(st, "a 64-bit call"));
+                    if (async)
+                        got[call] = word(&d_words[0]);
+                    ok = ok && count_is(got[call], kept, "kept") &&
+                         same<uint64_t>(dsel, call == 0 ? vals.data() : call == 1 ? pos.data()
+                                                                              : split.data(),
+                                        kept, n + GUARD);
+                    if (call == 2)
+                        ok = ok && same<uint64_t>(drej, split.data() + kept, n - kept, n + GUARD);
+                }
+                tap(ok, "compact, indices, split of %s n=%llu, %s, %s: %llu kept",
+                    sc_type_name(t), (unsigned long long)n, k ? "x < 10" : "x != 0",
+                    mode_name(async), (unsigned long long)kept);
+            }
+        }
+    }
+    /* an 8-byte array at a 4-byte offset */
+    sc_pred p;
+    need(sc_pred_default_type(&p, SC_U64), "default64");
+    uint64_t kept;
+    sc_status st = sc_dev_compact(g_gpu, (char *)din + 4, n ? 1 : 0, &p, dsel, &kept);
+    if (n)
+        tap(st == SC_ERR_USAGE, "a u64 array off its 8-byte grid is refused (%s)",
+            sc_strerror(st));
+    CK(cudaFree(din));
+    CK(cudaFree(dsel));
+    CK(cudaFree(drej));
+}
+
 /* ------------------------------------------------------------------ */
 /* Scan.                                                                */
 
@@ -1239,6 +1330,7 @@ int main(void)
 
     for (int s = 0; s < ns; s++) {
         test_selects(sz[s], 10 * s + 1);
+        test_selects64(sz[s], 10 * s + 2);
         test_scans(sz[s], 10 * s + 3);
         test_sorts(sz[s], 10 * s + 4);
         test_gens(sz[s]);
