@@ -15,12 +15,31 @@
  * holds anyway, and keep the number of passes low. */
 #define MIN_FAN_IN ((size_t)16)
 
+/* Keys with their positions to the positions alone, in place: position
+ * i goes where no item after i lies. */
+static void keep_positions(void *v, size_t n, unsigned width)
+{
+    unsigned char *p = v;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t pos;
+        memcpy(&pos, p + i * SC_KEYPOS_BYTES + SC_KEYPOS_AT, sizeof pos);
+        if (width == 8) {
+            memcpy(p + i * 8, &pos, 8);
+        } else {
+            uint32_t narrow = (uint32_t)pos;
+            memcpy(p + i * 4, &narrow, 4);
+        }
+    }
+}
+
 sc_status sc_sink_put(sc_sink *s, void *v, size_t n)
 {
     size_t kept = s->unique ? sc_uniq_apply(s->order, &s->uniq, v, n) : n;
+    unsigned shown = s->input_size ? s->input_size : s->order->size;
     if (s->progress)
-        sc_progress_add(s->progress, (double)s->order->size * (double)n);
+        sc_progress_add(s->progress, (double)shown * (double)n);
     if (kept == 0) return SC_OK;
+    if (s->positions) keep_positions(v, kept, s->positions);
     if (s->to_runs) {
         s->out += kept;
         return sc_runs_append(s->to_runs, v, kept);
@@ -232,7 +251,7 @@ static sc_status merge_pass(sc_ctx *ctx, sc_runs *rs, size_t fan,
     uint64_t off = 0;
     for (size_t g = 0; st == SC_OK && g < n; g += fan) {
         size_t k = n - g < fan ? n - g : fan;
-        sc_sink to = { ctx, o, NULL, 0, { 0, 0 }, 0, next, NULL, NULL };
+        sc_sink to = { .ctx = ctx, .order = o, .to_runs = next };
         if ((st = sc_runs_begin(next)) == SC_OK)
             st = merge_group(rs, g, k, off, o, &to, mem_bytes);
         for (size_t i = g; i < g + k; i++) off += sc_runs_length(rs, i);

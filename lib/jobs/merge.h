@@ -20,9 +20,16 @@ typedef struct sc_sink {
     sc_runs *to_runs;       /* instead of w when set */
     struct sc_progress *progress;   /* -P: bytes put, or NULL */
     sc_phase_times *times;  /* -v: the writes' time, or NULL */
+    /* -P: the input bytes an item stands for (0: the item's size). */
+    unsigned input_size;
+    /* --indices: items are keys with their positions (SC_KEYPOS_BYTES),
+     * of which the positions are written, 4 or 8 bytes each (0: items
+     * written whole). */
+    unsigned positions;
 } sc_sink;
 
-/* Writes the sorted v[0..n), dropping -u's duplicates in place. */
+/* Writes the sorted v[0..n), dropping -u's duplicates in place (and
+ * with positions, leaving v's items in pieces). */
 sc_status sc_sink_put(sc_sink *s, void *v, size_t n);
 
 /* Merges all runs into the sink, ties from the earlier run first, with
