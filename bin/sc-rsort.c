@@ -14,7 +14,8 @@ static const char usage[] =
 "                      input position of the element or record there\n"
 "                      (argsort), as uint64 (W 64, the default) or uint32\n"
 "                      (W 32: an error if the input holds more than 2^32);\n"
-"                      not with -C or -m\n"
+"                      with -m, positions in the inputs as one stream;\n"
+"                      not with -C\n"
 "  -m, --merge         merge inputs that are each sorted already\n"
 "  -C, --check         write nothing; exit 1, naming the first element out\n"
 "                      of order, if the input is not sorted (with -u: not\n"
@@ -85,7 +86,5 @@ int main(int argc, char **argv)
         cli_usage_error(&c, "--check and --merge exclude each other");
     if (c.job.check && c.job.compact_out != SC_OUT_VALUES)
         cli_usage_error(&c, "--check and --indices exclude each other");
-    if (c.job.merge && c.job.compact_out != SC_OUT_VALUES)
-        cli_usage_error(&c, "--indices with --merge is not supported yet");
     return cli_run(&c);
 }

@@ -35,6 +35,17 @@ void sc_elem_order_make(sc_elem_order *o, unsigned size, unsigned key_off,
 /* The order of such items made from items of o. */
 void sc_elem_order_keypos(const sc_elem_order *o, sc_elem_order *kp);
 
+/* The key of `item`, of o, and pos, as such an item at `to`, which may
+ * overlap item. */
+static inline void sc_keypos_make(unsigned char *to, const sc_elem_order *o,
+                                  const unsigned char *item, uint64_t pos)
+{
+    unsigned char key[SC_KEYPOS_AT] = { 0 };
+    memcpy(key, item + o->key_off, o->key_size);
+    memcpy(to, key, SC_KEYPOS_AT);
+    memcpy(to + SC_KEYPOS_AT, &pos, sizeof pos);
+}
+
 /* The key of item i of v: its bits, in the host's order. */
 static inline uint64_t sc_elem_key(const sc_elem_order *o, const void *v,
                                    size_t i)

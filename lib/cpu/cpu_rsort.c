@@ -178,11 +178,8 @@ static void gather_part(void *arg, unsigned i)
             memcpy(rs->out + k * o->size, item, o->size);
             continue;
         }
-        unsigned char *to = rs->out + k * SC_KEYPOS_BYTES;
-        uint64_t pos = rs->base + idx[k];
-        memset(to, 0, SC_KEYPOS_AT);
-        memcpy(to, item + o->key_off, o->key_size);
-        memcpy(to + SC_KEYPOS_AT, &pos, sizeof pos);
+        sc_keypos_make(rs->out + k * SC_KEYPOS_BYTES, o, item,
+                       rs->base + idx[k]);
     }
 }
 

@@ -62,8 +62,6 @@ static const char *sort_fault(const sc_job *j)
         return "invalid sort output";
     if (j->compact_out != SC_OUT_VALUES && j->check)
         return "--indices and --check exclude each other";
-    if (j->compact_out != SC_OUT_VALUES && j->merge)
-        return "--indices with --merge is not supported yet";
     return NULL;
 }
 

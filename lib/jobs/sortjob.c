@@ -276,22 +276,8 @@ static sc_status write_sorted(sort_state *ss, sc_sink *sink)
 
 static sc_status open_sink(sort_state *ss, sc_sink *sink)
 {
-    memset(sink, 0, sizeof *sink);
-    sink->ctx = ss->ctx;
-    sink->order = &ss->item;
-    sink->unique = ss->job->unique;
-    sink->times = &ss->result.phases;
-    sink->input_size = ss->size;
-    sc_writer_opts o = sc_job_writer_opts(ss->job);
-    o.wide = 0;
-    if (ss->keypos) {
-        /* Positions are unsigned whatever the elements are. */
-        int narrow = ss->job->compact_out == SC_OUT_INDICES32;
-        sink->positions = narrow ? 4 : 8;
-        o.type = narrow ? SC_U32 : SC_U64;
-        o.record = 0;
-    }
-    return sc_writer_open(&sink->w, ss->ctx, ss->job->output, &o);
+    return sc_sink_open(sink, ss->ctx, ss->job, &ss->item, ss->size,
+                        &ss->result.phases);
 }
 
 /* Ends the output: a data fault is reported after everything decoded
@@ -303,19 +289,6 @@ static sc_status close_sink(sort_state *ss, sc_sink *sink, sc_status st)
     return sink->w ? sc_job_close_output(sink->w, ss->job->output, st) : st;
 }
 
-/* --indices=32: refused before anything is written when a position
- * would not fit. */
-static sc_status positions_fit(const sort_state *ss)
-{
-    if (ss->job->compact_out != SC_OUT_INDICES32 ||
-        ss->in <= (uint64_t)UINT32_MAX + 1)
-        return SC_OK;
-    return sc_fail(ss->ctx, SC_ERR_RANGE, "--indices=32: the input holds "
-                   "%llu %s, whose positions pass 4294967295; use --indices",
-                   (unsigned long long)ss->in,
-                   ss->job->record.size ? "records" : "elements");
-}
-
 /* r: the inputs, opened (and checked) before the state was made. */
 static sc_status sort_inputs(sort_state *ss, sc_sink *sink, sc_reader *r)
 {
@@ -323,8 +296,9 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink, sc_reader *r)
     sc_status st = read_all(ss, r);
     if (j->verbose) sc_job_report_inputs(j, r);
     sc_reader_close(r);
-    if (st == SC_OK) st = positions_fit(ss);
     if (st == SC_OK) st = open_sink(ss, sink);
+    /* --indices=32: refused before anything is written. */
+    if (st == SC_OK) st = sc_sink_fits(sink, ss->in, ss->order.records);
     if (j->progress) sink->progress = &ss->progress;
     if (st == SC_OK) st = write_sorted(ss, sink);
     st = close_sink(ss, sink, st);
