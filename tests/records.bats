@@ -341,7 +341,7 @@ bounds() {
 -t (--text)|--record 12 -t
 EOF
     local tool
-    for tool in sc-scan sc-stat sc-rsort; do
+    for tool in sc-scan sc-stat; do
         run "$tool" --record 8 </dev/null
         expect_usage "$tool"
         [[ "${lines[0]}" == *"unrecognized option '--record': $tool does not take records yet"* ]]
@@ -363,13 +363,13 @@ EOF
     [ "$output" = "1 1" ]
 }
 
-@test "records: the help of sc-gen, sc-compact and sc-split lists --record and --key; the others' not" {
+@test "records: the help of sc-gen, sc-compact, sc-split and sc-rsort lists --record and --key; the others' not" {
     local tool
-    for tool in sc-gen sc-compact sc-split; do
+    for tool in sc-gen sc-compact sc-split sc-rsort; do
         run -0 "$tool" --help
         [[ "$output" == *"--record N"* ]] && [[ "$output" == *"--key OFF[:T]"* ]]
     done
-    for tool in sc-scan sc-stat sc-rsort; do
+    for tool in sc-scan sc-stat; do
         run -0 "$tool" --help
         [[ "$output" != *"--record"* ]]
     done

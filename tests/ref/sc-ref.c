@@ -11,6 +11,8 @@
  *   sc-ref sort    [-r] [--bits LO:HI] [-u] [--indices[=32|64]]
  *   sc-ref stat    [--hist N] [--head N] [--tail N]   (distinct is exact)
  *   sc-ref check   [-r] [--bits LO:HI] [-u]   (sc-rsort -C's verdict)
+ *   sc-ref gather  --indices FILE   (the input's items at FILE's uint64
+ *                  positions, in order: an argsort applied)
  *   sc-ref gen     -n N [-s SEED]             (test data, no input read)
  *   sc-ref gen     --record N --key OFF:T --keys-in   (records around the
  *                  keys read from standard input, elements of T)
@@ -926,6 +928,34 @@ static int cmd_sort(int argc, char **argv)
     return 0;
 }
 
+/* gather --indices FILE: the elements (or records) of the input at the
+ * positions FILE holds (uint64, little-endian), in FILE's order; a
+ * position past the input is an error.  sc-rsort --indices applied. */
+static int cmd_gather(int argc, char **argv)
+{
+    if (argc != 2 || strcmp(argv[0], "--indices") != 0)
+        die("usage: gather --indices FILE", NULL);
+    FILE *f = fopen(argv[1], "rb");
+    if (!f)
+        die("cannot open", argv[1]);
+    uint64_t n;
+    unsigned char *recs = NULL;
+    uint64_t *v = rec_size ? read_records(&n, &recs) : read_all(&n);
+    unsigned char b[8];
+    while (fread(b, 1, 8, f) == 8) {
+        uint64_t pos = 0;
+        for (unsigned k = 0; k < 8; k++)
+            pos |= (uint64_t)b[k] << (8 * k);
+        if (pos >= n)
+            die("gather: a position past the input", NULL);
+        put_item(v, recs, pos);
+    }
+    fclose(f);
+    free(recs);
+    free(v);
+    return 0;
+}
+
 /* sc-rsort -C: is the input in sort's order?  The first element that
  * sort would put before the one before it, or (-u) that has its key. */
 static int cmd_check(int argc, char **argv)
@@ -1347,7 +1377,7 @@ int main(int argc, char **argv)
 {
     argc = global_options(argc, argv);
     if (argc < 2)
-        die("usage: sc-ref compact|split|scan|sort|stat|check|gen [options]"
+        die("usage: sc-ref compact|split|scan|sort|stat|check|gather|gen [options]"
             " [--type T] [--big-endian] [--in text] [-t] <in >out", NULL);
     const char *cmd = argv[1];
     int rc;
@@ -1363,6 +1393,8 @@ int main(int argc, char **argv)
         rc = cmd_stat(argc - 2, argv + 2);
     else if (strcmp(cmd, "check") == 0)
         rc = cmd_check(argc - 2, argv + 2);
+    else if (strcmp(cmd, "gather") == 0)
+        rc = cmd_gather(argc - 2, argv + 2);
     else if (strcmp(cmd, "gen") == 0)
         rc = cmd_gen(argc - 2, argv + 2);
     else
