@@ -298,9 +298,6 @@ static sc_status room_for_inputs(sc_ctx *ctx, size_t n)
         if (setrlimit(RLIMIT_NOFILE, &rl) != 0) rl.rlim_cur = was;
     }
     const rlim_t spare = 32;       /* standard streams, output, temp files */
-    if (n >> (64 - SC_TAG_SHIFT))
-        return sc_fail(ctx, SC_ERR_USAGE, "-m takes at most %llu inputs",
-                       (unsigned long long)1 << (64 - SC_TAG_SHIFT));
     if (rl.rlim_cur != RLIM_INFINITY && n + spare > rl.rlim_cur)
         return sc_fail(ctx, SC_ERR_IO, "-m with %zu inputs needs more open "
                        "files than the limit of %llu (ulimit -n); merge them "
@@ -322,6 +319,9 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
     unsigned room = keypos && o->size < SC_KEYPOS_BYTES ? SC_KEYPOS_BYTES
                                                         : o->size;
     sc_status st = room_for_inputs(ctx, n);
+    if (st == SC_OK && keypos && n >> (64 - SC_TAG_SHIFT))
+        st = sc_fail(ctx, SC_ERR_USAGE, "-m --indices takes at most %llu "
+                     "inputs", (unsigned long long)1 << (64 - SC_TAG_SHIFT));
     if (st == SC_OK && keypos) st = sc_sink_hold(sink, j->tmpdir, mem_bytes);
     if (st == SC_OK) st = sources_new(&ss, ctx, o, n, mem_bytes, room);
     for (size_t i = 0; st == SC_OK && i < n; i++) {
