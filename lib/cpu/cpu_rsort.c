@@ -97,14 +97,16 @@ static void rank_part(void *arg, unsigned i)
     }
 }
 
-/* A later pass's words: position k holds item perm[k] so far. */
+/* A later pass's words: position k holds item perm[k] so far.  Sorted
+ * words are read through the index's mask wherever they are read, which
+ * spares a pass to clear their digits. */
 static void digit_part(void *arg, unsigned i)
 {
     rsort *rs = arg;
-    uint64_t b, e, mask = ones(rs->dbits);
+    uint64_t b, e, mask = ones(rs->dbits), imask = ones(rs->ibits);
     part_of(rs->n, rs->parts, i, &b, &e);
     for (uint64_t k = b; k < e; k++)
-        rs->words[k] = ((rs->ranks[rs->perm[k]] >> rs->lo) & mask)
+        rs->words[k] = ((rs->ranks[rs->perm[k] & imask] >> rs->lo) & mask)
                        << rs->ibits | k;
 }
 
@@ -115,15 +117,7 @@ static void follow_part(void *arg, unsigned i)
     uint64_t b, e, mask = ones(rs->ibits);
     part_of(rs->n, rs->parts, i, &b, &e);
     for (uint64_t k = b; k < e; k++)
-        rs->words[k] = rs->perm[rs->words[k] & mask];
-}
-
-static void index_part(void *arg, unsigned i)
-{
-    rsort *rs = arg;
-    uint64_t b, e, mask = ones(rs->ibits);
-    part_of(rs->n, rs->parts, i, &b, &e);
-    for (uint64_t k = b; k < e; k++) rs->words[k] &= mask;
+        rs->words[k] = rs->perm[rs->words[k] & mask] & mask;
 }
 
 /* Sorts the words on the digit's bits and the index's. */
@@ -133,8 +127,8 @@ static sc_status sort_words(rsort *rs, sc_phase_times *times, unsigned bits)
                        rs->ibits + bits, 0);
 }
 
-/* The passes: afterwards words[k] is the index of the item at output
- * position k. */
+/* The passes: afterwards the low ibits of words[k] are the index of the
+ * item at output position k. */
 static sc_status order_items(rsort *rs, sc_phase_times *times)
 {
     unsigned width = rank_bits(rs->o);
@@ -145,7 +139,6 @@ static sc_status order_items(rsort *rs, sc_phase_times *times)
     unsigned bits = width < rs->dbits ? width : rs->dbits;
     sc_status st = sort_words(rs, times, bits);
     if (st != SC_OK) return st;
-    run_parts(rs, parts, index_part);
     uint64_t *perm = NULL;
     for (rs->lo = bits; rs->lo < width; rs->lo += bits) {
         bits = width - rs->lo < rs->dbits ? width - rs->lo : rs->dbits;
@@ -169,17 +162,18 @@ static void gather_part(void *arg, unsigned i)
 {
     rsort *rs = arg;
     const sc_elem_order *o = rs->o;
-    uint64_t b, e;
+    uint64_t b, e, mask = ones(rs->ibits);
     part_of(rs->len, rs->parts, i, &b, &e);
-    const uint64_t *idx = rs->words + rs->first;
+    const uint64_t *word = rs->words + rs->first;
     for (uint64_t k = b; k < e; k++) {
-        const unsigned char *item = rs->in + idx[k] * o->size;
+        uint64_t idx = word[k] & mask;
+        const unsigned char *item = rs->in + idx * o->size;
         if (!rs->keypos) {
             memcpy(rs->out + k * o->size, item, o->size);
             continue;
         }
         sc_keypos_make(rs->out + k * SC_KEYPOS_BYTES, o, item,
-                       rs->base + idx[k]);
+                       rs->base + idx);
     }
 }
 
