@@ -15,28 +15,6 @@ setup() {
     require_tool sc-gen sc-rsort
 }
 
-# recgen FILE SIZE OFF TYPE COUNT SEED [sc-ref options]: COUNT records of
-# SIZE bytes from sc-ref gen, checked to be COUNT records long.
-recgen() {
-    local f=$1 size=$2 off=$3 t=$4 n=$5 s=$6
-    shift 6
-    ref gen --record "$size" --key "$off:$t" -n "$n" -s "$s" "$@" > "$f" ||
-        { echo "# sc-ref gen --record $size --key $off:$t failed" >&2; return 1; }
-    [ "$(stat -c %s "$f")" -eq $((size * n)) ] ||
-        { echo "# $f: $(stat -c %s "$f") bytes, not $((size * n))" >&2; return 1; }
-}
-
-# offsets SIZE TYPE: the key at the start, in the middle and at the end
-# of a SIZE-byte record (aligned to the key's size), each once.
-offsets() {
-    local size=$1 w=4
-    case $2 in u64|i64|f64) w=8 ;; esac
-    [ "$w" -le "$size" ] || return 0
-    local last=$(((size - w) / w * w)) mid=$(((size / 2) / w * w))
-    [ "$mid" -gt "$last" ] && mid=$last
-    printf '%s\n' 0 "$mid" "$last" | sort -un
-}
-
 # sort_vs_ref FILE ARGS...: sc-rsort ARGS vs sc-ref sort ARGS on FILE.
 sort_vs_ref() {
     local f=$1
@@ -44,27 +22,25 @@ sort_vs_ref() {
     vs_ref sc-rsort sort "$f" "$@"
 }
 
+# sort_layout SIZE OFF TYPE K: sc-rsort of records of that layout vs
+# sc-ref, K choosing the count (0 to 4097); at key place 0 with -r -u and
+# --indices too.
+sort_layout() {
+    local size=$1 off=$2 t=$3 k=$4 counts=(1009 31 4097 33 1 0) n r
+    n=${counts[$((k % ${#counts[@]}))]}
+    [ "$size" -eq 4096 ] && [ "$n" -gt 1009 ] && n=257
+    recgen a "$size" "$off" "$t" "$n" $((size + off + k)) || return 1
+    r=(--record "$size" --key "$off:$t")
+    sort_vs_ref a "${r[@]}" || { echo "# $n records" >&2; return 1; }
+    if [ "$off" -eq 0 ]; then
+        sort_vs_ref a "${r[@]}" -r -u &&
+        sort_vs_ref a "${r[@]}" --indices || { echo "# $n records" >&2; return 1; }
+    fi
+}
+
 @test "records-sort: every size, key place and key type vs sc-ref (and -r -u, --indices)" {
-    local size t off n r tried=0 counts=(1009 31 4097 33 1 0)
-    for size in 4 8 12 16 64 4096; do
-        for t in u32 i32 f32 u64 i64 f64; do
-            for off in $(offsets "$size" "$t"); do
-                n=${counts[$((tried % ${#counts[@]}))]}
-                [ "$size" -eq 4096 ] && [ "$n" -gt 1009 ] && n=257
-                recgen a "$size" "$off" "$t" "$n" $((size + off + tried))
-                r=(--record "$size" --key "$off:$t")
-                sort_vs_ref a "${r[@]}" || { echo "# ${r[*]}, $n records" >&2; return 1; }
-                # the options on one key place a type and size
-                if [ "$off" -eq 0 ]; then
-                    sort_vs_ref a "${r[@]}" -r -u &&
-                    sort_vs_ref a "${r[@]}" --indices ||
-                        { echo "# ${r[*]}, $n records" >&2; return 1; }
-                fi
-                tried=$((tried + 1))
-            done
-        done
-    done
-    [ "$tried" -ge 60 ]
+    for_each_layout "u32 i32 f32 u64 i64 f64" sort_layout
+    [ "$LAYOUTS" -ge 60 ]
 }
 
 @test "records-sort: record counts 0, 1, 31, 33, 4097 and a prime, with -r, -u and --indices=32" {
