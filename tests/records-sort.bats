@@ -142,6 +142,11 @@ sort_layout() {
     sc-rsort -m -r -u --record 12 --key 4:u32 --indices m1 m2 - < m3 > out
     cmp out <(ref sort -r -u --record 12 --key 4:u32 --indices < all)
     [ -s out ]
+    # positions held past -S go to a temporary file, removed after
+    mkdir tmp
+    sc-rsort -m -r --record 12 --key 4:u32 --indices=32 -S 4K -T tmp m1 m2 m3 > out
+    cmp out <(ref sort -r --record 12 --key 4:u32 --indices=32 < all)
+    [ -z "$(ls tmp)" ]
     # an unsorted input is an error naming it
     run -1 --separate-stderr sc-rsort -m --record 12 --key 4:u32 m1 all
     [[ "$stderr" == *"m1: disorder at record "* ]]
