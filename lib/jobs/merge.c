@@ -275,12 +275,12 @@ static const char *const *inputs_or_stdin(const char *const *paths, size_t *n)
 /* -m --indices: the positions held, now that each input's length is
  * known. */
 static sc_status release_positions(sc_sink *sink, const source_set *ss,
-                                   const sc_elem_order *o)
+                                   const sc_job *j)
 {
     uint64_t *len = malloc((ss->k ? ss->k : 1) * sizeof *len);
     if (!len) return sc_fail(sink->ctx, SC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < ss->k; i++) len[i] = ss->src[i].cur.pos;
-    sc_status st = sc_sink_release(sink, len, ss->k, o->records);
+    sc_status st = sc_sink_release(sink, j, len, ss->k);
     free(len);
     return st;
 }
@@ -337,7 +337,7 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
         st = sc_job_open_reader(ctx, j, &paths[i], 1, &s->r);
     }
     if (st == SC_OK) st = sources_run(&ss, sink, fault);
-    if (st == SC_OK && keypos) st = release_positions(sink, &ss, o);
+    if (st == SC_OK && keypos) st = release_positions(sink, &ss, j);
     for (size_t i = 0; ss.src && i < n; i++)
         sc_reader_close(ss.src[i].r);
     sources_free(&ss);

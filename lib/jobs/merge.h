@@ -44,15 +44,15 @@ sc_status sc_sink_open(sc_sink *s, sc_ctx *ctx, const sc_job *j,
 /* Writes the sorted v[0..n), dropping -u's duplicates in place (and
  * with positions, leaving v's items in pieces). */
 sc_status sc_sink_put(sc_sink *s, void *v, size_t n);
-/* --indices=32: SC_ERR_RANGE when n items have positions past
- * 2^32 - 1 (records: the message says records). */
-sc_status sc_sink_fits(const sc_sink *s, uint64_t n, int records);
+/* Job j's --indices=32: SC_ERR_RANGE when n items have positions past
+ * 2^32 - 1. */
+sc_status sc_positions_fit(sc_ctx *ctx, const sc_job *j, uint64_t n);
 /* -m --indices: positions are held (in memory up to mem_bytes, then in
  * tmpdir) until sc_sink_release writes them, as positions in the inputs
  * read as one stream, input i holding lengths[i] items. */
 sc_status sc_sink_hold(sc_sink *s, const char *tmpdir, size_t mem_bytes);
-sc_status sc_sink_release(sc_sink *s, const uint64_t *lengths, size_t n,
-                          int records);
+sc_status sc_sink_release(sc_sink *s, const sc_job *j,
+                          const uint64_t *lengths, size_t n);
 void sc_sink_close_held(sc_sink *s);
 
 /* Merges all runs into the sink, ties from the earlier run first, with

@@ -74,12 +74,13 @@ sc_status sc_sink_open(sc_sink *s, sc_ctx *ctx, const sc_job *j,
     return sc_writer_open(&s->w, ctx, j->output, &o);
 }
 
-sc_status sc_sink_fits(const sc_sink *s, uint64_t n, int records)
+sc_status sc_positions_fit(sc_ctx *ctx, const sc_job *j, uint64_t n)
 {
-    if (s->positions != 4 || n <= (uint64_t)UINT32_MAX + 1) return SC_OK;
-    return sc_fail(s->ctx, SC_ERR_RANGE, "--indices=32: the input holds "
-                   "%llu %s, whose positions pass 4294967295; use --indices",
-                   (unsigned long long)n, records ? "records" : "elements");
+    if (j->compact_out != SC_OUT_INDICES32 || n <= (uint64_t)UINT32_MAX + 1)
+        return SC_OK;
+    return sc_fail(ctx, SC_ERR_RANGE, "--indices=32: the input holds more "
+                   "than 4294967296 %s, whose positions do not fit; use "
+                   "--indices", j->record.size ? "records" : "elements");
 }
 
 sc_status sc_sink_hold(sc_sink *s, const char *tmpdir, size_t mem_bytes)
@@ -116,8 +117,8 @@ static sc_status release_some(void *arg, const void *tagged, size_t n)
     return st;
 }
 
-sc_status sc_sink_release(sc_sink *s, const uint64_t *lengths, size_t n,
-                          int records)
+sc_status sc_sink_release(sc_sink *s, const sc_job *j,
+                          const uint64_t *lengths, size_t n)
 {
     release *r = malloc(sizeof *r);
     uint64_t *first = malloc((n ? n : 1) * sizeof *first), total = 0;
@@ -127,7 +128,7 @@ sc_status sc_sink_release(sc_sink *s, const uint64_t *lengths, size_t n,
         first[i] = total;
         total += lengths[i];
     }
-    if (st == SC_OK) st = sc_sink_fits(s, total, records);
+    if (st == SC_OK) st = sc_positions_fit(s->ctx, j, total);
     if (st == SC_OK) {
         r->s = s;
         r->first = first;

@@ -128,7 +128,10 @@ static sc_status read_some(sort_state *ss, sc_reader *r, void *dst,
     if (ss->job->progress)
         sc_progress_update(&ss->progress, (double)ss->size * (double)ss->in,
                            ss->total_bytes);
-    return sc_fault_note(&ss->fault, ss->ctx, st);
+    st = sc_fault_note(&ss->fault, ss->ctx, st);
+    /* --indices=32 fails as soon as a position would not fit: not a
+     * fault to write what came before, nothing is written. */
+    return st == SC_OK ? sc_positions_fit(ss->ctx, ss->job, ss->in) : st;
 }
 
 /* Reads until the input ends (*ended) or the buffer holds limit elements. */
@@ -297,8 +300,6 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink, sc_reader *r)
     if (j->verbose) sc_job_report_inputs(j, r);
     sc_reader_close(r);
     if (st == SC_OK) st = open_sink(ss, sink);
-    /* --indices=32: refused before anything is written. */
-    if (st == SC_OK) st = sc_sink_fits(sink, ss->in, ss->order.records);
     if (j->progress) sink->progress = &ss->progress;
     if (st == SC_OK) st = write_sorted(ss, sink);
     st = close_sink(ss, sink, st);
