@@ -222,3 +222,17 @@ sort_layout() {
     run -0 sc-rsort --record 8 --indices -t a
     [ "$output" = "$(printf '1\n0')" ]
 }
+
+@test "records-sort: -d cuda gives the bytes of -d cpu (records and argsorts run on the host's threads)" {
+    skip_without_gpu "record sorts and argsorts run on the host's threads under every device"
+    recgen a 16 8 u64 100003 42
+    ref gen -n 100003 --type f32 -s 43 > e
+    local d
+    for d in cpu cuda; do
+        sc-rsort -d "$d" --record 16 --key 8:u64 -u a > "sort.$d"
+        sc-rsort -d "$d" --record 16 --key 8:u64 --indices a > "idx.$d"
+        sc-rsort -d "$d" -e f32 --indices=32 -r e > "arg.$d"
+    done
+    for f in sort idx arg; do cmp "$f.cpu" "$f.cuda"; done
+    [ -s sort.cpu ] && [ -s arg.cpu ]
+}
