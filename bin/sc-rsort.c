@@ -8,7 +8,7 @@ static const char usage[] =
 "(--record) are sorted whole by their key.\n\n"
 "  -r, --reverse       descending (still stable)\n"
 "      --bits LO:HI    order by bits LO..HI-1 only (0 <= LO < HI <= the\n"
-"                      type's width, 32 or 64; integer types)\n"
+"                      type's width, 32 or 64; integer types and keys)\n"
 "  -u, --unique        of each run of equal keys keep the first\n"
 "      --indices[=W]   write, for each output position, the zero-based\n"
 "                      input position of the element or record there\n"
