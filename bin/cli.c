@@ -44,7 +44,8 @@ static const char format_help[] =
 /* The tools that take records (cli_record.c). */
 static const char record_help[] =
 "      --record N      each element is a record of N bytes (a multiple of\n"
-"                      4, 4 to 4096), moved whole and tested by its key;\n"
+"                      4, 4 to 4096), moved whole, tested or sorted by\n"
+"                      its key;\n"
 "                      raw, gzip or zstd, not text (runs on the CPU)\n"
 "      --key OFF[:T]   the records' key: at byte OFF (a multiple of its\n"
 "                      size), of type T (default: the --type); default 0\n";
@@ -196,7 +197,8 @@ static void help(const cli *c)
            : "",
            c->report ? report_help : format_help,
            c->job.kind == SC_JOB_GEN || c->job.kind == SC_JOB_COMPACT ||
-           c->job.kind == SC_JOB_SPLIT ? record_help : "");
+           c->job.kind == SC_JOB_SPLIT || c->job.kind == SC_JOB_SORT
+           ? record_help : "");
     exit_after_stdout(c);
 }
 

@@ -1,8 +1,8 @@
-/* cli_record.c — --record N and --key OFF[:T], which sc-gen, sc-compact
- * and sc-split take (the other tools refuse them for now): the layout is
- * kept as given until every option is known (--type may come after
- * --key), then checked and put in the job, whose type becomes the key's
- * so that conditions and sc-gen's bounds are read in it. */
+/* cli_record.c — --record N and --key OFF[:T], which sc-gen, sc-compact,
+ * sc-split and sc-rsort take (the other tools refuse them for now): the
+ * layout is kept as given until every option is known (--type may come
+ * after --key), then checked and put in the job, whose type becomes the
+ * key's so that conditions, sc-gen's bounds and --bits are read in it. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -13,10 +13,11 @@
 static void need_record_tool(const cli *c, const char *opt)
 {
     sc_job_kind k = c->job.kind;
-    if (k != SC_JOB_GEN && k != SC_JOB_COMPACT && k != SC_JOB_SPLIT)
+    if (k != SC_JOB_GEN && k != SC_JOB_COMPACT && k != SC_JOB_SPLIT &&
+        k != SC_JOB_SORT)
         cli_usage_error(c, "unrecognized option '%s': %s does not take "
-                        "records yet (sc-gen, sc-compact and sc-split do)",
-                        opt, c->prog);
+                        "records yet (sc-gen, sc-compact, sc-split and "
+                        "sc-rsort do)", opt, c->prog);
 }
 
 int cli_record_option(cli *c, int opt, const char *arg)

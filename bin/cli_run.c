@@ -56,7 +56,8 @@ static int figures_only(const sc_job *j)
 static void refuse_text_records(const cli *c)
 {
     const sc_job *j = &c->job;
-    int positions = j->kind == SC_JOB_COMPACT &&
+    int positions = (j->kind == SC_JOB_COMPACT ||
+                     j->kind == SC_JOB_SORT) &&
                     j->compact_out != SC_OUT_VALUES;
     if (j->record.size && j->out.fmt == SC_FMT_TEXT && !positions &&
         !figures_only(j))

@@ -1,13 +1,21 @@
 /* sc-rsort — stable radix sort of the whole input. */
+#include <string.h>
 #include "cli.h"
 
 static const char usage[] =
 "Usage: sc-rsort [OPTION]... [FILE]...\n"
-"Read all input, sort it ascending (stable) and write it.\n\n"
+"Read all input, sort it ascending (stable) and write it; records\n"
+"(--record) are sorted whole by their key.\n\n"
 "  -r, --reverse       descending (still stable)\n"
 "      --bits LO:HI    order by bits LO..HI-1 only (0 <= LO < HI <= the\n"
-"                      type's width, 32 or 64; integer types)\n"
+"                      type's width, 32 or 64; integer types and keys)\n"
 "  -u, --unique        of each run of equal keys keep the first\n"
+"      --indices[=W]   write, for each output position, the zero-based\n"
+"                      input position of the element or record there\n"
+"                      (argsort), as uint64 (W 64, the default) or uint32\n"
+"                      (W 32: an error if the input holds more than 2^32);\n"
+"                      with -m, positions in the inputs as one stream;\n"
+"                      not with -C\n"
 "  -m, --merge         merge inputs that are each sorted already\n"
 "  -C, --check         write nothing; exit 1, naming the first element out\n"
 "                      of order, if the input is not sorted (with -u: not\n"
@@ -21,6 +29,14 @@ static const char usage[] =
 
 enum { OPT_BITS = OPT_TOOL_BASE };
 
+/* --indices[=W]: positions of W bits. */
+static sc_compact_out indices_width(const cli *c, const char *arg)
+{
+    if (!arg || strcmp(arg, "64") == 0) return SC_OUT_INDICES64;
+    if (strcmp(arg, "32") == 0) return SC_OUT_INDICES32;
+    cli_usage_error(c, "invalid --indices width '%s' (32 or 64)", arg);
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -30,6 +46,7 @@ int main(int argc, char **argv)
         { "unique", no_argument, NULL, 'u' },
         { "merge", no_argument, NULL, 'm' },
         { "check", no_argument, NULL, 'C' },
+        { "indices", optional_argument, NULL, OPT_INDICES },
         CLI_BUFFER_LONG,
         { NULL, 0, NULL, 0 } };
     cli c;
@@ -44,6 +61,7 @@ int main(int argc, char **argv)
         case 'u': c.job.unique = 1; break;
         case 'm': c.job.merge = 1; break;
         case 'C': c.job.check = 1; break;
+        case OPT_INDICES: c.job.compact_out = indices_width(&c, optarg); break;
         case OPT_BITS: {
             uint64_t lo, hi;
             cli_pair(&c, "--bits", optarg, 64, &lo, &hi);
@@ -59,11 +77,14 @@ int main(int argc, char **argv)
     unsigned width = 8 * sc_type_size(c.job.type);
     if (sc_type_is_float(c.job.type) && c.job.hi_bit &&
         !(c.job.lo_bit == 0 && c.job.hi_bit == width))
-        cli_usage_error(&c, "--bits orders by bits: it takes an integer --type");
+        cli_usage_error(&c, "--bits orders by bits: it takes an integer "
+                        "--type (or record key)");
     if (c.job.hi_bit > width)
         cli_usage_error(&c, "--bits %u:%u: %s has %u bits", c.job.lo_bit,
                         c.job.hi_bit, sc_type_name(c.job.type), width);
     if (c.job.check && c.job.merge)
         cli_usage_error(&c, "--check and --merge exclude each other");
+    if (c.job.check && c.job.compact_out != SC_OUT_VALUES)
+        cli_usage_error(&c, "--check and --indices exclude each other");
     return cli_run(&c);
 }

@@ -5,7 +5,8 @@
 # named here.
 
 # _sc_options TOOL: its options, one "OPTION METAVAR" a line ("-" for
-# none), from --help: "-o, --output FILE", "--eq V --ne V ...".
+# none, and for an optional value), from --help: "-o, --output FILE",
+# "--eq V --ne V ...", "--indices[=W]".
 _sc_options()
 {
     "$1" --help 2>/dev/null | awk '/^ +-/ {
@@ -15,6 +16,7 @@ _sc_options()
             if (f ~ /^--?[a-zA-Z]/) {
                 alias = f ~ /,$/
                 sub(/,$/, "", f)
+                sub(/\[=[A-Z]+\]$/, "", f)    # an optional value: --indices[=W]
                 names[++n] = f
                 if (alias) continue
                 meta = (i < NF && $(i + 1) ~ /^[A-Z]/) ? $(i + 1) : "-"

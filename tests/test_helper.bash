@@ -293,3 +293,45 @@ set_byte() {
     perl -e 'open(my $f, "+<", $ARGV[0]) or die; binmode $f;
              seek($f, $ARGV[1], 0); print $f chr($ARGV[2]); close $f' "$1" "$2" "$3"
 }
+
+# Records (records.bats, records-sort.bats).
+
+# recgen FILE SIZE OFF TYPE COUNT SEED [sc-ref options]: COUNT records of
+# SIZE bytes from sc-ref gen, checked to be COUNT records long.
+recgen() {
+    local f=$1 size=$2 off=$3 t=$4 n=$5 s=$6
+    shift 6
+    ref gen --record "$size" --key "$off:$t" -n "$n" -s "$s" "$@" > "$f" ||
+        { echo "# sc-ref gen --record $size --key $off:$t failed" >&2; return 1; }
+    [ "$(stat -c %s "$f")" -eq $((size * n)) ] ||
+        { echo "# $f: $(stat -c %s "$f") bytes, not $((size * n))" >&2; return 1; }
+}
+
+# offsets SIZE TYPE: the key at the start, in the middle and at the end
+# of a SIZE-byte record (aligned to the key's size), each once.
+offsets() {
+    local size=$1 w=4
+    case $2 in u64|i64|f64) w=8 ;; esac
+    [ "$w" -le "$size" ] || return 0
+    local last=$(((size - w) / w * w)) mid=$(((size / 2) / w * w))
+    [ "$mid" -gt "$last" ] && mid=$last
+    printf '%s\n' 0 "$mid" "$last" | sort -un
+}
+
+# for_each_layout TYPES FN: FN SIZE OFF TYPE K for each record size (4,
+# 8, 12, 16, 64, 4096), key type of TYPES and key place (offsets), K
+# counting them from 0; stops at the first FN that fails, naming its
+# layout.  LAYOUTS is then how many ran.
+for_each_layout() {
+    local types=$1 fn=$2 size t off
+    LAYOUTS=0
+    for size in 4 8 12 16 64 4096; do
+        for t in $types; do
+            for off in $(offsets "$size" "$t"); do
+                "$fn" "$size" "$off" "$t" "$LAYOUTS" ||
+                    { echo "# --record $size --key $off:$t" >&2; return 1; }
+                LAYOUTS=$((LAYOUTS + 1))
+            done
+        done
+    done
+}

@@ -92,8 +92,8 @@ typedef struct sc_job {
     sc_type type;
     int big_endian;
     /* Records instead of elements (size 0, sc_job_init's: none):
-     * SC_JOB_GEN, SC_JOB_COMPACT and SC_JOB_SPLIT (by ranges too) take
-     * them, on the host's threads whatever the device, in binary formats
+     * SC_JOB_GEN, SC_JOB_COMPACT, SC_JOB_SPLIT (by ranges too) and
+     * SC_JOB_SORT take them, on the host's threads whatever the device, in binary formats
      * only.  The key's type is then record.key_type, which pred and gen
      * are of (`type` is not used); big_endian says how the key is read
      * and made.  Positions (SC_OUT_INDICES*) count records. */
@@ -105,6 +105,9 @@ typedef struct sc_job {
     const char *prog;           /* for messages */
 
     sc_gen_params gen;  uint64_t gen_count;                 /* GEN */
+    /* compact_out: SORT too, where SC_OUT_INDICES32 or 64 writes, for
+     * each output position, the zero-based input position of the
+     * element or record there (argsort; not with check). */
     sc_pred pred;       sc_compact_out compact_out;         /* COMPACT, SPLIT */
     const char *rejects;        /* SPLIT: rejects to this file */
     int count_only;             /* COMPACT, SPLIT */

@@ -211,6 +211,29 @@ void sc_swap_bytes(void *elems, size_t n, unsigned size)
     }
 }
 
+void sc_elem_order_make(sc_elem_order *o, unsigned size, unsigned key_off,
+                        sc_type type, int swap, unsigned lo, unsigned hi,
+                        int reverse)
+{
+    memset(o, 0, sizeof *o);
+    o->size = size;
+    o->key_off = key_off;
+    o->key_size = sc_type_size(type);
+    o->swap = swap;
+    o->type = type;
+    if (o->key_size == 8)
+        sc_order64_init(&o->o64, lo, hi, reverse, (uint32_t)type);
+    else
+        sc_order_init_type(&o->o32, lo, hi, reverse, (uint32_t)type);
+}
+
+void sc_elem_order_keypos(const sc_elem_order *o, sc_elem_order *kp)
+{
+    *kp = *o;
+    kp->size = SC_KEYPOS_BYTES;
+    kp->key_off = 0;
+}
+
 /* Ranking 32-bit keys (v) or 64-bit ones (v64, under key64). */
 typedef struct rank_task {
     sc_key key;

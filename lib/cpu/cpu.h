@@ -51,6 +51,14 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                             uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
+/* in[0..n), items of o (records, or elements), sorted stably by o's
+ * rank and handed to ready in pieces, in order (cpu_rsort.c): whole
+ * items, or with keypos each item's key and its position, base + its
+ * index (core/elem_order.h's SC_KEYPOS_BYTES).  n > 0 needs ready. */
+sc_status sc_cpu_sort_records(sc_ctx *ctx, sc_phase_times *times,
+                              const void *in, uint64_t n,
+                              const sc_elem_order *o, int keypos,
+                              uint64_t base, sc_ready_fn ready, void *arg);
 sc_status sc_cpu_gen(sc_ctx *ctx, sc_phase_times *times,
                      const sc_gen_plan *plan, uint64_t first_index,
                      void *out, uint64_t n);

@@ -29,7 +29,9 @@ static int writes_records(const sc_job *j)
 {
     return j->kind == SC_JOB_GEN ||
            (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_VALUES) ||
-           (j->kind == SC_JOB_SPLIT && !j->count_only);
+           (j->kind == SC_JOB_SPLIT && !j->count_only) ||
+           (j->kind == SC_JOB_SORT && !j->check &&
+            j->compact_out == SC_OUT_VALUES);
 }
 
 /* What a job of records may not be (NULL: it is none, or has none).  Only
@@ -40,14 +42,26 @@ static const char *record_fault(const sc_job *j)
     const char *bad = sc_record_fault(&j->record);
     if (bad) return bad;
     if (j->kind != SC_JOB_GEN && j->kind != SC_JOB_COMPACT &&
-        j->kind != SC_JOB_SPLIT)
-        return "records are taken by gen, compact and split for now";
+        j->kind != SC_JOB_SPLIT && j->kind != SC_JOB_SORT)
+        return "records are taken by gen, compact, split and sort for now";
     if (j->in_fmt == SC_FMT_TEXT ||
         (j->out.fmt == SC_FMT_TEXT && writes_records(j)))
         return "records are read and written raw, gzip or zstd, not as text";
     if ((j->kind == SC_JOB_COMPACT || (j->kind == SC_JOB_SPLIT && !j->ranges))
         && j->pred.type != (uint32_t)j->record.key_type)
         return "the condition's type is not the record key's";
+    return NULL;
+}
+
+/* What a sort may not be (NULL: nothing): compact_out says whether it
+ * writes its elements (or records) or their positions (--indices). */
+static const char *sort_fault(const sc_job *j)
+{
+    if (j->check && j->merge) return "check and merge exclude each other";
+    if ((unsigned)j->compact_out > SC_OUT_INDICES64)
+        return "invalid sort output";
+    if (j->compact_out != SC_OUT_VALUES && j->check)
+        return "--indices and --check exclude each other";
     return NULL;
 }
 
@@ -75,8 +89,7 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     else if (j->kind == SC_JOB_COMPACT &&
              (unsigned)j->compact_out > SC_OUT_COUNT)
         bad = "invalid compact output";
-    else if (j->kind == SC_JOB_SORT && j->check && j->merge)
-        bad = "check and merge exclude each other";
+    else if (j->kind == SC_JOB_SORT) bad = sort_fault(j);
     if (bad) return sc_fail(ctx, SC_ERR_USAGE, "%s", bad);
     return j->kind == SC_JOB_GEN ? sc_gen_params_check(ctx, &j->gen) : SC_OK;
 }

@@ -15,23 +15,6 @@
  * holds anyway, and keep the number of passes low. */
 #define MIN_FAN_IN ((size_t)16)
 
-sc_status sc_sink_put(sc_sink *s, void *v, size_t n)
-{
-    size_t kept = s->unique ? sc_uniq_apply(s->order, &s->uniq, v, n) : n;
-    if (s->progress)
-        sc_progress_add(s->progress, (double)s->order->size * (double)n);
-    if (kept == 0) return SC_OK;
-    if (s->to_runs) {
-        s->out += kept;
-        return sc_runs_append(s->to_runs, v, kept);
-    }
-    double t0 = sc_now();
-    sc_status st = sc_writer_write(s->w, v, kept);
-    sc_phase_add(s->times, SC_PH_WRITE, sc_now() - t0);
-    s->out += kept;
-    return st;
-}
-
 /* ------------------------------------------------------------------ */
 /* Sources: a buffer of sorted elements and how to refill it.           */
 
@@ -51,7 +34,26 @@ struct source {
     sc_reader *r;
     sc_order_cursor cur;
     sc_read_meter *meter;
+    /* -m --indices: the input's order (order is then the keys with
+     * positions that its items become), and its number, their tag. */
+    const sc_elem_order *read_order;
+    uint64_t tag;
 };
+
+/* -m --indices: the n items just read, from position first of the
+ * input on, to keys with their tagged positions, in place: from the
+ * front where an item is at least as large as the new ones, else from
+ * the back, so that none is overwritten before it is read. */
+static void to_keypos(source *s, size_t n, uint64_t first)
+{
+    const sc_elem_order *in = s->read_order;
+    uint64_t tag = s->tag << SC_TAG_SHIFT;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = in->size >= SC_KEYPOS_BYTES ? k : n - 1 - k;
+        sc_keypos_make(s->buf + i * SC_KEYPOS_BYTES, in,
+                       s->buf + i * in->size, tag | (first + i));
+    }
+}
 
 static sc_status refill_run(source *s)
 {
@@ -75,7 +77,10 @@ static sc_status refill_input(source *s)
         sc_progress_update(s->meter->progress,
                            (double)s->order->size * (double)s->meter->elems,
                            s->meter->total_bytes);
-    if (st == SC_OK) st = sc_order_check(s->ctx, s->order, &s->cur, s->buf, got);
+    uint64_t first = s->cur.pos;
+    const sc_elem_order *in = s->read_order ? s->read_order : s->order;
+    if (st == SC_OK) st = sc_order_check(s->ctx, in, &s->cur, s->buf, got);
+    if (st == SC_OK && s->read_order) to_keypos(s, got, first);
     s->len = st == SC_OK ? got : 0;
     return st;
 }
@@ -143,28 +148,31 @@ static sc_status merge(source *src, size_t k, sc_sink *sink, void *out,
 
 /* k sources and the output buffer in one block, about mem_bytes in all
  * but no less than MIN_SOURCE_ELEMS each (so many runs still read in
- * useful pieces). */
+ * useful pieces), of `room` bytes an item: o's, or more where items
+ * grow once read (to_keypos). */
 typedef struct source_set {
     source *src;
     size_t k, per;
+    unsigned room;
     unsigned char *block;
 } source_set;
 
 static sc_status sources_new(source_set *ss, sc_ctx *ctx,
                              const sc_elem_order *o, size_t k,
-                             size_t mem_bytes)
+                             size_t mem_bytes, unsigned room)
 {
-    size_t per = mem_bytes / o->size / (k + 1);
+    size_t per = mem_bytes / room / (k + 1);
     if (per < MIN_SOURCE_ELEMS) per = MIN_SOURCE_ELEMS;
     if (per > MAX_SOURCE_ELEMS) per = MAX_SOURCE_ELEMS;
     ss->k = k;
     ss->per = per;
+    ss->room = room;
     ss->src = calloc(k ? k : 1, sizeof *ss->src);
-    ss->block = malloc((k + 1) * per * o->size);
+    ss->block = malloc((k + 1) * per * room);
     if (!ss->src || !ss->block)
         return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < k; i++) {
-        ss->src[i].buf = ss->block + i * per * o->size;
+        ss->src[i].buf = ss->block + i * per * room;
         ss->src[i].cap = per;
         ss->src[i].ctx = ctx;
         ss->src[i].order = o;
@@ -179,7 +187,7 @@ static sc_status sources_run(source_set *ss, sc_sink *sink, sc_fault *fault)
         st = advance(&ss->src[i], fault);
     if (st == SC_OK)
         st = merge(ss->src, ss->k, sink,
-                   ss->block + ss->k * ss->per * sink->order->size, ss->per,
+                   ss->block + ss->k * ss->per * ss->room, ss->per,
                    fault);
     return st;
 }
@@ -198,7 +206,7 @@ static sc_status merge_group(sc_runs *rs, size_t first, size_t k,
                              size_t mem_bytes)
 {
     source_set ss = { 0 };
-    sc_status st = sources_new(&ss, sink->ctx, o, k, mem_bytes);
+    sc_status st = sources_new(&ss, sink->ctx, o, k, mem_bytes, o->size);
     for (size_t i = 0; st == SC_OK && i < k; i++) {
         ss.src[i].refill = refill_run;
         ss.src[i].runs = rs;
@@ -232,7 +240,7 @@ static sc_status merge_pass(sc_ctx *ctx, sc_runs *rs, size_t fan,
     uint64_t off = 0;
     for (size_t g = 0; st == SC_OK && g < n; g += fan) {
         size_t k = n - g < fan ? n - g : fan;
-        sc_sink to = { ctx, o, NULL, 0, { 0, 0 }, 0, next, NULL, NULL };
+        sc_sink to = { .ctx = ctx, .order = o, .to_runs = next };
         if ((st = sc_runs_begin(next)) == SC_OK)
             st = merge_group(rs, g, k, off, o, &to, mem_bytes);
         for (size_t i = g; i < g + k; i++) off += sc_runs_length(rs, i);
@@ -264,6 +272,19 @@ static const char *const *inputs_or_stdin(const char *const *paths, size_t *n)
     return stdin_only;
 }
 
+/* -m --indices: the positions held, now that each input's length is
+ * known. */
+static sc_status release_positions(sc_sink *sink, const source_set *ss,
+                                   const sc_job *j)
+{
+    uint64_t *len = malloc((ss->k ? ss->k : 1) * sizeof *len);
+    if (!len) return sc_fail(sink->ctx, SC_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < ss->k; i++) len[i] = ss->src[i].cur.pos;
+    sc_status st = sc_sink_release(sink, j, len, ss->k);
+    free(len);
+    return st;
+}
+
 /* -m holds every input open at once: lift the soft limit on open files to
  * the hard one, and refuse, before anything is written, what still does
  * not fit. */
@@ -292,19 +313,35 @@ sc_status sc_merge_inputs(sc_ctx *ctx, const sc_job *j,
 {
     paths = inputs_or_stdin(paths, &n);
     source_set ss = { 0 };
+    /* --indices: each input's items become keys with their positions,
+     * held (sink.c) until every input's length is known. */
+    int keypos = sink->positions != 0;
+    unsigned room = keypos && o->size < SC_KEYPOS_BYTES ? SC_KEYPOS_BYTES
+                                                        : o->size;
     sc_status st = room_for_inputs(ctx, n);
-    if (st == SC_OK) st = sources_new(&ss, ctx, o, n, mem_bytes);
+    if (st == SC_OK && keypos && n >> (64 - SC_TAG_SHIFT))
+        st = sc_fail(ctx, SC_ERR_USAGE, "-m --indices takes at most %llu "
+                     "inputs", (unsigned long long)1 << (64 - SC_TAG_SHIFT));
+    if (st == SC_OK && keypos) st = sc_sink_hold(sink, j->tmpdir, mem_bytes);
+    if (st == SC_OK) st = sources_new(&ss, ctx, o, n, mem_bytes, room);
     for (size_t i = 0; st == SC_OK && i < n; i++) {
         source *s = &ss.src[i];
         s->refill = refill_input;
         s->meter = meter;
         s->cur.name = sc_input_name(paths[i]);
+        if (keypos) {
+            s->read_order = o;
+            s->order = sink->order;
+            s->tag = i;
+        }
         st = sc_job_open_reader(ctx, j, &paths[i], 1, &s->r);
     }
     if (st == SC_OK) st = sources_run(&ss, sink, fault);
+    if (st == SC_OK && keypos) st = release_positions(sink, &ss, j);
     for (size_t i = 0; ss.src && i < n; i++)
         sc_reader_close(ss.src[i].r);
     sources_free(&ss);
+    sc_sink_close_held(sink);
     return st;
 }
 

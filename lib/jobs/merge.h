@@ -20,10 +20,40 @@ typedef struct sc_sink {
     sc_runs *to_runs;       /* instead of w when set */
     struct sc_progress *progress;   /* -P: bytes put, or NULL */
     sc_phase_times *times;  /* -v: the writes' time, or NULL */
+    /* -P: the input bytes an item stands for (0: the item's size). */
+    unsigned input_size;
+    /* --indices: items are keys with their positions (SC_KEYPOS_BYTES),
+     * of which the positions are written, 4 or 8 bytes each (0: items
+     * written whole). */
+    unsigned positions;
+    /* -m --indices: the positions, tagged with their input (above
+     * SC_TAG_SHIFT), held here until sc_sink_release (NULL: none). */
+    struct sc_spill *held;
 } sc_sink;
 
-/* Writes the sorted v[0..n), dropping -u's duplicates in place. */
+/* Tagged positions (-m --indices): the input's number above this bit,
+ * the position in that input below it. */
+#define SC_TAG_SHIFT 48
+
+/* The sink of job j's sorted output (sink.c): items of `item`'s order,
+ * each standing for input_size bytes of input (-P), -u's filter, and the
+ * writer opened in the job's format, for positions with --indices. */
+sc_status sc_sink_open(sc_sink *s, sc_ctx *ctx, const sc_job *j,
+                       const sc_elem_order *item, unsigned input_size,
+                       sc_phase_times *times);
+/* Writes the sorted v[0..n), dropping -u's duplicates in place (and
+ * with positions, leaving v's items in pieces). */
 sc_status sc_sink_put(sc_sink *s, void *v, size_t n);
+/* Job j's --indices=32: SC_ERR_RANGE when n items have positions past
+ * 2^32 - 1. */
+sc_status sc_positions_fit(sc_ctx *ctx, const sc_job *j, uint64_t n);
+/* -m --indices: positions are held (in memory up to mem_bytes, then in
+ * tmpdir) until sc_sink_release writes them, as positions in the inputs
+ * read as one stream, input i holding lengths[i] items. */
+sc_status sc_sink_hold(sc_sink *s, const char *tmpdir, size_t mem_bytes);
+sc_status sc_sink_release(sc_sink *s, const sc_job *j,
+                          const uint64_t *lengths, size_t n);
+void sc_sink_close_held(sc_sink *s);
 
 /* Merges all runs into the sink, ties from the earlier run first, with
  * about mem_bytes of buffers (at least 17 of 1024 elements): more runs than that

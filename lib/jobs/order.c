@@ -5,31 +5,33 @@
 
 void sc_elem_order_init(sc_elem_order *o, const sc_job *j)
 {
-    memset(o, 0, sizeof *o);
-    o->type = j->type;
-    o->size = sc_type_size(j->type);
-    if (o->size == 8)
-        sc_order64_init(&o->o64, j->lo_bit, j->hi_bit, j->reverse,
-                        (uint32_t)j->type);
-    else
-        sc_order_init_type(&o->o32, j->lo_bit, j->hi_bit, j->reverse,
-                           (uint32_t)j->type);
+    const sc_record *r = &j->record;
+    if (r->size) {
+        sc_elem_order_make(o, r->size, r->key_off, r->key_type,
+                           j->big_endian, j->lo_bit, j->hi_bit, j->reverse);
+        o->records = 1;
+    } else
+        sc_elem_order_make(o, sc_type_size(j->type), 0, j->type, 0,
+                           j->lo_bit, j->hi_bit, j->reverse);
 }
 
 sc_status sc_order_check(sc_ctx *ctx, const sc_elem_order *o,
                          sc_order_cursor *c, const void *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        uint64_t x = sc_elem_bits(v, i, o->size);
+        uint64_t x = sc_elem_key(o, v, i);
         if (c->has_prev) {
             uint64_t a = sc_elem_rank_of(o, c->prev), b = sc_elem_rank_of(o, x);
             if (b < a || (c->strict && b == a)) {
                 char now[SC_VALUE_CHARS], before[SC_VALUE_CHARS];
                 sc_value_format(o->type, x, now);
                 sc_value_format(o->type, c->prev, before);
-                return sc_fail(ctx, SC_ERR_UNSORTED, "%s: disorder at element "
-                               "%" PRIu64 ": %s after %s", c->name,
-                               c->pos + i, now, before);
+                int rec = o->records;
+                return sc_fail(ctx, SC_ERR_UNSORTED, "%s: disorder at %s "
+                               "%" PRIu64 ": %s%s after %s%s", c->name,
+                               rec ? "record" : "element", c->pos + i,
+                               rec ? "key " : "", now, rec ? "key " : "",
+                               before);
             }
         }
         c->prev = x;

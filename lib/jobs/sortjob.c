@@ -7,6 +7,12 @@
  * end they are merged (merge.c) with the same result.  The output is
  * opened only after all input is read, so -o may name an input.  -m merges inputs sorted
  * already, -C only checks the order; both stream.
+ *
+ * Records, and --indices of records or elements, are sorted on the CPU
+ * (sc_sort_records: their keys ranked and sorted with their positions,
+ * then the records gathered); with --indices the runs and the merge carry
+ * each key with its position (SC_KEYPOS_BYTES) and the sink writes the
+ * positions.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +28,12 @@
 typedef struct sort_state {
     sc_ctx *ctx;
     const sc_job *job;
-    sc_elem_order order;
-    unsigned size;          /* bytes an element */
+    sc_elem_order order;    /* of the input's elements or records */
+    sc_elem_order item;     /* of what runs and the sink carry */
+    int by_records;         /* sorted by sc_sort_records */
+    int keypos;             /* --indices: keys with their positions */
+    uint64_t buf_first;     /* the input position of buf[0] */
+    unsigned size;          /* bytes an element (or record) */
     size_t limit;           /* elements sorted in one piece (-S) */
     size_t chunk;           /* elements per read from a stream, per put */
     size_t read_chunk;      /* elements per read into the buffer */
@@ -49,7 +59,7 @@ typedef struct sort_state {
 static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
 {
     const sc_job *j = ss->job;
-    if (ss->gpu_asked || j->merge || j->check) return;
+    if (ss->gpu_asked || j->merge || j->check || ss->by_records) return;
     ss->gpu_asked = sc_policy_sort_early(ss->ctx, bytes, share);
 }
 
@@ -62,6 +72,10 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j,
     ss->job = j;
     sc_elem_order_init(&ss->order, j);
     ss->size = ss->order.size;
+    ss->keypos = j->compact_out != SC_OUT_VALUES;
+    ss->by_records = j->record.size || ss->keypos;
+    ss->item = ss->order;
+    if (ss->keypos) sc_elem_order_keypos(&ss->order, &ss->item);
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes())
               / ss->size;
     /* Runs past -S go to -T: what killed runs left there goes first. */
@@ -114,7 +128,10 @@ static sc_status read_some(sort_state *ss, sc_reader *r, void *dst,
     if (ss->job->progress)
         sc_progress_update(&ss->progress, (double)ss->size * (double)ss->in,
                            ss->total_bytes);
-    return sc_fault_note(&ss->fault, ss->ctx, st);
+    st = sc_fault_note(&ss->fault, ss->ctx, st);
+    /* --indices=32 fails as soon as a position would not fit: not a
+     * fault to write what came before, nothing is written. */
+    return st == SC_OK ? sc_positions_fit(ss->ctx, ss->job, ss->in) : st;
 }
 
 /* Reads until the input ends (*ended) or the buffer holds limit elements. */
@@ -149,10 +166,12 @@ static sc_status sort_buffer(sort_state *ss, const char *what,
         sc_progress_note(&ss->progress, note,
                          ss->sort_rate > 0 ? bytes / ss->sort_rate : -1);
     }
-    sc_status st = sc_sort_ready(ss->ctx, &ss->result.phases, ss->buf,
-                                 ss->len, j->type, j->lo_bit, j->hi_bit,
-                                 j->reverse,
-                                 ready, arg);
+    sc_status st = ss->by_records
+        ? sc_sort_records(ss->ctx, &ss->result.phases, ss->buf, ss->len,
+                          &ss->order, ss->keypos, ss->buf_first, ready, arg)
+        : sc_sort_ready(ss->ctx, &ss->result.phases, ss->buf, ss->len,
+                        j->type, j->lo_bit, j->hi_bit, j->reverse, ready,
+                        arg);
     double took = sc_now() - t0;
     if (took > 0 && bytes > 0) ss->sort_rate = bytes / took;
     if (j->progress) sc_progress_note(&ss->progress, NULL, -1);
@@ -165,7 +184,7 @@ typedef struct sorted_out {
     unsigned size;              /* bytes an element */
 } sorted_out;
 
-/* An sc_ready_fn: sorted keys to the output, a chunk a put, so that -P
+/* An sc_ready_fn: sorted items to the output, a chunk a put, so that -P
  * sees a slow output move. */
 static sc_status put_sorted(void *arg, void *keys, uint64_t n)
 {
@@ -177,22 +196,39 @@ static sc_status put_sorted(void *arg, void *keys, uint64_t n)
     return st;
 }
 
+/* Where a sorted run goes, piece by piece. */
+typedef struct run_out {
+    sc_runs *runs;
+    const sc_elem_order *item;
+    int unique;
+    sc_uniq uniq;
+    uint64_t n;
+} run_out;
+
+/* An sc_ready_fn: sorted items to the run being written.  Duplicates
+ * within a run never reach the output: -u drops them now. */
+static sc_status put_run(void *arg, void *items, uint64_t n)
+{
+    run_out *o = arg;
+    size_t kept = o->unique ? sc_uniq_apply(o->item, &o->uniq, items, n) : n;
+    o->n += kept;
+    return sc_runs_append(o->runs, items, kept);
+}
+
 /* The buffer's elements, sorted, as the next run; the buffer empties. */
 static sc_status spill_run(sort_state *ss)
 {
     char what[48];
     snprintf(what, sizeof what, "sorting run %zu",
              (ss->runs ? sc_runs_count(ss->runs) : 0) + 1);
-    sc_status st = sort_buffer(ss, what, NULL, NULL);
-    if (st == SC_OK && ss->job->unique) {
-        /* Duplicates within a run never reach the output: drop them now. */
-        sc_uniq u = { 0, 0 };
-        ss->len = sc_uniq_apply(&ss->order, &u, ss->buf, ss->len);
-    }
-    if (st == SC_OK && !ss->runs)
-        st = sc_runs_open(&ss->runs, ss->ctx, ss->job->tmpdir, ss->size);
-    if (st == SC_OK) st = sc_runs_add(ss->runs, ss->buf, ss->len);
-    ss->run_elems += ss->len;
+    sc_status st = ss->runs ? SC_OK
+                 : sc_runs_open(&ss->runs, ss->ctx, ss->job->tmpdir,
+                                ss->item.size);
+    run_out o = { ss->runs, &ss->item, ss->job->unique, { 0, 0 }, 0 };
+    if (st == SC_OK) st = sc_runs_begin(ss->runs);
+    if (st == SC_OK) st = sort_buffer(ss, what, put_run, &o);
+    ss->run_elems += o.n;
+    ss->buf_first += ss->len;
     ss->len = 0;
     return st;
 }
@@ -205,7 +241,7 @@ static sc_status read_all(sort_state *ss, sc_reader *r)
     while ((st = fill(ss, r, &ended)) == SC_OK && !ended) {
         /* The buffer is full: one more element says whether it must go
          * out as a run (an input of exactly -S stays in memory). */
-        unsigned char next[8];
+        unsigned char next[SC_RECORD_MAX];
         size_t got;
         if ((st = read_some(ss, r, next, 1, &got)) != SC_OK || got == 0)
             break;
@@ -226,7 +262,7 @@ static sc_status write_sorted(sort_state *ss, sc_sink *sink)
         if (j->progress)
             sc_progress_phase(&ss->progress, "sorted and written",
                               (double)ss->size * (double)ss->len);
-        sorted_out o = { sink, ss->chunk, ss->size };
+        sorted_out o = { sink, ss->chunk, ss->item.size };
         return sort_buffer(ss, "sorting in memory", put_sorted, &o);
     }
     sc_status st = ss->len ? spill_run(ss) : SC_OK;
@@ -237,20 +273,14 @@ static sc_status write_sorted(sort_state *ss, sc_sink *sink)
     free(ss->buf);
     ss->buf = NULL;
     ss->cap = 0;
-    return st == SC_OK ? sc_merge_runs(ss->runs, &ss->order, sink,
+    return st == SC_OK ? sc_merge_runs(ss->runs, &ss->item, sink,
                                        ss->limit * ss->size) : st;
 }
 
 static sc_status open_sink(sort_state *ss, sc_sink *sink)
 {
-    memset(sink, 0, sizeof *sink);
-    sink->ctx = ss->ctx;
-    sink->order = &ss->order;
-    sink->unique = ss->job->unique;
-    sink->times = &ss->result.phases;
-    sc_writer_opts o = sc_job_writer_opts(ss->job);
-    o.wide = 0;
-    return sc_writer_open(&sink->w, ss->ctx, ss->job->output, &o);
+    return sc_sink_open(sink, ss->ctx, ss->job, &ss->item, ss->size,
+                        &ss->result.phases);
 }
 
 /* Ends the output: a data fault is reported after everything decoded
@@ -308,9 +338,11 @@ static sc_status check_inputs(sort_state *ss)
 sc_status sc_run_sort(sc_ctx *ctx, const sc_job *given)
 {
     double t0 = sc_now();
-    /* The job with its bit range made explicit. */
+    /* The job with its bit range made explicit, and its type a record's
+     * key's. */
     sc_job bits = *given;
     const sc_job *job = &bits;
+    if (bits.record.size) bits.type = bits.record.key_type;
     unsigned width = 8 * sc_type_size(job->type);
     if (!bits.hi_bit) bits.hi_bit = width;
     if (job->lo_bit >= job->hi_bit || job->hi_bit > width)

@@ -2,8 +2,8 @@
  * ranges into parts and the sample behind sc-stat --quantiles (no
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
- * GPU's lanes carry one 64-bit word), and compaction, split and sc-gen
- * of records (no kernel takes records yet).  The jobs reach them here,
+ * GPU's lanes carry one 64-bit word), and compaction, split, sort and
+ * sc-gen of records, and argsort (no kernel takes records yet).  The jobs reach them here,
  * as they reach every device.  (The other scans of 64-bit types are the
  * CPU table's: its scan takes either width.) */
 #include <stdlib.h>
@@ -44,6 +44,14 @@ sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
 {
     return sc_cpu_gen_records(ctx, times, plan, rec, big_endian, first_index,
                               out, n);
+}
+
+sc_status sc_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                          uint64_t n, const sc_elem_order *o, int keypos,
+                          uint64_t base, sc_ready_fn ready, void *arg)
+{
+    return sc_cpu_sort_records(ctx, times, in, n, o, keypos, base, ready,
+                               arg);
 }
 
 sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,

@@ -150,6 +150,11 @@ sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
                          const sc_gen_plan *plan, const sc_record *rec,
                          int big_endian, uint64_t first_index, void *out,
                          uint64_t n);
+/* sc-rsort of records, and argsort (--indices) of records or elements:
+ * cpu/cpu.h's sc_cpu_sort_records (cpu_only.c). */
+sc_status sc_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                          uint64_t n, const sc_elem_order *o, int keypos,
+                          uint64_t base, sc_ready_fn ready, void *arg);
 /* The float sum scan of in[0..n) of type (f32 or f64), stream positions
  * first.. on, into elements of type (f32 with wide: doubles), from and
  * to *st (cpu_only.c). */

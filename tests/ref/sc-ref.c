@@ -8,9 +8,11 @@
  *   sc-ref compact [PRED] [-x] [--count] [--indices [-w]]
  *   sc-ref split   [PRED] [-x] [--count]
  *   sc-ref scan    [--op sum|max|min|xor] [-i] [-w] [--carry-in V] [--total]
- *   sc-ref sort    [-r] [--bits LO:HI] [-u]
+ *   sc-ref sort    [-r] [--bits LO:HI] [-u] [--indices[=32|64]]
  *   sc-ref stat    [--hist N] [--head N] [--tail N]   (distinct is exact)
  *   sc-ref check   [-r] [--bits LO:HI] [-u]   (sc-rsort -C's verdict)
+ *   sc-ref gather  --indices FILE   (the input's items at FILE's uint64
+ *                  positions, in order: an argsort applied)
  *   sc-ref gen     -n N [-s SEED]             (test data, no input read)
  *   sc-ref gen     --record N --key OFF:T --keys-in   (records around the
  *                  keys read from standard input, elements of T)
@@ -25,7 +27,8 @@
  *   -t, --text     every element or number that would be written in
  *                  binary is written as text instead, one a line: integers
  *                  in decimal, floats as --total prints them
- *   --record N     (compact, split, gen) each element is a record of N
+ *   --record N     (compact, split, sort, check, gen) each element is a
+ *                  record of N
  *   --key OFF:T    bytes whose key is the T at byte OFF (OFF: with no T,
  *                  the --type): conditions test the key, in T; whole records
  *                  are written as they were read; --indices count
@@ -35,9 +38,13 @@
  *
  * check: exit 0 and no output when the input is in the order that sort
  * with the same options gives (-u: strictly, no two equal keys in a row);
- * else exit 1 with "element POS: X after Y" on standard output, POS the
- * zero-based position of the first element X out of order, Y the one
- * before it, both as text.
+ * else exit 1 with "element POS: X after Y" ("record POS: ..." with
+ * --record, X and Y the keys) on standard output, POS the zero-based
+ * position of the first element X out of order, Y the one before it, both
+ * as text.
+ *
+ * sort --indices writes, for each output position, the zero-based input
+ * position of the element (or record) there, as uint64 (=32: uint32).
  *
  * gen: N elements of the type, from a fixed generator (splitmix64) seeded
  * with SEED (default 1): about 1/5 special values of the type (0, the
@@ -812,17 +819,19 @@ static int before(uint64_t a, uint64_t b)
     return descending ? ka > kb : ka < kb;
 }
 
-/* Top-down merge sort, stable: on equal keys the left element goes first. */
-static void merge_sort(uint64_t *v, uint64_t *tmp, uint64_t n)
+/* Top-down merge sort of the positions idx[0..n) of the elements (or
+ * records' keys) x, stable: on equal keys the left one goes first. */
+static void merge_sort(const uint64_t *x, uint64_t *v, uint64_t *tmp,
+                       uint64_t n)
 {
     if (n < 2)
         return;
     uint64_t mid = n / 2;
-    merge_sort(v, tmp, mid);
-    merge_sort(v + mid, tmp, n - mid);
+    merge_sort(x, v, tmp, mid);
+    merge_sort(x, v + mid, tmp, n - mid);
     uint64_t i = 0, j = mid, k = 0;
     while (i < mid && j < n) {
-        if (before(v[j], v[i]))
+        if (before(x[v[j]], x[v[i]]))
             tmp[k++] = v[j++];
         else
             tmp[k++] = v[i++];
@@ -834,7 +843,11 @@ static void merge_sort(uint64_t *v, uint64_t *tmp, uint64_t n)
     memcpy(v, tmp, n * sizeof *v);
 }
 
-/* sort's and check's options: -r, --bits LO:HI, -u; returns -u. */
+/* sort's --indices[=W]: 0 none, else the positions' bits. */
+static unsigned indices_bits = 0;
+
+/* sort's and check's options: -r, --bits LO:HI, -u, --indices[=32|64];
+ * returns -u. */
 static int sort_options(const char *cmd, int argc, char **argv)
 {
     int unique = 0;
@@ -846,6 +859,14 @@ static int sort_options(const char *cmd, int argc, char **argv)
             descending = 1;
         } else if (strcmp(a, "-u") == 0 || strcmp(a, "--unique") == 0) {
             unique = 1;
+        } else if (strcmp(cmd, "sort") == 0 &&
+                   strncmp(a, "--indices", 9) == 0) {
+            if (strcmp(a, "--indices") == 0 || strcmp(a, "--indices=64") == 0)
+                indices_bits = 64;
+            else if (strcmp(a, "--indices=32") == 0)
+                indices_bits = 32;
+            else
+                die("bad --indices (--indices, =32 or =64)", a);
         } else if (strcmp(a, "--bits") == 0) {
             char buf[128];
             if (++i >= argc)
@@ -866,22 +887,71 @@ static int sort_options(const char *cmd, int argc, char **argv)
     return unique;
 }
 
+/* The positions 0..n-1 of the elements (or records' keys) x, in sort's
+ * order. */
+static uint64_t *sorted_positions(const uint64_t *x, uint64_t n)
+{
+    uint64_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!idx || !tmp)
+        die("out of memory", NULL);
+    for (uint64_t i = 0; i < n; i++)
+        idx[i] = i;
+    merge_sort(x, idx, tmp, n);
+    free(tmp);
+    return idx;
+}
+
 static int cmd_sort(int argc, char **argv)
 {
     int unique = sort_options("sort", argc, argv);
     uint64_t n;
-    uint64_t *v = read_all(&n);
-    uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    if (!tmp)
-        die("out of memory", NULL);
-    merge_sort(v, tmp, n);
+    unsigned char *recs = NULL;
+    uint64_t *v = rec_size ? read_records(&n, &recs) : read_all(&n);
+    if (indices_bits == 32 && n > UINT64_C(0x100000000))
+        die("--indices=32: too many positions", NULL);
+    uint64_t *idx = sorted_positions(v, n);
     for (uint64_t i = 0; i < n; i++) {
         /* -u: of each run of equal keys keep the first */
-        if (unique && i > 0 && key_of(v[i]) == key_of(v[i - 1]))
+        if (unique && i > 0 && key_of(v[idx[i]]) == key_of(v[idx[i - 1]]))
             continue;
-        put_elem(elem_type, v[i]);
+        if (indices_bits == 64)
+            put64(idx[i]);
+        else if (indices_bits == 32)
+            put32((uint32_t)idx[i]);
+        else
+            put_item(v, recs, idx[i]);
     }
-    free(tmp);
+    free(idx);
+    free(recs);
+    free(v);
+    return 0;
+}
+
+/* gather --indices FILE: the elements (or records) of the input at the
+ * positions FILE holds (uint64, little-endian), in FILE's order; a
+ * position past the input is an error.  sc-rsort --indices applied. */
+static int cmd_gather(int argc, char **argv)
+{
+    if (argc != 2 || strcmp(argv[0], "--indices") != 0)
+        die("usage: gather --indices FILE", NULL);
+    FILE *f = fopen(argv[1], "rb");
+    if (!f)
+        die("cannot open", argv[1]);
+    uint64_t n;
+    unsigned char *recs = NULL;
+    uint64_t *v = rec_size ? read_records(&n, &recs) : read_all(&n);
+    unsigned char b[8];
+    while (fread(b, 1, 8, f) == 8) {
+        uint64_t pos = 0;
+        for (unsigned k = 0; k < 8; k++)
+            pos |= (uint64_t)b[k] << (8 * k);
+        if (pos >= n)
+            die("gather: a position past the input", NULL);
+        put_item(v, recs, pos);
+    }
+    fclose(f);
+    free(recs);
     free(v);
     return 0;
 }
@@ -892,14 +962,17 @@ static int cmd_check(int argc, char **argv)
 {
     int unique = sort_options("check", argc, argv);
     uint64_t n;
-    uint64_t *v = read_all(&n);
+    unsigned char *recs = NULL;
+    uint64_t *v = rec_size ? read_records(&n, &recs) : read_all(&n);
+    free(recs);
     for (uint64_t i = 1; i < n; i++) {
         if (before(v[i], v[i - 1]) ||
             (unique && key_of(v[i]) == key_of(v[i - 1]))) {
             char x[64], y[64];
             format_value(x, sizeof x, elem_type, v[i]);
             format_value(y, sizeof y, elem_type, v[i - 1]);
-            printf("element %" PRIu64 ": %s after %s\n", i, x, y);
+            printf("%s %" PRIu64 ": %s after %s\n",
+                   rec_size ? "record" : "element", i, x, y);
             free(v);
             return 1;
         }
@@ -1304,7 +1377,7 @@ int main(int argc, char **argv)
 {
     argc = global_options(argc, argv);
     if (argc < 2)
-        die("usage: sc-ref compact|split|scan|sort|stat|check|gen [options]"
+        die("usage: sc-ref compact|split|scan|sort|stat|check|gather|gen [options]"
             " [--type T] [--big-endian] [--in text] [-t] <in >out", NULL);
     const char *cmd = argv[1];
     int rc;
@@ -1320,6 +1393,8 @@ int main(int argc, char **argv)
         rc = cmd_stat(argc - 2, argv + 2);
     else if (strcmp(cmd, "check") == 0)
         rc = cmd_check(argc - 2, argv + 2);
+    else if (strcmp(cmd, "gather") == 0)
+        rc = cmd_gather(argc - 2, argv + 2);
     else if (strcmp(cmd, "gen") == 0)
         rc = cmd_gen(argc - 2, argv + 2);
     else
