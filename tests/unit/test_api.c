@@ -1323,10 +1323,10 @@ static void test_compact64_on(sc_ctx *ctx, const char *label)
     }
 }
 
-/* 64-bit elements run on the CPU's threads whatever the context's
- * device (test_ops() runs test_compact64_on on each context; here four
- * threads, so that sequences meet inside the smaller sizes); the device
- * arrays, 32-bit, refuse their predicates. */
+/* 64-bit elements on each context (test_ops() runs test_compact64_on
+ * on each; here four threads, so that sequences meet inside the smaller
+ * sizes); the device arrays take them, of the predicate's type, and
+ * refuse an array off the type's grid before they look for a GPU. */
 static void test_ops64(void)
 {
     sc_ctx *four = NULL;
@@ -1339,9 +1339,11 @@ static void test_ops64(void)
     sc_pred p;
     sc_pred_default_type(&p, SC_U64);
     uint64_t kept = 0;
-    sc_status st = sc_dev_compact(cpu_ctx, NULL, 0, &p, NULL, &kept);
-    ok(st == SC_ERR_USAGE && strstr(sc_ctx_message(cpu_ctx), "u64"),
-       "sc_dev_compact refuses a u64 predicate (%s)", sc_ctx_message(cpu_ctx));
+    uint64_t grid[4];
+    sc_status st = sc_dev_compact(cpu_ctx, (char *)grid + 4, 1, &p, grid, &kept);
+    ok(st == SC_ERR_USAGE && strstr(sc_ctx_message(cpu_ctx), "8-byte"),
+       "sc_dev_compact refuses u64 elements off their 8-byte grid (%s)",
+       sc_ctx_message(cpu_ctx));
     p.type = 99;
     ok(sc_compact(cpu_ctx, &kept, 1, &p, &kept, &kept) == SC_ERR_USAGE,
        "sc_compact refuses a predicate of no type");
