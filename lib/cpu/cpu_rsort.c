@@ -16,13 +16,10 @@
  * Memory beyond the items: 16 bytes an item (the words and the sort's
  * other buffer), 32 where the rank needs several passes, and one piece.
  *
- * Why words and not a sort of (key, index) pairs: measured roughly on the
- * 2-core build machine, 16M 8-byte records (u32 keys) sorted in about
- * 1.0 s, of which the sort of the words (56 bits: 6 digit passes) took
- * about 0.22 s; a sort of 8-byte items over 32 bits, what a pairs sort
- * would do (3 passes), took about 0.14 s.  Ranking, gathering and I/O
- * dominate; the 10 % left did not pay for a payload carried through
- * radix_impl.h and cpu_buckets.c.
+ * Words rather than a sort of (key, index) pairs: ranking, gathering and
+ * I/O dominate a record sort, and the little a pairs sort would save did
+ * not pay for a payload carried through radix_impl.h and cpu_buckets.c
+ * (bench/RESULTS.md, "Session 25").
  */
 #include <stdlib.h>
 #include <string.h>
