@@ -55,6 +55,11 @@ int scg_split_algo(const void *d_in, uint64_t n, const sc_pred *pred,
                    void *d_sel, void *d_rej, uint64_t *d_selected,
                    void *d_scratch, int algo, scg_stream s);
 
+/* Prefix scan of 8-byte elements of type `type` (u64, i64, f64 but
+ * their sum, which the host adds in a fixed order), 64-bit outputs. */
+int scg_scan64(const void *d_in, uint64_t n, uint32_t type, int op,
+               int inclusive, const uint64_t *d_carry_in, void *d_out,
+               uint64_t *d_carry_out, void *d_scratch, scg_stream s);
 /* What scg_scan runs, in words. */
 const char *scg_scan_variant(void);
 /* What the sort runs, in words (the bench prints it). */
@@ -69,10 +74,11 @@ int scg_scan(const uint32_t *d_in, uint64_t n, int op, int inclusive,
              int wide, const uint64_t *d_carry_in, void *d_out,
              uint64_t *d_carry_out, void *d_scratch, scg_stream s);
 
-/* The same for elements of a 32-bit type (sc_scan_ranks; scan_typed.cu):
- * max and min keep the accumulator as a rank, the carries too; d_in is
- * ranked in place. */
-int scg_scan_type(uint32_t *d_in, uint64_t n, uint32_t type, int op,
+/* The same for elements of any type (sc_scan_ranks; scan_typed.cu):
+ * max and min keep the accumulator as a rank, the carries too; a 32-bit
+ * type's d_in is ranked in place.  8-byte types go to scg_scan64 (wide
+ * does not apply: their accumulator is 64-bit). */
+int scg_scan_type(void *d_in, uint64_t n, uint32_t type, int op,
                   int inclusive, int wide, const uint64_t *d_carry_in,
                   void *d_out, uint64_t *d_carry_out, void *d_scratch,
                   scg_stream s);

@@ -14,6 +14,9 @@
  *   move:   scan the tile locally, add the tile's prefix, write.
  * So the data is read once and written once: the floor of a scan.
  *
+ * Elements of 8 bytes (scg_scan64) run the same kernel, two a vector, with
+ * 64-bit accumulators; max and min of i64 and f64 on the elements' ranks.
+ *
  * The accumulator starts at *d_carry_in (device memory, so calls can be
  * queued back to back with the previous call's *d_carry_out) and the last
  * tile writes the final accumulator to *d_carry_out.
@@ -59,12 +62,13 @@ template <int OP, typename T> __device__ __forceinline__ T op_identity()
     return scan_op<OP, T>::identity();
 }
 
-/* Padding for elements past n, as uint32 inputs.  For min this is 2^32-1,
- * not the 64-bit identity, which is harmless: a padded tile always holds at
- * least one real input, itself <= 2^32-1. */
-template <int OP> __device__ __forceinline__ uint32_t op_pad()
+/* Padding for elements past n, in the accumulator's domain (E, after the
+ * element's transform).  For min over uint32 inputs with a 64-bit
+ * accumulator this is 2^32-1, not the 64-bit identity, which is harmless:
+ * a padded tile always holds at least one real input, itself <= 2^32-1. */
+template <int OP, typename E> __device__ __forceinline__ E op_pad()
 {
-    return OP == SC_OP_MIN ? 0xffffffffu : 0u;
+    return OP == SC_OP_MIN ? (E)~(E)0 : (E)0;
 }
 
 template <int OP, typename T> __device__ __forceinline__ T warp_inclusive(T x)
@@ -77,37 +81,66 @@ template <int OP, typename T> __device__ __forceinline__ T warp_inclusive(T x)
 template <typename T> struct StatusFor { typedef te::packed_status type; };
 template <> struct StatusFor<u64> { typedef te::wide_status type; };
 
-/* Thread (warp w, lane l) holds vectors v = 0..3 at tile offset
- * w*(128*VECS) + v*128 + l*4: each load instruction of a warp covers 512
- * contiguous bytes, and a warp's elements are contiguous, in the order
- * (v, lane, component). */
-template <int VECS>
+/* What a load does to an element and a store to a result: nothing, or
+ * (max and min of i64 and f64) the order-preserving rank of sc_hd.h, so
+ * that the operator compares unsigned numbers; the carries stay ranks. */
+struct as_is {
+    template <typename E> __device__ __forceinline__ E in(E x) const { return x; }
+    template <typename T> __device__ __forceinline__ T out(T x) const { return x; }
+};
+struct ranked64 {
+    sc_key64 k;
+    __device__ __forceinline__ u64 in(u64 x) const { return sc_key64_rank(k, x); }
+    __device__ __forceinline__ u64 out(u64 r) const { return sc_key64_unrank(k, r); }
+};
+
+/* Elements of E a 16-byte vector. */
+template <typename E> struct vec_of { static const int EPV = 16 / (int)sizeof(E); };
+
+/* Thread (warp w, lane l) holds vectors v = 0..VECS-1 at tile offset
+ * w*(32*VECS*EPV) + v*32*EPV + l*EPV: each load instruction of a warp
+ * covers 512 contiguous bytes, and a warp's elements are contiguous, in the
+ * order (v, lane, component). */
+template <int VECS, int EPV>
 __device__ __forceinline__ uint64_t elem_base(uint64_t tile_base)
 {
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    return tile_base + (uint64_t)warp * (32 * VECS * 4) + (uint64_t)lane * 4;
+    return tile_base + (uint64_t)warp * (32 * VECS * EPV) + (uint64_t)lane * EPV;
 }
 
-template <int OP, int VECS, bool CS>
-__device__ __forceinline__ void load_tile(const uint32_t *in, uint64_t n,
-                                          uint64_t base, bool fast,
-                                          uint32_t x[VECS][4])
+__device__ __forceinline__ void unpack(uint4 q, uint32_t (&x)[4])
 {
+    x[0] = q.x; x[1] = q.y; x[2] = q.z; x[3] = q.w;
+}
+__device__ __forceinline__ void unpack(uint4 q, u64 (&x)[2])
+{
+    x[0] = (u64)q.x | (u64)q.y << 32;
+    x[1] = (u64)q.z | (u64)q.w << 32;
+}
+
+template <int OP, typename E, int VECS, bool CS, class XF>
+__device__ __forceinline__ void load_tile(const E *in, uint64_t n, uint64_t base,
+                                          bool fast, E (&x)[VECS][vec_of<E>::EPV],
+                                          const XF &xf)
+{
+    constexpr int EPV = vec_of<E>::EPV;
     if (fast) {
 #pragma unroll
         for (int v = 0; v < VECS; v++) {
-            const uint4 *q4 = (const uint4 *)(in + base + v * 128);
-            uint4 q = CS ? __ldcs(q4) : *q4;
-            x[v][0] = q.x; x[v][1] = q.y; x[v][2] = q.z; x[v][3] = q.w;
+            const uint4 *q4 = (const uint4 *)(in + base + v * 32 * EPV);
+            unpack(CS ? __ldcs(q4) : *q4, x[v]);
+#pragma unroll
+            for (int c = 0; c < EPV; c++)
+                x[v][c] = xf.in(x[v][c]);
         }
         return;
     }
 #pragma unroll
     for (int v = 0; v < VECS; v++)
 #pragma unroll
-        for (int c = 0; c < 4; c++) {
-            uint64_t i = base + v * 128 + c;
-            x[v][c] = i < n ? in[i] : op_pad<OP>();
+        for (int c = 0; c < EPV; c++) {
+            uint64_t i = base + v * 32 * EPV + c;
+            x[v][c] = i < n ? xf.in(in[i]) : op_pad<OP, E>();
         }
 }
 
@@ -118,38 +151,56 @@ template <bool CS, typename V> __device__ __forceinline__ void store_v(V *p, V v
 }
 
 template <bool CS>
-__device__ __forceinline__ void store4(uint32_t *out, const uint32_t o[4])
+__device__ __forceinline__ void store_vec(uint32_t *out, const uint32_t (&o)[4])
 {
     store_v<CS>((uint4 *)out, make_uint4(o[0], o[1], o[2], o[3]));
 }
 
 template <bool CS>
-__device__ __forceinline__ void store4(u64 *out, const u64 o[4])
+__device__ __forceinline__ void store_vec(u64 *out, const u64 (&o)[4])
 {
     store_v<CS>((ulonglong2 *)out, make_ulonglong2(o[0], o[1]));
     store_v<CS>((ulonglong2 *)out + 1, make_ulonglong2(o[2], o[3]));
 }
 
+template <bool CS>
+__device__ __forceinline__ void store_vec(u64 *out, const u64 (&o)[2])
+{
+    store_v<CS>((ulonglong2 *)out, make_ulonglong2(o[0], o[1]));
+}
+
+/* A vector's elements reduced, pairwise where there are four. */
+template <int OP, typename T, typename E, int EPV>
+__device__ __forceinline__ T vec_reduce(const E (&x)[EPV])
+{
+    if constexpr (EPV == 4)
+        return op_apply<OP, T>(op_apply<OP, T>((T)x[0], (T)x[1]),
+                               op_apply<OP, T>((T)x[2], (T)x[3]));
+    else
+        return op_apply<OP, T>((T)x[0], (T)x[1]);
+}
+
 /* One tile held in x: count (reduce on chip), prefix (publish, look back),
  * move (local scan plus the tile's prefix).  All threads of the block. */
-template <int OP, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS>
-__device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
+template <int OP, typename E, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS,
+          class XF>
+__device__ __forceinline__ void scan_tile(const E (&x)[SCAN_VECS][vec_of<E>::EPV],
                                           uint32_t tile, bool fast, uint64_t base,
                                           uint64_t n, int inclusive,
                                           const uint64_t *carry_in, T *out,
                                           uint64_t *carry_out,
                                           const typename StatusFor<T>::type &st,
-                                          uint32_t num_tiles, T *s_warp)
+                                          uint32_t num_tiles, T *s_warp, const XF &xf)
 {
     constexpr int SCAN_WARPS = SCAN_THREADS / 32;
+    constexpr int EPV = vec_of<E>::EPV;
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     /* count: per-vector sums, scanned across the warp, chained over v */
     T pre[SCAN_VECS];
     T run = op_identity<OP, T>();
 #pragma unroll
     for (int v = 0; v < SCAN_VECS; v++) {
-        T s = op_apply<OP, T>(op_apply<OP, T>((T)x[v][0], (T)x[v][1]),
-                              op_apply<OP, T>((T)x[v][2], (T)x[v][3]));
+        T s = vec_reduce<OP, T, E, EPV>(x[v]);
         T inc = warp_inclusive<OP, T>(s);
         T exc = te::warp_exclusive_of<scan_op<OP, T>, T>(inc);
         pre[v] = op_apply<OP, T>(run, exc);
@@ -188,35 +239,38 @@ __device__ __forceinline__ void scan_tile(const uint32_t (&x)[SCAN_VECS][4],
 #pragma unroll
     for (int v = 0; v < SCAN_VECS; v++) {
         T acc = op_apply<OP, T>(wprefix, pre[v]);
-        T o[4];
+        T o[EPV];
 #pragma unroll
-        for (int c = 0; c < 4; c++) {
+        for (int c = 0; c < EPV; c++) {
             T nxt = op_apply<OP, T>(acc, (T)x[v][c]);
-            o[c] = inclusive ? nxt : acc;
+            o[c] = xf.out(inclusive ? nxt : acc);
             acc = nxt;
         }
-        uint64_t i = base + v * 128;
+        uint64_t i = base + v * 32 * EPV;
         if (fast) {
-            store4<CS>(out + i, o);
+            store_vec<CS>(out + i, o);
         } else {
 #pragma unroll
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < EPV; c++)
                 if (i + c < n) out[i + c] = o[c];
         }
     }
 }
 
 
-/* CS: streaming (evict-first) loads and stores. */
-template <int OP, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS>
+/* CS: streaming (evict-first) loads and stores.  Elements E, accumulator
+ * and outputs T (as wide as E or wider). */
+template <int OP, typename E, typename T, int SCAN_THREADS, int SCAN_VECS, bool CS,
+          class XF>
 __global__ void __launch_bounds__(SCAN_THREADS)
-scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
+scan_kernel(const E *in, uint64_t n, int inclusive, int aligned,
             const uint64_t *carry_in, T *out, uint64_t *carry_out,
             typename StatusFor<T>::type st, uint32_t *tile_counter,
-            uint32_t num_tiles)
+            uint32_t num_tiles, XF xf)
 {
     constexpr int SCAN_WARPS = SCAN_THREADS / 32;
-    constexpr int SCAN_TILE = SCAN_THREADS * SCAN_VECS * 4;
+    constexpr int EPV = vec_of<E>::EPV;
+    constexpr int SCAN_TILE = SCAN_THREADS * SCAN_VECS * EPV;
     __shared__ uint32_t s_tile;
     __shared__ T s_warp[SCAN_WARPS];
 
@@ -226,13 +280,13 @@ scan_kernel(const uint32_t *in, uint64_t n, int inclusive, int aligned,
     uint32_t tile = s_tile;
     uint64_t tile_base = (uint64_t)tile * SCAN_TILE;
     bool fast = aligned && tile_base + SCAN_TILE <= n;
-    uint64_t base = elem_base<SCAN_VECS>(tile_base);
+    uint64_t base = elem_base<SCAN_VECS, EPV>(tile_base);
 
-    uint32_t x[SCAN_VECS][4];
-    load_tile<OP, SCAN_VECS, CS>(in, n, base, fast, x);
-    scan_tile<OP, T, SCAN_THREADS, SCAN_VECS, CS>(x, tile, fast, base, n, inclusive,
-                                                  carry_in, out, carry_out, st,
-                                                  num_tiles, s_warp);
+    E x[SCAN_VECS][EPV];
+    load_tile<OP, E, SCAN_VECS, CS>(in, n, base, fast, x, xf);
+    scan_tile<OP, E, T, SCAN_THREADS, SCAN_VECS, CS>(x, tile, fast, base, n, inclusive,
+                                                     carry_in, out, carry_out, st,
+                                                     num_tiles, s_warp, xf);
 }
 
 __global__ void carry_copy_kernel(const uint64_t *in, uint64_t *out, int wide)
@@ -256,16 +310,20 @@ const ScanCfg scan_cfgs[] = {
     { te::cfg::scan::THREADS, te::cfg::scan::VECS, 0 },
 };
 int scan_cfg = 0;
+/* 8-byte elements: 0 the default (E64_THREADS x E64_VECS), then 256 x 8,
+ * 1024 x 4, 512 x 16, 1024 x 8 uint4. */
+int scan64_cfg = 0;
 #endif
 
 /* Scratch: [tile counter | flags (wide) | status words or agg + incl]. */
-template <int OP, typename T, int THREADS, int VECS, bool CS>
-int launch(const uint32_t *d_in, uint64_t n, int inclusive,
-           const uint64_t *d_carry_in, void *d_out, uint64_t *d_carry_out,
-           void *d_scratch, cudaStream_t s)
+template <int OP, typename E, typename T, int THREADS, int VECS, bool CS, class XF>
+int launch(const E *d_in, uint64_t n, int inclusive, const uint64_t *d_carry_in,
+           void *d_out, uint64_t *d_carry_out, void *d_scratch, cudaStream_t s,
+           const XF &xf)
 {
-    static_assert(THREADS * VECS * 4 >= MIN_TILE, "scratch sized for MIN_TILE");
-    uint64_t tiles = tiles_for(n, THREADS * VECS * 4);
+    constexpr int TILE = THREADS * VECS * vec_of<E>::EPV;
+    static_assert(TILE >= MIN_TILE, "scratch sized for MIN_TILE");
+    uint64_t tiles = tiles_for(n, TILE);
     if (tiles > 0x7fffffffu)
         return (int)cudaErrorInvalidValue;
     char *p = (char *)d_scratch;
@@ -285,9 +343,9 @@ int launch(const uint32_t *d_in, uint64_t n, int inclusive,
     }
     SCG_CHECK(cudaMemsetAsync(d_scratch, 0, clear, s));
     int aligned = (((uintptr_t)d_in | (uintptr_t)d_out) & 15) == 0;
-    scan_kernel<OP, T, THREADS, VECS, CS><<<(unsigned)tiles, THREADS, 0, s>>>(
+    scan_kernel<OP, E, T, THREADS, VECS, CS, XF><<<(unsigned)tiles, THREADS, 0, s>>>(
         d_in, n, inclusive, aligned, d_carry_in, (T *)d_out, d_carry_out, st,
-        counter, (uint32_t)tiles);
+        counter, (uint32_t)tiles, xf);
     SCG_CHECK_LAUNCH();
     return 0;
 }
@@ -303,8 +361,8 @@ int launch_cfg(const uint32_t *d_in, uint64_t n, int inclusive,
     persistent = persistent && scan_cfgs[scan_cfg].slots;
 #endif
     if constexpr (sizeof(T) == 8) {
-        return launch<OP, T, C::WIDE_THREADS, C::WIDE_VECS, true>(
-            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+        return launch<OP, uint32_t, T, C::WIDE_THREADS, C::WIDE_VECS, true>(
+            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, as_is());
     } else {
         if (persistent) {
             te::scan_args a = { d_in, (uint32_t *)d_out, n, 0, d_carry_in, d_carry_out,
@@ -313,8 +371,8 @@ int launch_cfg(const uint32_t *d_in, uint64_t n, int inclusive,
                                            C::P_VECS, C::P_SLOTS, C::P_MINB>(a, d_scratch,
                                                                              s);
         }
-        return launch<OP, T, C::THREADS, C::VECS, true>(
-            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s);
+        return launch<OP, uint32_t, T, C::THREADS, C::VECS, true>(
+            d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, as_is());
     }
 }
 
@@ -332,6 +390,26 @@ int launch_op(int op, const uint32_t *d_in, uint64_t n, int inclusive,
     return (int)cudaErrorInvalidValue;
 }
 
+/* 8-byte elements: the one-tile-per-block kernel on the wide sum's tile,
+ * 64-bit words in and out. */
+template <int OP, class XF>
+int launch64(const u64 *d_in, uint64_t n, int inclusive, const uint64_t *d_carry_in,
+             void *d_out, uint64_t *d_carry_out, void *d_scratch, cudaStream_t s,
+             const XF &xf)
+{
+    typedef te::cfg::scan C;
+#ifdef SCG_TUNE
+    switch (scan64_cfg) {
+    case 1: return launch<OP, u64, u64, 256, 8, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
+    case 2: return launch<OP, u64, u64, 1024, 4, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
+    case 3: return launch<OP, u64, u64, 512, 16, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
+    case 4: return launch<OP, u64, u64, 1024, 8, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
+    }
+#endif
+    return launch<OP, u64, u64, C::E64_THREADS, C::E64_VECS, true>(
+        d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
+}
+
 } /* namespace */
 
 #ifdef SCG_TUNE
@@ -347,11 +425,25 @@ extern "C" int scg_scan_tune(int cfg)
 }
 #endif
 
+#ifdef SCG_TUNE
+/* Bench only: the 8-byte elements' tile, as scan64_cfg numbers them;
+ * returns threads * 100 + uint4 per thread, 0 if none. */
+extern "C" int scg_scan64_tune(int cfg)
+{
+    static const int shapes[] = { te::cfg::scan::E64_THREADS * 100 + te::cfg::scan::E64_VECS,
+                                  25608, 102404, 51216, 102408 };
+    if (cfg < 0 || cfg >= 5) return 0;
+    scan64_cfg = cfg;
+    return shapes[cfg];
+}
+#endif
+
 extern "C" const char *scg_scan_variant(void)
 {
     return "32-bit over aligned arrays: persistent cooperative, 480 threads x 4 uint4 "
            "tiles, a ring of 3, one look-back warp a block, each tile written a tile "
-           "later; else one 1024 x 8 uint4 tile a block (wide: 512 x 8)";
+           "later; else one 1024 x 8 uint4 tile a block (wide: 512 x 8; 8-byte elements: "
+           "512 x 8)";
 }
 
 extern "C" size_t scg_scan_scratch(uint64_t n)
@@ -377,4 +469,30 @@ extern "C" int scg_scan(const uint32_t *d_in, uint64_t n, int op,
                               d_carry_out, d_scratch, s);
     return launch_op<uint32_t>(op, d_in, n, inclusive, d_carry_in, d_out,
                                d_carry_out, d_scratch, s);
+}
+
+extern "C" int scg_scan64(const void *d_in, uint64_t n, uint32_t type, int op,
+                          int inclusive, const uint64_t *d_carry_in, void *d_out,
+                          uint64_t *d_carry_out, void *d_scratch, scg_stream stream)
+{
+    cudaStream_t s = (cudaStream_t)stream;
+    const u64 *in = (const u64 *)d_in;
+    if (n == 0) {
+        carry_copy_kernel<<<1, 1, 0, s>>>(d_carry_in, d_carry_out, 1);
+        SCG_CHECK_LAUNCH();
+        return 0;
+    }
+    ranked64 r = { sc_key64_of(type) };
+    int ranks = sc_scan_ranks(type, op);
+    switch (op) {
+    case SC_OP_SUM: return launch64<SC_OP_SUM>(in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, as_is());
+    case SC_OP_XOR: return launch64<SC_OP_XOR>(in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, as_is());
+    case SC_OP_MAX:
+        return ranks ? launch64<SC_OP_MAX>(in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, r)
+                     : launch64<SC_OP_MAX>(in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, as_is());
+    case SC_OP_MIN:
+        return ranks ? launch64<SC_OP_MIN>(in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, r)
+                     : launch64<SC_OP_MIN>(in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, as_is());
+    }
+    return (int)cudaErrorInvalidValue;
 }

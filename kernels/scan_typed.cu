@@ -73,12 +73,16 @@ unsigned grid_for(uint64_t n)
 
 } /* namespace */
 
-extern "C" int scg_scan_type(uint32_t *d_in, uint64_t n, uint32_t type, int op,
+extern "C" int scg_scan_type(void *d_in_, uint64_t n, uint32_t type, int op,
                              int inclusive, int wide, const uint64_t *d_carry_in,
                              void *d_out, uint64_t *d_carry_out, void *d_scratch,
                              scg_stream stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
+    if (sc_type_is_64bit(type))
+        return scg_scan64(d_in_, n, type, op, inclusive, d_carry_in, d_out, d_carry_out,
+                          d_scratch, stream);
+    uint32_t *d_in = (uint32_t *)d_in_;
     int ranks = sc_scan_ranks(type, op);
     int biased = type == SC_I32 && wide && op == SC_OP_SUM;
     int sxor = type == SC_I32 && wide && op == SC_OP_XOR;

@@ -43,10 +43,13 @@ struct three_phase {
  * sums, or arrays off the 16-byte grid) one tile per block, THREADS x
  * VECS uint4, the wide one WIDE_THREADS x WIDE_VECS: 1024 x 8 the fastest
  * measured, 512 x 16 and 512 x 8 close behind.  The figures are in
- * bench/RESULTS.md, "Figures behind the kernels' comments". */
+ * bench/RESULTS.md, "Figures behind the kernels' comments".  8-byte
+ * elements: one tile per block, E64_THREADS x E64_VECS uint4 (two
+ * elements each). */
 struct scan {
     enum { P_THREADS = 480, P_VECS = 4, P_SLOTS = 3, P_MINB = 2,
-           THREADS = 1024, VECS = 8, WIDE_THREADS = 512, WIDE_VECS = 8 };
+           THREADS = 1024, VECS = 8, WIDE_THREADS = 512, WIDE_VECS = 8,
+           E64_THREADS = 512, E64_VECS = 8 };
 };
 
 /* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked by

@@ -42,7 +42,7 @@ typedef struct sc_backend {
     sc_status (*split)(sc_ctx *ctx, sc_phase_times *times, const void *in,
                        uint64_t n, const sc_pred *pred, void *sel, void *rej,
                        uint64_t *selected);
-    sc_status (*scan)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+    sc_status (*scan)(sc_ctx *ctx, sc_phase_times *times, const void *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);
     /* Elements of any type, by bits [lo_bit, hi_bit) of their ranks

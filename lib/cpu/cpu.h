@@ -32,9 +32,8 @@ sc_status sc_cpu_split_records(sc_ctx *ctx, sc_phase_times *times,
                                const sc_record *rec, int big_endian,
                                const sc_pred *pred, void *sel, void *rej,
                                uint64_t *selected);
-/* in: elements of type, 4 or 8 bytes (the GPU's table takes 32-bit
- * types only: an 8-byte scan is the CPU's whatever the device). */
-sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+/* in: elements of type, 4 or 8 bytes. */
+sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);
 /* The fixed-order float sum (cpu_fsum.c; core.h's sc_fsum_state); out

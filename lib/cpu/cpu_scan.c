@@ -115,7 +115,7 @@ static void scan_move(void *arg, unsigned seq, uint64_t b, uint64_t e,
         s->carry = s->acc64 ? acc : (uint32_t)acc;
 }
 
-sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
+sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry)
 {

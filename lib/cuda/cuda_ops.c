@@ -167,7 +167,7 @@ static sc_status cuda_split(sc_ctx *ctx, sc_phase_times *times,
 }
 
 typedef struct scan_args {
-    sc_chunk_work w; const uint32_t *in; void *out; uint64_t carry;
+    sc_chunk_work w; const char *in; void *out; uint64_t carry;
 } scan_args;
 
 static sc_status scan_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
@@ -175,12 +175,12 @@ static sc_status scan_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
 {
     scan_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
-    size_t esz = sc_cuda_out_bytes(&a->w);
+    size_t esz = sc_cuda_out_bytes(&a->w), isz = sc_cuda_in_bytes(&a->w);
     sc_status st;
     if ((st = ensure_for(ctx, &a->w, len)) ||
         (st = small_put(ctx, 0, a->carry)) ||
-        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off,
-                             len * 4)))
+        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off * isz,
+                             len * isz)))
         return st;
     sc_cuda_bufs b = own_bufs(c);
     if ((st = run_kernels(ctx, times, &a->w, len, off, &b, "scan")) ||
@@ -191,7 +191,7 @@ static sc_status scan_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
 }
 
 static sc_status cuda_scan(sc_ctx *ctx, sc_phase_times *times,
-                           const uint32_t *in, uint64_t n, sc_type type,
+                           const void *in, uint64_t n, sc_type type,
                            sc_scan_op op, int inclusive, int wide, void *out,
                            uint64_t *carry)
 {

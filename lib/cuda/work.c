@@ -13,7 +13,8 @@
 size_t sc_cuda_in_bytes(const sc_chunk_work *w)
 {
     int typed = (w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) && w->pred;
-    return typed ? sc_type_size((sc_type)w->pred->type) : 4;
+    if (typed) return sc_type_size((sc_type)w->pred->type);
+    return w->work == SC_JOB_SCAN ? sc_type_size(w->type) : 4;
 }
 
 size_t sc_cuda_out_bytes(const sc_chunk_work *w)
@@ -23,7 +24,7 @@ size_t sc_cuda_out_bytes(const sc_chunk_work *w)
         return w->out_kind == SC_EMIT_IDX64 ? 8
              : w->out_kind == SC_EMIT_IDX32 ? 4 : sc_cuda_in_bytes(w);
     case SC_JOB_SPLIT: return sc_cuda_in_bytes(w);
-    case SC_JOB_SCAN: return w->wide ? 8 : 4;
+    case SC_JOB_SCAN: return w->wide ? 8 : sc_cuda_in_bytes(w);
     case SC_JOB_STAT: return 0;
     default: return 4;
     }
@@ -72,7 +73,7 @@ int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
     case SC_JOB_SCAN:
         /* A typed scan ranks its input in place: b->in is a buffer of
          * the library's, the chunk's copy on the device. */
-        return scg_scan_type((uint32_t *)b->in, n, (uint32_t)w->type,
+        return scg_scan_type((void *)b->in, n, (uint32_t)w->type,
                              (int)w->op, w->inclusive, w->wide, b->carry_in,
                              b->out, b->carry_out, b->scratch, s);
     case SC_JOB_STAT:

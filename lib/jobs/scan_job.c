@@ -3,8 +3,8 @@
  * Max and min of a signed or float type carry a rank (sc_scan_ranks),
  * ranked from the job's carry_in and written back for --total; float
  * sums are a kind of their own (sc_fsum_job), on the CPU, in order.
- * Elements of an 8-byte type are scanned on the CPU (the GPU's kernels
- * are 32-bit), with a 64-bit accumulator and never widened. */
+ * Elements of an 8-byte type have a 64-bit accumulator and are never
+ * widened. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +18,6 @@ static size_t out_bytes(const sc_job *j)
 static int wide(const sc_job *j) { return j->out.wide; }
 /* Whether the accumulator is 64-bit (sc_scan_combine's `wide`). */
 static int acc64(const sc_job *j) { return j->out.wide || elems64(j); }
-static int cpu_only(const job_state *js) { return elems64(js->job); }
 
 static void describe(const job_state *js, sc_chunk_work *w)
 {
@@ -104,7 +103,6 @@ const sc_job_type sc_scan_job = {
     .first_carry = first_carry,
     .describe = describe, .process = process, .emit = emit,
     .figures = figures, .reduce = reduce, .combine = combine,
-    .cpu_only = cpu_only,
 };
 
 /* Float sums: the carry is the double's bits, and a block's partial sum

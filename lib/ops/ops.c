@@ -14,15 +14,15 @@
 #include "ops/ops.h"
 
 /* The table for n elements of type t of work w: the policy's pick for
- * 4-byte elements and for compaction and split of 8-byte ones; other
- * work on 8-byte elements is the host's threads' whatever the device (no
- * GPU kernel takes it yet), which then reads as the CPU under -v, with no
- * word of the policy's. */
+ * 4-byte elements and for compaction, split and scans of 8-byte ones;
+ * other work on 8-byte elements is the host's threads' whatever the device
+ * (no GPU kernel takes it yet), which then reads as the CPU under -v, with
+ * no word of the policy's. */
 static const sc_backend *pick(sc_ctx *ctx, sc_job_kind w, sc_type t,
                               uint64_t n)
 {
     int gpu_takes = sc_type_size(t) == 4 || w == SC_JOB_COMPACT ||
-                    w == SC_JOB_SPLIT;
+                    w == SC_JOB_SPLIT || w == SC_JOB_SCAN;
     if (!gpu_takes) return sc_ops_cpu();
     return sc_backend_pick(ctx, w, n * sc_type_size(t));
 }
