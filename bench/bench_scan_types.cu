@@ -2,7 +2,8 @@
  * max, min, xor; i64 and f64 max on ranks) against CUB's DeviceScan with
  * the same operator on the same data, in the same run, on data held on
  * the device.  Built with -DSCG_TUNE: every tile shape of scg_scan64_tune
- * is timed, and the one libsc calls is marked "*".
+ * is timed ("p": the persistent pass), and the one libsc calls is marked
+ * "*".
  *
  * CUB: ExclusiveSum / InclusiveSum for sums, ExclusiveScan /
  * InclusiveScan with the operator (for i64 and f64, CUB's Max on the
@@ -107,8 +108,9 @@ static int bench_one(const bufs &b, uint64_t n, sc_type t, int op, T init, doubl
                                                      b.out, b.carry + 1, b.scr, 0));
         });
         char what[64];
-        snprintf(what, sizeof what, "%s %s %dx%d%s", sc_type_name(t), OPS[op], tag / 100,
-                 tag % 100, c == 0 ? " *" : "");
+        snprintf(what, sizeof what, "%s %s %dx%d%s%s", sc_type_name(t), OPS[op],
+                 tag % 1000000 / 100, tag % 100, tag >= 1000000 ? " p" : "",
+                 c == 0 ? " *" : "");
         if (mismatches(b, n)) {
             printf("  MISMATCH %s\n", what);
             fails++;

@@ -47,8 +47,8 @@ __device__ __forceinline__ unsigned parity_of(uint64_t tile)
 
 /* Compute threads: tile's aggregate v is published (thread 0 only); tile 0
  * publishes carry + v, its inclusive prefix.  All BLOCK threads call it. */
-template <class OP, int BLOCK>
-__device__ __forceinline__ void publish_tile(const packed_status &st, uint64_t tile,
+template <class OP, int BLOCK, class ST>
+__device__ __forceinline__ void publish_tile(const ST &st, uint64_t tile,
                                              typename OP::type v,
                                              typename OP::type carry)
 {
@@ -75,8 +75,8 @@ __device__ __forceinline__ T offset_of(uint64_t tile, const T (&offset)[2])
  * the block's order; the last tile's inclusive prefix to *d_total.  The
  * tile's own aggregate is read back from its status word: it is there
  * once the compute threads have arrived. */
-template <class OP, int BLOCK>
-__device__ __forceinline__ void lookback_loop(uint64_t n_tiles, const packed_status &st,
+template <class OP, int BLOCK, class ST>
+__device__ __forceinline__ void lookback_loop(uint64_t n_tiles, const ST &st,
                                               typename OP::type carry,
                                               uint64_t *d_total,
                                               typename OP::type (&offset)[2])

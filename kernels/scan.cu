@@ -81,18 +81,9 @@ template <int OP, typename T> __device__ __forceinline__ T warp_inclusive(T x)
 template <typename T> struct StatusFor { typedef te::packed_status type; };
 template <> struct StatusFor<u64> { typedef te::wide_status type; };
 
-/* What a load does to an element and a store to a result: nothing, or
- * (max and min of i64 and f64) the order-preserving rank of sc_hd.h, so
- * that the operator compares unsigned numbers; the carries stay ranks. */
-struct as_is {
-    template <typename E> __device__ __forceinline__ E in(E x) const { return x; }
-    template <typename T> __device__ __forceinline__ T out(T x) const { return x; }
-};
-struct ranked64 {
-    sc_key64 k;
-    __device__ __forceinline__ u64 in(u64 x) const { return sc_key64_rank(k, x); }
-    __device__ __forceinline__ u64 out(u64 r) const { return sc_key64_unrank(k, r); }
-};
+using te::as_is;
+using te::ranked64;
+using te::unpack;
 
 /* Elements of E a 16-byte vector. */
 template <typename E> struct vec_of { static const int EPV = 16 / (int)sizeof(E); };
@@ -106,16 +97,6 @@ __device__ __forceinline__ uint64_t elem_base(uint64_t tile_base)
 {
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     return tile_base + (uint64_t)warp * (32 * VECS * EPV) + (uint64_t)lane * EPV;
-}
-
-__device__ __forceinline__ void unpack(uint4 q, uint32_t (&x)[4])
-{
-    x[0] = q.x; x[1] = q.y; x[2] = q.z; x[3] = q.w;
-}
-__device__ __forceinline__ void unpack(uint4 q, u64 (&x)[2])
-{
-    x[0] = (u64)q.x | (u64)q.y << 32;
-    x[1] = (u64)q.z | (u64)q.w << 32;
 }
 
 template <int OP, typename E, int VECS, bool CS, class XF>
@@ -310,8 +291,9 @@ const ScanCfg scan_cfgs[] = {
     { te::cfg::scan::THREADS, te::cfg::scan::VECS, 0 },
 };
 int scan_cfg = 0;
-/* 8-byte elements: 0 the default (E64_THREADS x E64_VECS), then 256 x 8,
- * 1024 x 4, 512 x 16, 1024 x 8 uint4. */
+/* 8-byte elements: 0 the default (tile_config.cuh's E64_*), then over
+ * aligned arrays the persistent pass at 480 x 4 uint4 with 3 slots and 2,
+ * 480 x 8 with 2 (1 block an SM), and one tile a block of 512 x 16. */
 int scan64_cfg = 0;
 #endif
 
@@ -390,8 +372,10 @@ int launch_op(int op, const uint32_t *d_in, uint64_t n, int inclusive,
     return (int)cudaErrorInvalidValue;
 }
 
-/* 8-byte elements: the one-tile-per-block kernel on the wide sum's tile,
- * 64-bit words in and out. */
+/* 8-byte elements: one tile per block, the largest measured, 1024 x 8
+ * uint4; the persistent pass of agent_scan.cuh, which the 32-bit scans
+ * run, measured slower with 64-bit accumulators at every shape tried (the
+ * variants below; bench/RESULTS.md, "Session 26"). */
 template <int OP, class XF>
 int launch64(const u64 *d_in, uint64_t n, int inclusive, const uint64_t *d_carry_in,
              void *d_out, uint64_t *d_carry_out, void *d_scratch, cudaStream_t s,
@@ -399,11 +383,14 @@ int launch64(const u64 *d_in, uint64_t n, int inclusive, const uint64_t *d_carry
 {
     typedef te::cfg::scan C;
 #ifdef SCG_TUNE
-    switch (scan64_cfg) {
-    case 1: return launch<OP, u64, u64, 256, 8, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
-    case 2: return launch<OP, u64, u64, 1024, 4, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
-    case 3: return launch<OP, u64, u64, 512, 16, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
-    case 4: return launch<OP, u64, u64, 1024, 8, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
+    typedef scan_op<OP, uint64_t> SOP;
+    bool aligned = (((uintptr_t)d_in | (uintptr_t)d_out) & 15) == 0;
+    te::scan_args a = { d_in, d_out, n, 0, d_carry_in, d_carry_out, inclusive };
+    if (aligned) switch (scan64_cfg) {
+    case 1: return te::run_persistent_scan<SOP, 480, 4, 3, 2, uint64_t>(a, d_scratch, s, xf);
+    case 2: return te::run_persistent_scan<SOP, 480, 4, 2, 2, uint64_t>(a, d_scratch, s, xf);
+    case 3: return te::run_persistent_scan<SOP, 480, 8, 2, 1, uint64_t>(a, d_scratch, s, xf);
+    case 4: return launch<OP, u64, u64, 512, 16, true>(d_in, n, inclusive, d_carry_in, d_out, d_carry_out, d_scratch, s, xf);
     }
 #endif
     return launch<OP, u64, u64, C::E64_THREADS, C::E64_VECS, true>(
@@ -427,11 +414,12 @@ extern "C" int scg_scan_tune(int cfg)
 
 #ifdef SCG_TUNE
 /* Bench only: the 8-byte elements' tile, as scan64_cfg numbers them;
- * returns threads * 100 + uint4 per thread, 0 if none. */
+ * returns threads * 100 + uint4 per thread + ring slots * 1000000
+ * (persistent), 0 if none. */
 extern "C" int scg_scan64_tune(int cfg)
 {
     static const int shapes[] = { te::cfg::scan::E64_THREADS * 100 + te::cfg::scan::E64_VECS,
-                                  25608, 102404, 51216, 102408 };
+                                  3048004, 2048004, 2048008, 51216 };
     if (cfg < 0 || cfg >= 5) return 0;
     scan64_cfg = cfg;
     return shapes[cfg];
@@ -443,7 +431,7 @@ extern "C" const char *scg_scan_variant(void)
     return "32-bit over aligned arrays: persistent cooperative, 480 threads x 4 uint4 "
            "tiles, a ring of 3, one look-back warp a block, each tile written a tile "
            "later; else one 1024 x 8 uint4 tile a block (wide: 512 x 8; 8-byte elements: "
-           "512 x 8)";
+           "1024 x 8, aligned or not)";
 }
 
 extern "C" size_t scg_scan_scratch(uint64_t n)

@@ -44,12 +44,14 @@ struct three_phase {
  * VECS uint4, the wide one WIDE_THREADS x WIDE_VECS: 1024 x 8 the fastest
  * measured, 512 x 16 and 512 x 8 close behind.  The figures are in
  * bench/RESULTS.md, "Figures behind the kernels' comments".  8-byte
- * elements: one tile per block, E64_THREADS x E64_VECS uint4 (two
- * elements each). */
+ * elements (two a uint4): one tile per block, E64_THREADS x E64_VECS,
+ * the fastest measured (512 x 16 close; 256 x 8, 512 x 8, 1024 x 4 and
+ * the persistent pass at three shapes slower: bench/RESULTS.md,
+ * "Session 26"). */
 struct scan {
     enum { P_THREADS = 480, P_VECS = 4, P_SLOTS = 3, P_MINB = 2,
            THREADS = 1024, VECS = 8, WIDE_THREADS = 512, WIDE_VECS = 8,
-           E64_THREADS = 512, E64_VECS = 8 };
+           E64_THREADS = 1024, E64_VECS = 8 };
 };
 
 /* Radix sort passes: THREADS threads x ITEMS keys a tile, ranked by

@@ -137,8 +137,8 @@ static uint64_t carry_for(sc_type t, int op, int k)
 
 static void test_all(const char *shape)
 {
-    /* tiles: 8192 elements (512 x 8), 4096, 8192, 16384, 16384 */
-    const size_t sizes[] = { 0, 1, 2, 3, 31, 33, 1023, 1024, 1025, 4095, 4096, 4097,
+    /* tiles: 16384 elements (1024 x 8), 3840 (480 x 4), 7680, 16384 */
+    const size_t sizes[] = { 0, 1, 2, 3, 31, 33, 1023, 1024, 1025, 3839, 3840, 3841, 4095, 4096, 4097, 7679, 7680, 7681,
                              8191, 8192, 8193, 16383, 16384, 16385, 65537, 999983,
                              4194319 };
     const char *q = getenv("SC_QUICK");
@@ -179,7 +179,8 @@ int main()
 #ifdef SCG_TUNE
     for (int c = 0; int tag = scg_scan64_tune(c); c++) {
         char shape[32];
-        snprintf(shape, sizeof shape, "%dx%d", tag / 100, tag % 100);
+        snprintf(shape, sizeof shape, "%dx%d%s", tag % 1000000 / 100, tag % 100,
+                 tag >= 1000000 ? (tag / 1000000 == 3 ? "x3slots" : "x2slots") : "");
         test_all(shape);
     }
     scg_scan64_tune(0);
