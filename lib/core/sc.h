@@ -313,7 +313,8 @@ sc_status sc_split_records(sc_ctx *ctx, const void *in, uint64_t n,
                            void *out, uint64_t *selected);
 /* Stable sort of recs in place by the key, ascending (floats by IEEE
  * 754 totalOrder, as sc_sort_type) or descending; equal keys keep their
- * order.  Memory: n times the record size and 16 bytes a record. */
+ * order.  Memory: n times the record size and 16 bytes a record (32 for
+ * a 64-bit key, or past 2^32 records). */
 sc_status sc_sort_records(sc_ctx *ctx, void *recs, uint64_t n,
                           const sc_record *r, int descending);
 /* Argsort: idx[k] (room for n) is the position in recs of the record
