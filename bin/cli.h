@@ -112,9 +112,6 @@ int cli_record_option(cli *c, int opt, const char *arg);
  * key's, and the field to write into its output options (cli_operands
  * calls it, before the conditions are read). */
 void cli_build_record(cli *c);
-/* What --field cannot go with, known once the tool's own options are:
- * positions (--indices) and -C (cli_run calls it). */
-void cli_check_field(const cli *c);
 /* Handles -S SIZE (at least `least` bytes) and -T DIR of the tools that
  * keep data aside in memory and then in temporary files; returns 0 if
  * opt is neither. */

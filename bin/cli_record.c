@@ -95,15 +95,3 @@ void cli_build_record(cli *c)
                 &o->field_type);
 }
 
-void cli_check_field(const cli *c)
-{
-    const sc_job *j = &c->job;
-    if (!j->out.field) return;
-    if ((j->kind == SC_JOB_COMPACT || j->kind == SC_JOB_SORT) &&
-        (j->compact_out == SC_OUT_INDICES32 ||
-         j->compact_out == SC_OUT_INDICES64))
-        cli_usage_error(c, "--field and --indices exclude each other "
-                        "(positions are not records)");
-    if (j->kind == SC_JOB_SORT && j->check)
-        cli_usage_error(c, "--field and --check exclude each other");
-}

@@ -143,7 +143,6 @@ static void one_gpu_queue(void)
 
 int cli_run(cli *c)
 {
-    cli_check_field(c);
     refuse_text_records(c);
     if (refuse_terminal(c)) return EXIT_FAIL;
     install_signals();

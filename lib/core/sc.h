@@ -3,7 +3,8 @@
  *
  * Three layers, each usable alone:
  *   arrays   sc_compact(), sc_split(), sc_scan(), sc_sort(), sc_gen() on host
- *            arrays; the sc_dev_*() variants take device pointers;
+ *            arrays (and records: sc_sort_records() and the like); the
+ *            sc_dev_*() variants take device pointers;
  *   streams  sc_reader / sc_writer turn files, pipes and formats into chunks;
  *   jobs     sc_job: one operation over streams, chunk by chunk (sc_run()).
  *

@@ -66,9 +66,11 @@ static const char *field_fault(const sc_job *j)
     int positions = (j->kind == SC_JOB_COMPACT || j->kind == SC_JOB_SORT) &&
                     (j->compact_out == SC_OUT_INDICES32 ||
                      j->compact_out == SC_OUT_INDICES64);
-    if (positions) return "a field and --indices exclude each other";
+    if (positions)
+        return "--field and --indices exclude each other (positions are "
+               "not records)";
     if (j->kind == SC_JOB_SORT && j->check)
-        return "a field and --check exclude each other";
+        return "--field and --check exclude each other";
     if (j->out.wide) return "a field is written in its own type, not wide";
     return NULL;
 }

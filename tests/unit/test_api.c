@@ -2004,7 +2004,12 @@ static int arr_negative(sc_type t, uint64_t x)
     switch (t) {
     case SC_I32: return (int32_t)(uint32_t)x < 0;
     case SC_I64: return (int64_t)x < 0;
-    case SC_F32: { float f; uint32_t b = (uint32_t)x; memcpy(&f, &b, 4); return f < 0; }
+    case SC_F32: {
+        float f;
+        uint32_t b = (uint32_t)x;
+        memcpy(&f, &b, 4);
+        return f < 0;
+    }
     case SC_F64: { double d; memcpy(&d, &x, 8); return d < 0; }
     default:     return x < 0x80000000u;    /* unsigned: below 2^31 */
     }
@@ -2055,7 +2060,8 @@ static void test_record_arrays_on(sc_ctx *c, const sc_record *r, uint64_t n)
     size_t sz = r->size;
     unsigned char *v = arr_data(r, n), *out = xmalloc(n * sz);
     unsigned char *want = xmalloc(n * sz);
-    uint64_t *idx = xmalloc(n * 8), *tmp = xmalloc(n * 8), *got = xmalloc(n * 8);
+    uint64_t *idx = xmalloc(n * 8), *tmp = xmalloc(n * 8);
+    uint64_t *got = xmalloc(n * 8);
     for (int desc = 0; desc < 2; desc++) {
         for (uint64_t i = 0; i < n; i++) idx[i] = i;
         arr_msort(v, r, desc, idx, tmp, n);
