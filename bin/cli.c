@@ -48,7 +48,9 @@ static const char record_help[] =
 "                      its key;\n"
 "                      raw, gzip or zstd, not text (runs on the CPU)\n"
 "      --key OFF[:T]   the records' key: at byte OFF (a multiple of its\n"
-"                      size), of type T (default: the --type); default 0\n";
+"                      size), of type T (default: the --type); default 0\n"
+"      --field OFF[:T] write only this field of each record: the T (default:\n"
+"                      the key's type) at byte OFF, as elements (-t too)\n";
 
 static const char report_help[] =
 "  -t, --text          accepted: the report is text anyway\n";

@@ -16,7 +16,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 enum {
     OPT_IN = 256, OPT_LEVEL, OPT_ZSTD,
     OPT_EQ, OPT_NE, OPT_LT, OPT_LE, OPT_GT, OPT_GE, OPT_RANGE, OPT_MASK,
-    OPT_COUNT, OPT_INDICES, OPT_BIG_ENDIAN, OPT_RECORD, OPT_KEY,
+    OPT_COUNT, OPT_INDICES, OPT_BIG_ENDIAN, OPT_RECORD, OPT_KEY, OPT_FIELD,
     OPT_TOOL_BASE = 300
 };
 
@@ -30,6 +30,7 @@ enum {
     { "big-endian", no_argument, NULL, OPT_BIG_ENDIAN },                \
     { "record", required_argument, NULL, OPT_RECORD },                  \
     { "key", required_argument, NULL, OPT_KEY },                        \
+    { "field", required_argument, NULL, OPT_FIELD },                    \
     { "in", required_argument, NULL, OPT_IN },                          \
     { "text", no_argument, NULL, 't' },                                 \
     { "chunk", required_argument, NULL, 'c' },                          \
@@ -87,9 +88,10 @@ typedef struct cli {
      * come after them). */
     struct cli_cond { int opt; const char *arg; } *conds;
     unsigned n_conds;
-    /* --record and --key as given, checked once the type is known. */
+    /* --record, --key and --field as given, checked once the type is
+     * known. */
     uint32_t record_size;
-    const char *key;
+    const char *key, *field;
     sc_job job;
 } cli;
 
@@ -103,11 +105,12 @@ int cli_pred_option(cli *c, int opt, const char *arg);
 /* The conditions given, read in the element type now known, replace the
  * default x != 0 (cli_operands calls it). */
 void cli_build_pred(cli *c);
-/* Handles --record and --key (cli_record.c); returns 0 if opt is
- * neither; a tool that takes no records refuses them. */
+/* Handles --record, --key and --field (cli_record.c); returns 0 if opt
+ * is none of them; a tool that takes no records refuses them. */
 int cli_record_option(cli *c, int opt, const char *arg);
 /* The record layout given, checked, into the job, whose type becomes the
- * key's (cli_operands calls it, before the conditions are read). */
+ * key's, and the field to write into its output options (cli_operands
+ * calls it, before the conditions are read). */
 void cli_build_record(cli *c);
 /* Handles -S SIZE (at least `least` bytes) and -T DIR of the tools that
  * keep data aside in memory and then in temporary files; returns 0 if

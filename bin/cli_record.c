@@ -1,8 +1,10 @@
-/* cli_record.c — --record N and --key OFF[:T], which sc-gen, sc-compact,
- * sc-split and sc-rsort take (the other tools refuse them for now): the
- * layout is kept as given until every option is known (--type may come
- * after --key), then checked and put in the job, whose type becomes the
- * key's so that conditions, sc-gen's bounds and --bits are read in it. */
+/* cli_record.c — --record N, --key OFF[:T] and --field OFF[:T], which
+ * sc-gen, sc-compact, sc-split and sc-rsort take (the other tools refuse
+ * them for now): the layout is kept as given until every option is known
+ * (--type may come after --key), then checked and put in the job, whose
+ * type becomes the key's so that conditions, sc-gen's bounds and --bits
+ * are read in it; the field goes to the job's output options, where the
+ * writer takes it out of each record. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -31,46 +33,52 @@ int cli_record_option(cli *c, int opt, const char *arg)
         c->record_size = (uint32_t)n;
         return 1;
     }
-    if (opt == OPT_KEY) {
-        need_record_tool(c, "--key");
-        c->key = arg;
+    if (opt == OPT_KEY || opt == OPT_FIELD) {
+        need_record_tool(c, opt == OPT_KEY ? "--key" : "--field");
+        *(opt == OPT_KEY ? &c->key : &c->field) = arg;
         return 1;
     }
     return 0;
 }
 
-/* "OFF[:T]" into rec's key: T defaults to the --type. */
-static void parse_key(const cli *c, const char *arg, sc_record *rec)
+/* A place in a record of `size` bytes, "OFF[:T]" as --key or --field
+ * (what: "key", "field") gives it, into *off and *type: T defaults to
+ * *type. */
+static void parse_place(const cli *c, const char *what, const char *arg,
+                        uint32_t size, uint32_t *at, sc_type *type)
 {
-    char off[32];
+    char off[32], opt[16];
+    snprintf(opt, sizeof opt, "--%s", what);
     size_t len = strcspn(arg, ":");
     if (len == 0 || len >= sizeof off)
-        cli_usage_error(c, "invalid --key '%s' (OFF or OFF:TYPE)", arg);
+        cli_usage_error(c, "invalid %s '%s' (OFF or OFF:TYPE)", opt, arg);
     memcpy(off, arg, len);
     off[len] = '\0';
-    rec->key_off = (uint32_t)cli_number(c, "--key", off, 0, UINT32_MAX);
-    rec->key_type = c->job.type;
-    if (arg[len] && sc_type_parse(arg + len + 1, &rec->key_type) != SC_OK)
-        cli_usage_error(c, "invalid --key type '%s' (u32, i32, f32, u64, "
-                        "i64, f64)", arg + len + 1);
-    unsigned size = sc_type_size(rec->key_type);
-    if (rec->key_off % size)
-        cli_usage_error(c, "--key %s: the offset is not a multiple of the "
-                        "%s key's %u bytes", arg,
-                        sc_type_name(rec->key_type), size);
-    if (rec->key_off + (uint64_t)size > rec->size)
-        cli_usage_error(c, "--key %s: the key is not inside a record of %u "
-                        "bytes", arg, (unsigned)rec->size);
+    *at = (uint32_t)cli_number(c, opt, off, 0, UINT32_MAX);
+    if (arg[len] && sc_type_parse(arg + len + 1, type) != SC_OK)
+        cli_usage_error(c, "invalid %s type '%s' (u32, i32, f32, u64, "
+                        "i64, f64)", opt, arg + len + 1);
+    unsigned bytes = sc_type_size(*type);
+    if (*at % bytes)
+        cli_usage_error(c, "%s %s: the offset is not a multiple of the "
+                        "%s %s's %u bytes", opt, arg, sc_type_name(*type),
+                        what, bytes);
+    if (*at + (uint64_t)bytes > size)
+        cli_usage_error(c, "%s %s: the %s is not inside a record of %u "
+                        "bytes", opt, arg, what, (unsigned)size);
 }
 
 void cli_build_record(cli *c)
 {
     if (!c->record_size) {
-        if (c->key) cli_usage_error(c, "--key goes with --record");
+        if (c->key || c->field)
+            cli_usage_error(c, "%s goes with --record",
+                            c->key ? "--key" : "--field");
         return;
     }
     sc_record rec = { c->record_size, 0, c->job.type };
-    if (c->key) parse_key(c, c->key, &rec);
+    if (c->key) parse_place(c, "key", c->key, rec.size, &rec.key_off,
+                            &rec.key_type);
     else if (sc_type_size(rec.key_type) > rec.size)
         cli_usage_error(c, "--record %u: a %s key does not fit (see --key)",
                         (unsigned)rec.size, sc_type_name(rec.key_type));
@@ -79,4 +87,11 @@ void cli_build_record(cli *c)
     c->job.record = rec;
     c->job.type = rec.key_type;
     c->job.gen.type = rec.key_type;
+    if (!c->field) return;
+    sc_writer_opts *o = &c->job.out;
+    o->field = 1;
+    o->field_type = rec.key_type;
+    parse_place(c, "field", c->field, rec.size, &o->field_off,
+                &o->field_type);
 }
+

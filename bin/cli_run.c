@@ -52,7 +52,8 @@ static int figures_only(const sc_job *j)
            (j->kind == SC_JOB_SORT && j->check);
 }
 
-/* Records have no text form; their positions and figures have one. */
+/* Records have no text form; their positions, figures and a field
+ * (--field) have one. */
 static void refuse_text_records(const cli *c)
 {
     const sc_job *j = &c->job;
@@ -60,9 +61,10 @@ static void refuse_text_records(const cli *c)
                      j->kind == SC_JOB_SORT) &&
                     j->compact_out != SC_OUT_VALUES;
     if (j->record.size && j->out.fmt == SC_FMT_TEXT && !positions &&
-        !figures_only(j))
+        !figures_only(j) && !j->out.field)
         cli_usage_error(c, "-t (--text): records are written raw, gzip or "
-                        "zstd, not as text");
+                        "zstd, not as text (--field writes one field as "
+                        "text)");
 }
 
 /* Whether output named path (NULL or "-": standard output) is a terminal.

@@ -294,7 +294,7 @@ set_byte() {
              seek($f, $ARGV[1], 0); print $f chr($ARGV[2]); close $f' "$1" "$2" "$3"
 }
 
-# Records (records.bats, records-sort.bats).
+# Records (records.bats, records-sort.bats, records-field.bats).
 
 # recgen FILE SIZE OFF TYPE COUNT SEED [sc-ref options]: COUNT records of
 # SIZE bytes from sc-ref gen, checked to be COUNT records long.

@@ -167,6 +167,9 @@ static inline uint64_t sc_elem_bits(const void *v, size_t i, unsigned size)
 /* Why rec is no record layout (sc.h's sc_record: the size, the key's
  * type and place), or NULL when it is one or is none (size 0) (types.c). */
 const char *sc_record_fault(const sc_record *rec);
+/* Why an element of type t at byte off is no field of records of size
+ * bytes (size 0: no records), or NULL when it is one (types.c). */
+const char *sc_field_fault(uint32_t size, uint32_t off, sc_type t);
 
 /* sc_stat's running state: mergeable, so chunks and threads may be
  * reduced in any order and give the same figures. The distinct estimate

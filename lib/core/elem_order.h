@@ -32,6 +32,10 @@ void sc_elem_order_make(sc_elem_order *o, unsigned size, unsigned key_off,
  * stored, at 0, and the position, a uint64_t, at SC_KEYPOS_AT. */
 #define SC_KEYPOS_BYTES 16u
 #define SC_KEYPOS_AT 8u
+/* What a record sort gathers (cpu/cpu.h's sc_cpu_sort_records): the
+ * items whole, each key with its position (such an item), or the
+ * positions alone, as uint64_t (an argsort into an array). */
+enum { SC_GATHER_ITEMS = 0, SC_GATHER_KEYPOS = 1, SC_GATHER_POSITIONS = 2 };
 /* The order of such items made from items of o. */
 void sc_elem_order_keypos(const sc_elem_order *o, sc_elem_order *kp);
 

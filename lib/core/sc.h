@@ -3,7 +3,8 @@
  *
  * Three layers, each usable alone:
  *   arrays   sc_compact(), sc_split(), sc_scan(), sc_sort(), sc_gen() on host
- *            arrays; the sc_dev_*() variants take device pointers;
+ *            arrays (and records: sc_sort_records() and the like); the
+ *            sc_dev_*() variants take device pointers;
  *   streams  sc_reader / sc_writer turn files, pipes and formats into chunks;
  *   jobs     sc_job: one operation over streams, chunk by chunk (sc_run()).
  *
@@ -287,6 +288,41 @@ sc_status sc_stat_type(sc_ctx *ctx, const void *in, uint64_t n, sc_type type,
  * 64-bit elements are made on the host's threads. */
 sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
                  void *out, uint64_t n);
+
+/* Records in host arrays (sc_record's layout, sc(7) "Element types and
+ * records"): n records of r->size bytes back to back, each tested or
+ * ordered by its key, in the host's byte order, and moved whole.  They
+ * run on the host's threads whatever the context's device.  pred is of
+ * the key's type (sc_pred_default_type(p, r->key_type) and the like);
+ * in and out must not overlap.  A plain array of elements of type t is
+ * records of sc_type_size(t) bytes whose key is the whole. */
+/* The records that pass, in order, to out (room for n); *kept: how
+ * many. */
+sc_status sc_compact_records(sc_ctx *ctx, const void *in, uint64_t n,
+                             const sc_record *r, const sc_pred *pred,
+                             void *out, uint64_t *kept);
+/* Their positions (first_index + i), as uint64. */
+sc_status sc_compact_records_indices(sc_ctx *ctx, const void *in,
+                                     uint64_t n, const sc_record *r,
+                                     const sc_pred *pred,
+                                     uint64_t first_index, uint64_t *out,
+                                     uint64_t *kept);
+/* Stable partition: out (room for n) = the passing records, then the
+ * others, each group in input order; *selected: how many passed. */
+sc_status sc_split_records(sc_ctx *ctx, const void *in, uint64_t n,
+                           const sc_record *r, const sc_pred *pred,
+                           void *out, uint64_t *selected);
+/* Stable sort of recs in place by the key, ascending (floats by IEEE
+ * 754 totalOrder, as sc_sort_type) or descending; equal keys keep their
+ * order.  Memory: n times the record size and 16 bytes a record (32 for
+ * a 64-bit key, or past 2^32 records). */
+sc_status sc_sort_records(sc_ctx *ctx, void *recs, uint64_t n,
+                          const sc_record *r, int descending);
+/* Argsort: idx[k] (room for n) is the position in recs of the record
+ * that sc_sort_records() puts at k. */
+sc_status sc_argsort_records(sc_ctx *ctx, const void *recs, uint64_t n,
+                             const sc_record *r, int descending,
+                             uint64_t *idx);
 
 /* Device arrays: sc_dev.h. */
 #include "sc_dev.h"

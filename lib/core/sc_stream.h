@@ -61,6 +61,15 @@ typedef struct sc_writer_opts {
     uint32_t record;    /* records of this many bytes (sc_record's)
                            instead of elements: n counts them, written
                            as they are (not swapped; not text); 0: none */
+    /* With record: field nonzero writes only one field of each record,
+     * an element of field_type at byte field_off (a multiple of its
+     * size, inside the record), as elements of that type are written
+     * (text too).  Its bytes are copied as they are: with big_endian
+     * they are big-endian in the record and in binary output, and read
+     * so for text. */
+    int field;
+    uint32_t field_off;
+    sc_type field_type;
 } sc_writer_opts;
 
 /* path NULL or "-": standard output. A file is written beside path and
@@ -96,7 +105,9 @@ typedef struct sc_job {
      * SC_JOB_SORT take them, on the host's threads whatever the device, in binary formats
      * only.  The key's type is then record.key_type, which pred and gen
      * are of (`type` is not used); big_endian says how the key is read
-     * and made.  Positions (SC_OUT_INDICES*) count records. */
+     * and made.  Positions (SC_OUT_INDICES*) count records.
+     * out.field (sc_writer_opts) writes one field of each record
+     * written instead of the whole (not with positions or check). */
     sc_record record;
     const char *output;         /* NULL: standard output */
     sc_writer_opts out;

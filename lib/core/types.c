@@ -24,17 +24,36 @@ unsigned sc_type_size(sc_type t) { return known(t) ? types[t].size : 0; }
 int sc_type_is_float(sc_type t) { return known(t) && types[t].is_float; }
 int sc_type_is_signed(sc_type t) { return known(t) && types[t].is_signed; }
 
+/* Why an element of type t at byte off is no place in a record of size
+ * bytes (NULL: it is one); `what` (0 key, 1 field) picks the words. */
+static const char *place_fault(uint32_t size, uint32_t off, sc_type t,
+                               int what)
+{
+    static const char *const bad[][3] = {
+        { "invalid key type", "key offset is not a multiple of its size",
+          "key is not inside the record" },
+        { "invalid field type", "field offset is not a multiple of its size",
+          "field is not inside the record" },
+    };
+    unsigned k = sc_type_size(t);
+    if (k == 0) return bad[what][0];
+    if (off % k) return bad[what][1];
+    if (off >= size || size - off < k) return bad[what][2];
+    return NULL;
+}
+
 const char *sc_record_fault(const sc_record *rec)
 {
     if (rec->size == 0) return NULL;
-    unsigned k = sc_type_size(rec->key_type);
     if (rec->size % 4 || rec->size > SC_RECORD_MAX)
         return "record size is not a multiple of 4 from 4 to 4096";
-    if (k == 0) return "invalid key type";
-    if (rec->key_off % k) return "key offset is not a multiple of its size";
-    if (rec->key_off >= rec->size || rec->size - rec->key_off < k)
-        return "key is not inside the record";
-    return NULL;
+    return place_fault(rec->size, rec->key_off, rec->key_type, 0);
+}
+
+const char *sc_field_fault(uint32_t size, uint32_t off, sc_type t)
+{
+    if (size == 0) return "a field needs records";
+    return place_fault(size, off, t, 1);
 }
 
 int sc_type_ranked(sc_type t)

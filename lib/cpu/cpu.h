@@ -51,9 +51,11 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
 /* in[0..n), items of o (records, or elements), sorted stably by o's
- * rank and handed to ready in pieces, in order (cpu_rsort.c): whole
- * items, or with keypos each item's key and its position, base + its
- * index (core/elem_order.h's SC_KEYPOS_BYTES).  n > 0 needs ready. */
+ * rank and handed to ready in pieces, in order (cpu_rsort.c): what
+ * keypos (core/elem_order.h's SC_GATHER_*) says, whole items, each
+ * item's key and its position, base + its index (SC_KEYPOS_BYTES), or
+ * the positions alone.  ready NULL: arg is an array for all n of them,
+ * gathered into it at once (not in place: arg is not in). */
 sc_status sc_cpu_sort_records(sc_ctx *ctx, sc_phase_times *times,
                               const void *in, uint64_t n,
                               const sc_elem_order *o, int keypos,

@@ -43,7 +43,7 @@ typedef struct rsort {
     uint64_t *ranks;        /* the ranks, where several passes need them */
     const uint64_t *perm;   /* in the pass: item at each position so far */
     /* The gather. */
-    int keypos;
+    int keypos;             /* SC_GATHER_* */
     uint64_t base;
     uint64_t first;         /* the piece's first output position */
     uint64_t len;
@@ -173,22 +173,27 @@ static void gather_part(void *arg, unsigned i)
     for (uint64_t k = b; k < e; k++) {
         uint64_t idx = word[k] & mask;
         const unsigned char *item = rs->in + idx * o->size;
-        if (!rs->keypos) {
+        uint64_t pos = rs->base + idx;
+        if (rs->keypos == SC_GATHER_ITEMS)
             memcpy(rs->out + k * o->size, item, o->size);
-            continue;
-        }
-        sc_keypos_make(rs->out + k * SC_KEYPOS_BYTES, o, item,
-                       rs->base + idx);
+        else if (rs->keypos == SC_GATHER_KEYPOS)
+            sc_keypos_make(rs->out + k * SC_KEYPOS_BYTES, o, item, pos);
+        else
+            memcpy(rs->out + k * sizeof pos, &pos, sizeof pos);
     }
 }
 
 static sc_status gather(rsort *rs, sc_phase_times *times, sc_ready_fn ready,
                         void *arg)
 {
-    size_t size = rs->keypos ? SC_KEYPOS_BYTES : rs->o->size;
-    size_t piece = PIECE_BYTES / size ? PIECE_BYTES / size : 1;
+    size_t size = rs->keypos == SC_GATHER_KEYPOS ? SC_KEYPOS_BYTES
+                : rs->keypos == SC_GATHER_POSITIONS ? sizeof (uint64_t)
+                : rs->o->size;
+    /* With no one to hand pieces to, the caller's array is one piece. */
+    size_t piece = !ready ? rs->n
+                 : PIECE_BYTES / size ? PIECE_BYTES / size : 1;
     if (piece > rs->n) piece = rs->n;
-    rs->out = malloc(piece * size);
+    rs->out = ready ? malloc(piece * size) : arg;
     if (!rs->out) return sc_fail(rs->ctx, SC_ERR_NOMEM, "out of memory");
     sc_status st = SC_OK;
     for (rs->first = 0; st == SC_OK && rs->first < rs->n;
@@ -197,9 +202,9 @@ static sc_status gather(rsort *rs, sc_phase_times *times, sc_ready_fn ready,
         double t0 = sc_now();
         run_parts(rs, parts_for(rs->ctx, rs->len, size), gather_part);
         sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
-        st = ready(arg, rs->out, rs->len);
+        if (ready) st = ready(arg, rs->out, rs->len);
     }
-    free(rs->out);
+    if (ready) free(rs->out);
     return st;
 }
 

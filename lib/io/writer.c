@@ -118,12 +118,14 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
         return sc_fail(ctx, SC_ERR_USAGE, "wide output is for 32-bit "
                        "types, not %s", sc_type_name(opts->type));
     sc_record rec = { opts->record, 0, SC_U32 };
-    if (sc_record_fault(&rec))
-        return sc_fail(ctx, SC_ERR_USAGE, "sc_writer_open: %s",
-                       sc_record_fault(&rec));
-    if (opts->record && (opts->fmt == SC_FMT_TEXT || opts->wide))
+    const char *bad = sc_record_fault(&rec);
+    if (!bad && opts->field)
+        bad = sc_field_fault(opts->record, opts->field_off, opts->field_type);
+    if (bad) return sc_fail(ctx, SC_ERR_USAGE, "sc_writer_open: %s", bad);
+    if (opts->record && (opts->wide ||
+                         (opts->fmt == SC_FMT_TEXT && !opts->field)))
         return sc_fail(ctx, SC_ERR_USAGE, "records are written as they are: "
-                       "not as text, not wide");
+                       "not as text (but for one field), not wide");
     if (opts->fmt == SC_FMT_ZST && !sc_zstd_built())
         return sc_fail(ctx, SC_ERR_USAGE, "zstd output: this libsc was built "
                        "without zstd");
@@ -133,10 +135,15 @@ static sc_status writer_open(sc_writer **out, sc_ctx *ctx, const char *path,
     if (!w) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     w->ctx = ctx;
     w->o = *opts;
-    w->type = opts->wide ? sc_type_wide(opts->type) : opts->type;
-    w->size = opts->record ? opts->record : sc_type_size(w->type);
+    w->type = opts->field ? opts->field_type
+            : opts->wide ? sc_type_wide(opts->type) : opts->type;
+    w->size = opts->record && !opts->field ? opts->record
+                                           : sc_type_size(w->type);
     /* Records are bytes, written as they are: their key was made or
-     * read in the byte order asked for. */
+     * read in the byte order asked for, and so is a field's copy.  Only
+     * text reads the field's value. */
+    w->field_swap = opts->field && opts->big_endian &&
+                    opts->fmt == SC_FMT_TEXT;
     if (opts->record) w->o.big_endian = 0;
     w->fd = 1;
     w->name = "(standard output)";
@@ -288,9 +295,34 @@ static sc_status write_swapped(sc_writer *w, const void *elems, size_t n)
     return SC_OK;
 }
 
+/* One field of each record, gathered a piece at a time into a buffer
+ * of its own, then written as elements are. */
+static sc_status write_fields(sc_writer *w, const void *recs, size_t n)
+{
+    if (!w->swapped && !(w->swapped = malloc(SWAP_PIECE * 8)))
+        return sc_fail(w->ctx, SC_ERR_NOMEM, "out of memory");
+    const unsigned char *p = (const unsigned char *)recs + w->o.field_off;
+    size_t stride = w->o.record;
+    unsigned char *buf = w->swapped;
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < SWAP_PIECE ? n - done : SWAP_PIECE;
+        const unsigned char *from = p + done * stride;
+        for (size_t i = 0; i < k; i++)
+            if (w->size == 8) memcpy(buf + i * 8, from + i * stride, 8);
+            else memcpy(buf + i * 4, from + i * stride, 4);
+        if (w->field_swap) sc_swap_bytes(buf, k, w->size);
+        sc_status st = w->o.fmt == SC_FMT_TEXT ? write_text(w, buf, k)
+                                               : write_binary(w, buf, k);
+        if (st) return st;
+        done += k;
+    }
+    return SC_OK;
+}
+
 sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
 {
     if (w->failed) return SC_ERR_IO;
+    if (w->o.field) return write_fields(w, elems, n);
     if (w->o.fmt == SC_FMT_TEXT) return write_text(w, elems, n);
     if (w->o.big_endian) return write_swapped(w, elems, n);
     return write_binary(w, elems, n);
@@ -299,7 +331,7 @@ sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
 sc_status sc_writer_write_pages(sc_writer *w, const void *elems, size_t n)
 {
     if (w->failed) return SC_ERR_IO;
-    if (!w->pipe || w->o.fmt != SC_FMT_RAW || w->o.big_endian)
+    if (!w->pipe || w->o.fmt != SC_FMT_RAW || w->o.big_endian || w->o.field)
         return sc_writer_write(w, elems, n);
     size_t len = n * w->size, done = 0;
     if (sc_splice_full(w->fd, elems, len, &done) == 0) return SC_OK;

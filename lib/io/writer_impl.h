@@ -22,7 +22,9 @@ struct sc_writer {
     int figures;                /* --count's figures are the whole output */
     sc_type type;               /* the elements', wide already applied */
     unsigned size;              /* bytes an element */
-    void *swapped;              /* big-endian: a piece reversed */
+    void *swapped;              /* big-endian: a piece reversed; a
+                                   field: a piece's fields */
+    int field_swap;             /* text of big-endian fields */
     char *text;                 /* text: formatted numbers */
     size_t text_len;
     int failed;

@@ -43,9 +43,9 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     int kind = !indices(j) ? SC_EMIT_VALUES
              : narrow ? SC_EMIT_IDX32 : SC_EMIT_IDX64;
     if (j->record.size)
-        return sc_compact_records(ctx, js->times, c->in, c->n, &j->record,
-                                  j->big_endian, &j->pred, kind, c->first,
-                                  c->out, &c->n_sel);
+        return sc_op_compact_records(ctx, js->times, c->in, c->n, &j->record,
+                                     j->big_endian, &j->pred, kind, c->first,
+                                     c->out, &c->n_sel);
     SC_ON(b, compact(ctx, js->times, c->in, c->n, &j->pred, kind, c->first,
                      c->out, &c->n_sel));
     c->out_wide = j->compact_out == SC_OUT_INDICES32 && !narrow;

@@ -45,11 +45,33 @@ static const char *record_fault(const sc_job *j)
         j->kind != SC_JOB_SPLIT && j->kind != SC_JOB_SORT)
         return "records are taken by gen, compact, split and sort for now";
     if (j->in_fmt == SC_FMT_TEXT ||
-        (j->out.fmt == SC_FMT_TEXT && writes_records(j)))
-        return "records are read and written raw, gzip or zstd, not as text";
+        (j->out.fmt == SC_FMT_TEXT && writes_records(j) && !j->out.field))
+        return "records are read and written raw, gzip or zstd, not as text "
+               "(but for one field)";
     if ((j->kind == SC_JOB_COMPACT || (j->kind == SC_JOB_SPLIT && !j->ranges))
         && j->pred.type != (uint32_t)j->record.key_type)
         return "the condition's type is not the record key's";
+    return NULL;
+}
+
+/* What a job writing one field of its records may not be (NULL: it is
+ * none, or has none): the field is a record's, and positions are no
+ * records. */
+static const char *field_fault(const sc_job *j)
+{
+    if (!j->out.field) return NULL;
+    const char *bad = sc_field_fault(j->record.size, j->out.field_off,
+                                     j->out.field_type);
+    if (bad) return bad;
+    int positions = (j->kind == SC_JOB_COMPACT || j->kind == SC_JOB_SORT) &&
+                    (j->compact_out == SC_OUT_INDICES32 ||
+                     j->compact_out == SC_OUT_INDICES64);
+    if (positions)
+        return "--field and --indices exclude each other (positions are "
+               "not records)";
+    if (j->kind == SC_JOB_SORT && j->check)
+        return "--field and --check exclude each other";
+    if (j->out.wide) return "a field is written in its own type, not wide";
     return NULL;
 }
 
@@ -70,6 +92,7 @@ static const char *sort_fault(const sc_job *j)
 static sc_status check_job(sc_ctx *ctx, const sc_job *j)
 {
     const char *bad = record_fault(j);
+    if (!bad) bad = field_fault(j);
     if (bad) return sc_fail(ctx, SC_ERR_USAGE, "%s", bad);
     if ((unsigned)j->kind > SC_JOB_STAT) bad = "invalid job kind";
     else if ((unsigned)j->in_fmt > SC_FMT_ZST) bad = "invalid input format";

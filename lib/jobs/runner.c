@@ -25,6 +25,7 @@ static sc_status open_outputs(job_state *js, const sc_job_type *t)
         o.record = 0;
     }
     if (j->count_only) o.record = 0;
+    if (!o.record) o.field = 0;
     sc_status st = sc_writer_open(&js->out, js->ctx, j->output, &o);
     if (st != SC_OK) return st;
     return t->open_more ? t->open_more(js) : SC_OK;

@@ -70,6 +70,7 @@ sc_status sc_sink_open(sc_sink *s, sc_ctx *ctx, const sc_job *j,
         s->positions = narrow ? 4 : 8;
         o.type = narrow ? SC_U32 : SC_U64;
         o.record = 0;
+        o.field = 0;
     }
     return sc_writer_open(&s->w, ctx, j->output, &o);
 }

@@ -9,7 +9,7 @@
  * already, -C only checks the order; both stream.
  *
  * Records, and --indices of records or elements, are sorted on the CPU
- * (sc_sort_records: their keys ranked and sorted with their positions,
+ * (sc_op_sort_records: their keys ranked and sorted with their positions,
  * then the records gathered); with --indices the runs and the merge carry
  * each key with its position (SC_KEYPOS_BYTES) and the sink writes the
  * positions.
@@ -30,7 +30,7 @@ typedef struct sort_state {
     const sc_job *job;
     sc_elem_order order;    /* of the input's elements or records */
     sc_elem_order item;     /* of what runs and the sink carry */
-    int by_records;         /* sorted by sc_sort_records */
+    int by_records;         /* sorted by sc_op_sort_records */
     int keypos;             /* --indices: keys with their positions */
     uint64_t buf_first;     /* the input position of buf[0] */
     unsigned size;          /* bytes an element (or record) */
@@ -167,8 +167,8 @@ static sc_status sort_buffer(sort_state *ss, const char *what,
                          ss->sort_rate > 0 ? bytes / ss->sort_rate : -1);
     }
     sc_status st = ss->by_records
-        ? sc_sort_records(ss->ctx, &ss->result.phases, ss->buf, ss->len,
-                          &ss->order, ss->keypos, ss->buf_first, ready, arg)
+        ? sc_op_sort_records(ss->ctx, &ss->result.phases, ss->buf, ss->len,
+                             &ss->order, ss->keypos, ss->buf_first, ready, arg)
         : sc_sort_ready(ss->ctx, &ss->result.phases, ss->buf, ss->len,
                         j->type, j->lo_bit, j->hi_bit, j->reverse, ready,
                         arg);

@@ -37,9 +37,9 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     const sc_job *j = js->job;
     sc_status st;
     if (j->record.size)
-        return sc_split_records(ctx, js->times, c->in, c->n, &j->record,
-                                j->big_endian, &j->pred, c->out, c->aux,
-                                &c->n_sel);
+        return sc_op_split_records(ctx, js->times, c->in, c->n, &j->record,
+                                   j->big_endian, &j->pred, c->out, c->aux,
+                                   &c->n_sel);
     SC_ON(b, split(ctx, js->times, c->in, c->n, &j->pred, c->out,
                    c->aux, &c->n_sel));
     return st;

@@ -19,19 +19,21 @@ sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                          out, counts);
 }
 
-sc_status sc_compact_records(sc_ctx *ctx, sc_phase_times *times,
-                             const void *in, uint64_t n, const sc_record *rec,
-                             int big_endian, const sc_pred *pred, int out_kind,
-                             uint64_t first_index, void *out, uint64_t *kept)
+sc_status sc_op_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                                const void *in, uint64_t n,
+                                const sc_record *rec, int big_endian,
+                                const sc_pred *pred, int out_kind,
+                                uint64_t first_index, void *out,
+                                uint64_t *kept)
 {
     return sc_cpu_compact_records(ctx, times, in, n, rec, big_endian, pred,
                                   out_kind, first_index, out, kept);
 }
 
-sc_status sc_split_records(sc_ctx *ctx, sc_phase_times *times,
-                           const void *in, uint64_t n, const sc_record *rec,
-                           int big_endian, const sc_pred *pred, void *sel,
-                           void *rej, uint64_t *selected)
+sc_status sc_op_split_records(sc_ctx *ctx, sc_phase_times *times,
+                              const void *in, uint64_t n, const sc_record *rec,
+                              int big_endian, const sc_pred *pred, void *sel,
+                              void *rej, uint64_t *selected)
 {
     return sc_cpu_split_records(ctx, times, in, n, rec, big_endian, pred, sel,
                                 rej, selected);
@@ -46,9 +48,9 @@ sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
                               out, n);
 }
 
-sc_status sc_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
-                          uint64_t n, const sc_elem_order *o, int keypos,
-                          uint64_t base, sc_ready_fn ready, void *arg)
+sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                             uint64_t n, const sc_elem_order *o, int keypos,
+                             uint64_t base, sc_ready_fn ready, void *arg)
 {
     return sc_cpu_sort_records(ctx, times, in, n, o, keypos, base, ready,
                                arg);

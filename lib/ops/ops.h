@@ -138,23 +138,25 @@ sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
  * sc_record), as the backend table's compact, split and gen do elements:
  * the key, of pred's (or the plan's) type, read or made big-endian when
  * asked; the rest of each record moves as it is (cpu_only.c). */
-sc_status sc_compact_records(sc_ctx *ctx, sc_phase_times *times,
-                             const void *in, uint64_t n, const sc_record *rec,
-                             int big_endian, const sc_pred *pred, int out_kind,
-                             uint64_t first_index, void *out, uint64_t *kept);
-sc_status sc_split_records(sc_ctx *ctx, sc_phase_times *times,
-                           const void *in, uint64_t n, const sc_record *rec,
-                           int big_endian, const sc_pred *pred, void *sel,
-                           void *rej, uint64_t *selected);
+sc_status sc_op_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                                const void *in, uint64_t n,
+                                const sc_record *rec, int big_endian,
+                                const sc_pred *pred, int out_kind,
+                                uint64_t first_index, void *out,
+                                uint64_t *kept);
+sc_status sc_op_split_records(sc_ctx *ctx, sc_phase_times *times,
+                              const void *in, uint64_t n, const sc_record *rec,
+                              int big_endian, const sc_pred *pred, void *sel,
+                              void *rej, uint64_t *selected);
 sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
                          const sc_gen_plan *plan, const sc_record *rec,
                          int big_endian, uint64_t first_index, void *out,
                          uint64_t n);
 /* sc-rsort of records, and argsort (--indices) of records or elements:
  * cpu/cpu.h's sc_cpu_sort_records (cpu_only.c). */
-sc_status sc_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
-                          uint64_t n, const sc_elem_order *o, int keypos,
-                          uint64_t base, sc_ready_fn ready, void *arg);
+sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                             uint64_t n, const sc_elem_order *o, int keypos,
+                             uint64_t base, sc_ready_fn ready, void *arg);
 /* The float sum scan of in[0..n) of type (f32 or f64), stream positions
  * first.. on, into elements of type (f32 with wide: doubles), from and
  * to *st (cpu_only.c). */

@@ -13,6 +13,9 @@
  *   sc-ref check   [-r] [--bits LO:HI] [-u]   (sc-rsort -C's verdict)
  *   sc-ref gather  --indices FILE   (the input's items at FILE's uint64
  *                  positions, in order: an argsort applied)
+ *   sc-ref field   OFF[:T]   (with --record: the T at byte OFF of each
+ *                  record, T the key's type unless given, written as an
+ *                  element of T: its bytes as they are, or -t its value)
  *   sc-ref gen     -n N [-s SEED]             (test data, no input read)
  *   sc-ref gen     --record N --key OFF:T --keys-in   (records around the
  *                  keys read from standard input, elements of T)
@@ -956,6 +959,30 @@ static int cmd_gather(int argc, char **argv)
     return 0;
 }
 
+static int type_named(const char *name);
+
+/* field OFF[:T]: the field of each record, as sc's --field writes it. */
+static int cmd_field(int argc, char **argv)
+{
+    if (argc != 1 || !rec_size)
+        die("usage: field OFF[:T] --record N", NULL);
+    char off[32];
+    const char *name = strchr(argv[0], ':')
+                       ? split_pair(argv[0], off, sizeof off) : NULL;
+    int t = name ? type_named(name) : elem_type;
+    unsigned at = (unsigned)parse_u64(name ? off : argv[0]);
+    unsigned w = width_of(t) / 8;
+    if (at % w || at + w > rec_size)
+        die("bad field", argv[0]);
+    uint64_t n;
+    unsigned char *recs = NULL;
+    free(read_records(&n, &recs));
+    for (uint64_t i = 0; i < n; i++)
+        put_elem(t, get_bytes(recs + i * rec_size + at, w));
+    free(recs);
+    return 0;
+}
+
 /* sc-rsort -C: is the input in sort's order?  The first element that
  * sort would put before the one before it, or (-u) that has its key. */
 static int cmd_check(int argc, char **argv)
@@ -1377,7 +1404,7 @@ int main(int argc, char **argv)
 {
     argc = global_options(argc, argv);
     if (argc < 2)
-        die("usage: sc-ref compact|split|scan|sort|stat|check|gather|gen [options]"
+        die("usage: sc-ref compact|split|scan|sort|stat|check|gather|gen|field [options]"
             " [--type T] [--big-endian] [--in text] [-t] <in >out", NULL);
     const char *cmd = argv[1];
     int rc;
@@ -1397,6 +1424,8 @@ int main(int argc, char **argv)
         rc = cmd_gather(argc - 2, argv + 2);
     else if (strcmp(cmd, "gen") == 0)
         rc = cmd_gen(argc - 2, argv + 2);
+    else if (strcmp(cmd, "field") == 0)
+        rc = cmd_field(argc - 2, argv + 2);
     else
         die("unknown subcommand", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {

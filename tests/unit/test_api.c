@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1863,6 +1864,38 @@ static void test_record_job(sc_ctx *c, const char *in, const char *out)
     ok(fine && k == n && n > NREC / 3 && n < NREC, "records: the kept "
        "records whole and in order, read back as records (%zu)", n);
     sc_reader_close(r);
+    r = NULL;
+
+    /* out.field: the third word of each kept record, as u32 elements. */
+    job.out.field = 1;
+    job.out.field_off = 8;
+    job.out.field_type = SC_U32;
+    ok(sc_run(c, &job) == SC_OK, "records: a compaction job writing one "
+       "field (%s)", sc_ctx_message(c));
+    size_t m = 0;
+    fine = sc_reader_open(&r, c, &out, 1, SC_FMT_RAW) == SC_OK &&
+           sc_reader_read(r, got, 3 * NREC, &m) == SC_OK && m == n;
+    for (size_t i = 0, j = 0; fine && i < NREC; i++)
+        if (rec_key((uint32_t)i) < 500) fine = got[j++] == ~(uint32_t)i;
+    ok(fine, "records: the field of each kept record, in order (%zu)", m);
+    sc_reader_close(r);
+    job.out.fmt = SC_FMT_TEXT;
+    ok(sc_job_check(c, &job) == SC_OK, "records: a field may be text (%s)",
+       sc_ctx_message(c));
+    job.compact_out = SC_OUT_INDICES64;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "indices"),
+       "records: a field and positions exclude each other (%s)",
+       sc_ctx_message(c));
+    job.compact_out = SC_OUT_VALUES;
+    job.out.field_off = 10;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: a field off its "
+       "grid (%s)", sc_ctx_message(c));
+    job.out.field_off = 8;
+    job.record.size = 0;
+    job.type = SC_U32;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: a field with no "
+       "records (%s)", sc_ctx_message(c));
 }
 
 static void test_record_faults(sc_ctx *c, const char *in)
@@ -1934,6 +1967,196 @@ static void test_records(void)
     unlink(in);
     unlink(out);
     unlink(cut);
+}
+
+/* ------------------------------------------- records in host arrays */
+
+/* A record layout of the tests, and the bits of record i's key. */
+static uint64_t arr_key(const unsigned char *v, const sc_record *r,
+                        uint64_t i)
+{
+    const unsigned char *p = v + i * r->size + r->key_off;
+    if (sc_type_size(r->key_type) == 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        return x;
+    }
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
+/* The key's rank, the plain way: a signed type's sign bit flipped, a
+ * float's bits all flipped when negative (IEEE 754 totalOrder), else
+ * its sign bit. */
+static uint64_t arr_rank(sc_type t, uint64_t x)
+{
+    unsigned w = 8 * sc_type_size(t);
+    uint64_t sign = (uint64_t)1 << (w - 1), all = w == 64 ? UINT64_MAX
+                                                          : 0xFFFFFFFFu;
+    if (t == SC_F32 || t == SC_F64) return (x & sign) ? ~x & all : x | sign;
+    return t == SC_I32 || t == SC_I64 ? x ^ sign : x;
+}
+
+/* Whether key x is below 0 in its type, as C compares (a NaN is not). */
+static int arr_negative(sc_type t, uint64_t x)
+{
+    switch (t) {
+    case SC_I32: return (int32_t)(uint32_t)x < 0;
+    case SC_I64: return (int64_t)x < 0;
+    case SC_F32: {
+        float f;
+        uint32_t b = (uint32_t)x;
+        memcpy(&f, &b, 4);
+        return f < 0;
+    }
+    case SC_F64: { double d; memcpy(&d, &x, 8); return d < 0; }
+    default:     return x < 0x80000000u;    /* unsigned: below 2^31 */
+    }
+}
+
+/* A stable merge sort of positions idx[0..n) by rank (tmp: room for n). */
+static void arr_msort(const unsigned char *v, const sc_record *r, int desc,
+                      uint64_t *idx, uint64_t *tmp, uint64_t n)
+{
+    if (n < 2) return;
+    uint64_t h = n / 2, a = 0, b = h, k = 0;
+    arr_msort(v, r, desc, idx, tmp, h);
+    arr_msort(v, r, desc, idx + h, tmp, n - h);
+    while (a < h || b < n) {
+        int take_b = a == h;
+        if (a < h && b < n) {
+            uint64_t ra = arr_rank(r->key_type, arr_key(v, r, idx[a]));
+            uint64_t rb = arr_rank(r->key_type, arr_key(v, r, idx[b]));
+            take_b = desc ? rb > ra : rb < ra;
+        }
+        tmp[k++] = take_b ? idx[b++] : idx[a++];
+    }
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+/* n records of r with random bytes, half of the keys from a pool of 7
+ * (so many are equal) and the rest any bits. */
+static unsigned char *arr_data(const sc_record *r, uint64_t n)
+{
+    unsigned char *v = xmalloc(n * r->size);
+    for (uint64_t i = 0; i < n * r->size / 4; i++) {
+        uint32_t x = rnd();
+        memcpy(v + 4 * i, &x, 4);
+    }
+    static const uint64_t pool[7] = { 0, 1, 0x80000000u, 0x3FF0000000000000ull,
+                                      0xBFF0000000000000ull, 0xFFFFFFFFu, 42 };
+    for (uint64_t i = 0; i < n; i++) {
+        if (rnd() & 1) continue;
+        uint64_t x = pool[rnd() % 7];
+        memcpy(v + i * r->size + r->key_off, &x, sc_type_size(r->key_type));
+    }
+    return v;
+}
+
+static void test_record_arrays_on(sc_ctx *c, const sc_record *r, uint64_t n)
+{
+    const char *t = sc_type_name(r->key_type);
+    size_t sz = r->size;
+    unsigned char *v = arr_data(r, n), *out = xmalloc(n * sz);
+    unsigned char *want = xmalloc(n * sz);
+    uint64_t *idx = xmalloc(n * 8), *tmp = xmalloc(n * 8);
+    uint64_t *got = xmalloc(n * 8);
+    for (int desc = 0; desc < 2; desc++) {
+        for (uint64_t i = 0; i < n; i++) idx[i] = i;
+        arr_msort(v, r, desc, idx, tmp, n);
+        for (uint64_t i = 0; i < n; i++)
+            memcpy(want + i * sz, v + idx[i] * sz, sz);
+        memcpy(out, v, n * sz);
+        ok(sc_sort_records(c, out, n, r, desc) == SC_OK &&
+           memcmp(out, want, n * sz) == 0,
+           "sc_sort_records: %" PRIu64 " records of %u, %s key at %u%s",
+           n, r->size, t, r->key_off, desc ? ", descending" : "");
+        ok(sc_argsort_records(c, v, n, r, desc, got) == SC_OK &&
+           memcmp(got, idx, n * 8) == 0,
+           "sc_argsort_records: %" PRIu64 " records of %u, %s key at %u%s",
+           n, r->size, t, r->key_off, desc ? ", descending" : "");
+    }
+    /* Keys below 0 in their type (unsigned: below 2^31). */
+    sc_pred p;
+    uint64_t zero = 0, kept = 7, sel = 7, k = 0, m = 0;
+    if (r->key_type == SC_U32 || r->key_type == SC_U64) zero = 0x80000000u;
+    if (sc_pred_all_type(&p, r->key_type) != SC_OK ||
+        sc_pred_add_cmp(&p, SC_LT, zero) != SC_OK)
+        ok(0, "records: a predicate of %s", t);
+    for (uint64_t i = 0; i < n; i++)
+        if (arr_negative(r->key_type, arr_key(v, r, i))) {
+            memcpy(want + k * sz, v + i * sz, sz);
+            idx[k++] = 5 + i;
+        }
+    for (uint64_t i = 0; i < n; i++)
+        if (!arr_negative(r->key_type, arr_key(v, r, i)))
+            memcpy(want + (k + m++) * sz, v + i * sz, sz);
+    ok(sc_compact_records(c, v, n, r, &p, out, &kept) == SC_OK && kept == k &&
+       memcmp(out, want, k * sz) == 0,
+       "sc_compact_records: %" PRIu64 " of %" PRIu64 " records of %u, %s key",
+       k, n, r->size, t);
+    ok(sc_compact_records_indices(c, v, n, r, &p, 5, got, &kept) == SC_OK &&
+       kept == k && memcmp(got, idx, k * 8) == 0,
+       "sc_compact_records_indices: %" PRIu64 " positions from 5", k);
+    ok(sc_split_records(c, v, n, r, &p, out, &sel) == SC_OK && sel == k &&
+       memcmp(out, want, n * sz) == 0,
+       "sc_split_records: %" PRIu64 " then %" PRIu64 " records of %u, %s key",
+       k, m, r->size, t);
+    free(v); free(out); free(want); free(idx); free(tmp); free(got);
+}
+
+static void test_record_arrays(void)
+{
+    static const sc_record layouts[] = {
+        { 4, 0, SC_U32 }, { 12, 4, SC_I32 }, { 16, 8, SC_F64 },
+        { 24, 0, SC_U64 }, { 8, 4, SC_F32 }, { 32, 16, SC_I64 },
+        { 8, 0, SC_F64 },
+    };
+    static const uint64_t counts[] = { 0, 1, 31, 4097, 200003 };
+    sc_ctx *c4 = NULL;
+    if (sc_ctx_new(&c4, "cpu", 4) != SC_OK) {
+        ok(0, "records: a context of 4 threads");
+        return;
+    }
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+            test_record_arrays_on(k % 2 ? cpu1_ctx : c4, &layouts[l],
+                                  counts[k]);
+
+    /* Layouts and predicates that will not do. */
+    unsigned char v[16] = { 0 };
+    uint64_t kept, pos[1];
+    sc_pred p;
+    sc_pred_default_type(&p, SC_U64);
+    sc_record bad_off = { 16, 4, SC_U64 }, none = { 0, 0, SC_U32 };
+    sc_record outside = { 16, 16, SC_U32 }, odd = { 6, 0, SC_U32 };
+    sc_record u64 = { 16, 8, SC_U64 }, u32 = { 16, 8, SC_U32 };
+    ok(sc_sort_records(c4, v, 1, &bad_off, 0) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c4), "multiple"),
+       "sc_sort_records: a key off its grid is refused (%s)",
+       sc_ctx_message(c4));
+    ok(sc_sort_records(c4, v, 1, NULL, 0) == SC_ERR_USAGE &&
+       sc_sort_records(c4, v, 1, &none, 0) == SC_ERR_USAGE &&
+       sc_argsort_records(c4, v, 1, &outside, 0, pos) == SC_ERR_USAGE &&
+       sc_argsort_records(c4, v, 1, &odd, 0, pos) == SC_ERR_USAGE &&
+       sc_argsort_records(c4, v, 1, &u64, 0, NULL) == SC_ERR_USAGE,
+       "records: no layout, size 0, a key outside, a size not a multiple "
+       "of 4, no output: refused");
+    ok(sc_compact_records(c4, v, 1, &u64, &p, v, &kept) == SC_OK &&
+       sc_compact_records(c4, v, 1, &u32, &p, v, &kept) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c4), "type") &&
+       sc_split_records(c4, v, 1, &u32, &p, v, &kept) == SC_ERR_USAGE &&
+       sc_compact_records_indices(c4, v, 1, &u64, NULL, 0, pos, &kept) ==
+           SC_ERR_USAGE,
+       "records: a predicate of another type than the key's, or none, is "
+       "refused");
+    ok(sc_sort_records(NULL, v, 1, &u64, 0) == SC_ERR_USAGE &&
+       sc_sort_records(c4, NULL, 0, &u64, 0) == SC_OK &&
+       sc_compact_records(c4, NULL, 0, &u64, &p, NULL, &kept) == SC_OK &&
+       kept == 0,
+       "records: no context is refused; no records may pass NULL arrays");
+    sc_ctx_free(c4);
 }
 
 static void test_bad_arguments(void)
@@ -2269,6 +2492,7 @@ int main(void)
     test_streams();
     test_stat();
     test_records();
+    test_record_arrays();
     test_bad_arguments();
     test_verbose_per_run();
     sc_ctx_free(cpu_ctx);
