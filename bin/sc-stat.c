@@ -65,9 +65,9 @@ static void check_bincount(const cli *c)
 {
     const sc_job *j = &c->job;
     if (!j->bincount) {
-        if (j->out.fmt == SC_FMT_GZ || j->out.fmt == SC_FMT_ZST)
-            cli_usage_error(c, "-z (--gzip) and --zstd go with --bincount: "
-                            "the report is text");
+        if (j->out.fmt == SC_FMT_GZ || j->out.fmt == SC_FMT_ZST || c->force)
+            cli_usage_error(c, "-z (--gzip), --zstd and -f (--force) go with "
+                            "--bincount: the report is text");
         return;
     }
     if (j->type != SC_U32 && j->type != SC_U64)
