@@ -6,7 +6,8 @@
 # start, middle and end, every key type, every operator, -i, -w,
 # --carry-in, --total, the report, --hist, --head, --tail, record counts
 # 0 and 1 to 100003, chunks that cut anywhere, threads, pipes, gzip and
-# zstd input and output, --big-endian, stray bytes, empty input, the CSR
+# zstd input and output, --big-endian, stray bytes, empty input,
+# --sample and --quantiles of records (those of the keys alone), the CSR
 # offsets of an edge list, and the usage errors.
 
 load test_helper
@@ -277,4 +278,18 @@ EOF
     done
     local f
     for f in scan offsets stat bins elems; do cmp "$f.cpu" "$f.cuda"; done
+}
+
+@test "records-stat: --sample and --quantiles of records are those of their keys alone, read through" {
+    sc-gen -d cpu -n 300000 --record 12 --key 4 -s 8 > r
+    perl -e 'local $/ = \12; while (<STDIN>) { print substr($_, 4, 4) }' < r > keys
+    [ "$(stat -c %s keys)" -eq 1200000 ]
+    local o
+    for o in "--sample 0.3" "--sample 0.05 --seed 7 --quantiles 4" "--quantiles 16"; do
+        # shellcheck disable=SC2086
+        [ "$(cat keys | sc-stat $o)" = "$(sc-stat --record 12 --key 4 $o r)" ] ||
+            { echo "# $o" >&2; return 1; }
+        # shellcheck disable=SC2086
+        [ "$(sc-stat $o -c 4K keys)" = "$(sc-stat --record 12 --key 4 -j 3 -c 12K $o r)" ]
+    done
 }

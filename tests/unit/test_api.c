@@ -1834,16 +1834,24 @@ static int write_records(const char *path, size_t extra)
     return f && fclose(f) == 0;
 }
 
+/* A job of kind on the records of *in (one input) into out, 341 of
+ * them a chunk (cut inside none). */
+static void record_job(sc_job *job, sc_job_kind kind, const char **in,
+                       const char *out)
+{
+    sc_job_init(job, kind);
+    job->inputs = in;
+    job->n_inputs = 1;
+    job->output = out;
+    job->chunk_bytes = 4096;
+    job->record = (sc_record){ REC, 4, SC_U32 };
+}
+
 static void test_record_job(sc_ctx *c, const char *in, const char *out)
 {
     const char *inputs[1] = { in };
     sc_job job;
-    sc_job_init(&job, SC_JOB_COMPACT);
-    job.inputs = inputs;
-    job.n_inputs = 1;
-    job.output = out;
-    job.chunk_bytes = 4096;     /* 341 records a chunk: cut inside none */
-    job.record = (sc_record){ REC, 4, SC_U32 };
+    record_job(&job, SC_JOB_COMPACT, inputs, out);
     sc_pred_all_type(&job.pred, SC_U32);
     sc_pred_add_cmp(&job.pred, SC_LT, 500);
     ok(sc_run(c, &job) == SC_OK, "records: a compaction job (%s)",
@@ -1932,13 +1940,8 @@ static void test_record_keys(sc_ctx *c, const char *in, const char *out)
 {
     const char *inputs[1] = { in };
     sc_job job;
-    sc_job_init(&job, SC_JOB_SCAN);
-    job.inputs = inputs;
-    job.n_inputs = 1;
-    job.output = out;
-    job.chunk_bytes = 4096;
+    record_job(&job, SC_JOB_SCAN, inputs, out);
     job.type = SC_F32;
-    job.record = (sc_record){ REC, 4, SC_U32 };
     job.offsets = 1;
     ok(sc_run(c, &job) == SC_OK, "records: a scan job of their keys, "
        "--offsets (%s)", sc_ctx_message(c));
@@ -1951,11 +1954,7 @@ static void test_record_keys(sc_ctx *c, const char *in, const char *out)
         fine = got32[i] == acc;
     ok(fine && got32[NREC] == acc, "records: n + 1 offsets of the keys, "
        "the total last (%zu values)", n);
-    sc_job_init(&job, SC_JOB_STAT);
-    job.inputs = inputs;
-    job.n_inputs = 1;
-    job.output = out;
-    job.record = (sc_record){ REC, 4, SC_U32 };
+    record_job(&job, SC_JOB_STAT, inputs, out);
     job.bincount = 1;
     ok(sc_run(c, &job) == SC_OK, "records: a bincount job of their keys "
        "(%s)", sc_ctx_message(c));
