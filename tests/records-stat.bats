@@ -247,7 +247,9 @@ sc-stat|--bincount|--bincount=x
 sc-stat|--hist|--bincount --hist 3
 sc-stat|--head|--bincount --head 3
 sc-stat|--quantiles|--bincount=8 --quantiles 4
-sc-stat|-z (--gzip) and --zstd go with --bincount|-z
+sc-stat|go with --bincount: the report is text|-z
+sc-stat|go with --bincount|--zstd
+sc-stat|go with --bincount|-f
 sc-stat|--level goes with|--level 3
 sc-stat|--in text|--record 8 --in text
 sc-stat|--key 8|--record 8 --key 8
