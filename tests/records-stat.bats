@@ -87,6 +87,9 @@ stat_layout() {
             report_is_ref i64 be --record 24 --key 16:i64 --big-endian ||
                 { echo "# $n records, $e" >&2; return 1; }
         done
+        vs_ref sc-stat stat be --record 24 --key 16:i64 --big-endian --head 40 &&
+        vs_ref sc-stat stat be --record 24 --key 16:i64 --big-endian --tail 9000 &&
+        vs_ref sc-scan scan be --record 24 --key 16:i64 --big-endian -t
         # through a pipe, and compressed (one reader thread; BGZF and
         # zstd frames on every core)
         ref scan --record 16 --key 8:f64 --op min < b > want
