@@ -32,7 +32,7 @@ static const char common_help[] =
 "numbers may be decimal or 0x hex.\n"
 "Exit status: 0 success, 1 failure, 2 usage error.\n";
 
-/* The options that choose the output's format; a report has none. */
+/* The options that choose the output's format. */
 static const char format_help[] =
 "  -z, --gzip          gzip output (see --level)\n"
 "      --zstd          zstd output (see --level)\n"
@@ -41,19 +41,24 @@ static const char format_help[] =
 "  -t, --text          text output: one decimal number per line\n"
 "  -f, --force         write binary output even to a terminal\n";
 
-/* The tools that take records (cli_record.c). */
+/* --record and --key (cli_record.c), with what the tool does with a
+ * record between them. */
 static const char record_help[] =
 "      --record N      each element is a record of N bytes (a multiple of\n"
-"                      4, 4 to 4096), moved whole, tested or sorted by\n"
-"                      its key;\n"
-"                      raw, gzip or zstd, not text (runs on the CPU)\n"
+"                      4, 4 to 4096), %s\n"
 "      --key OFF[:T]   the records' key: at byte OFF (a multiple of its\n"
 "                      size), of type T (default: the --type); default 0\n"
+"%s";
+static const char record_moved[] =
+"moved whole, tested or sorted by\n"
+"                      its key;\n"
+"                      raw, gzip or zstd, not text (runs on the CPU)";
+static const char record_keyed[] =
+"of which the key alone is\n"
+"                      looked at; read raw, gzip or zstd (runs on the CPU)";
+static const char field_help[] =
 "      --field OFF[:T] write only this field of each record: the T (default:\n"
 "                      the key's type) at byte OFF, as elements (-t too)\n";
-
-static const char report_help[] =
-"  -t, --text          accepted: the report is text anyway\n";
 
 /* A standard stream the caller closed would otherwise be the first free
  * descriptor, and -o's temporary file could become "standard input".
@@ -189,6 +194,10 @@ static void exit_after_stdout(const cli *c)
 
 static void help(const cli *c)
 {
+    char records[sizeof record_help + sizeof record_moved + sizeof field_help];
+    int keyed = c->job.kind == SC_JOB_SCAN || c->job.kind == SC_JOB_STAT;
+    snprintf(records, sizeof records, record_help,
+             keyed ? record_keyed : record_moved, keyed ? "" : field_help);
     printf("%s", c->usage);
     printf(common_help, c->takes_input
            ? "      --in FMT        input format: auto (default: gzip, zstd or raw,\n"
@@ -197,10 +206,7 @@ static void help(const cli *c)
              "                      zst, text (numbers, plain or gzip- or\n"
              "                      zstd-compressed)\n"
            : "",
-           c->report ? report_help : format_help,
-           c->job.kind == SC_JOB_GEN || c->job.kind == SC_JOB_COMPACT ||
-           c->job.kind == SC_JOB_SPLIT || c->job.kind == SC_JOB_SORT
-           ? record_help : "");
+           format_help, records);
     exit_after_stdout(c);
 }
 

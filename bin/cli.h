@@ -20,9 +20,8 @@ enum {
     OPT_TOOL_BASE = 300
 };
 
-/* sc-stat's output is a report, text: it takes none of the options that
- * choose an output format (-z, --zstd, --level, -f), so that getopt
- * refuses them as it refuses any option a tool lacks. */
+/* The options every tool has but those of a binary output's format
+ * (CLI_COMMON adds -z, --zstd, --level and -f). */
 #define CLI_REPORT_SHORT "o:tc:d:j:vPhVe:"
 #define CLI_REPORT_LONG                                                 \
     { "output", required_argument, NULL, 'o' },                         \
@@ -78,7 +77,6 @@ typedef struct cli {
     const char *prog;
     const char *usage;          /* the tool's own lines of --help */
     int takes_input;            /* sc-gen reads none */
-    int report;                 /* sc-stat: CLI_REPORT_*, text out */
     const char *device;
     unsigned threads;
     int level_given;

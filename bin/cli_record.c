@@ -1,31 +1,17 @@
-/* cli_record.c — --record N, --key OFF[:T] and --field OFF[:T], which
- * sc-gen, sc-compact, sc-split and sc-rsort take (the other tools refuse
- * them for now): the layout is kept as given until every option is known
- * (--type may come after --key), then checked and put in the job, whose
- * type becomes the key's so that conditions, sc-gen's bounds and --bits
- * are read in it; the field goes to the job's output options, where the
- * writer takes it out of each record. */
+/* cli_record.c — --record N and --key OFF[:T], which every tool takes,
+ * and --field OFF[:T], which the tools that write records take: the
+ * layout is kept as given until every option is known (--type may come
+ * after --key), then checked and put in the job, whose type becomes the
+ * key's so that conditions, sc-gen's bounds, --bits, --carry-in and the
+ * figures are read and written in it; the field goes to the job's output
+ * options, where the writer takes it out of each record. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 
-/* The tools whose jobs take records.  The others refuse the options as
- * getopt refuses one they lack (their --help does not list them), and
- * say why. */
-static void need_record_tool(const cli *c, const char *opt)
-{
-    sc_job_kind k = c->job.kind;
-    if (k != SC_JOB_GEN && k != SC_JOB_COMPACT && k != SC_JOB_SPLIT &&
-        k != SC_JOB_SORT)
-        cli_usage_error(c, "unrecognized option '%s': %s does not take "
-                        "records yet (sc-gen, sc-compact, sc-split and "
-                        "sc-rsort do)", opt, c->prog);
-}
-
 int cli_record_option(cli *c, int opt, const char *arg)
 {
     if (opt == OPT_RECORD) {
-        need_record_tool(c, "--record");
         uint64_t n = cli_number(c, "--record", arg, 0, UINT32_MAX);
         if (n < 4 || n > SC_RECORD_MAX || n % 4)
             cli_usage_error(c, "--record must be a multiple of 4 from 4 to "
@@ -34,7 +20,6 @@ int cli_record_option(cli *c, int opt, const char *arg)
         return 1;
     }
     if (opt == OPT_KEY || opt == OPT_FIELD) {
-        need_record_tool(c, opt == OPT_KEY ? "--key" : "--field");
         *(opt == OPT_KEY ? &c->key : &c->field) = arg;
         return 1;
     }

@@ -42,25 +42,27 @@ static void die_of_sigpipe(void)
     _exit(EXIT_FAIL);
 }
 
-/* Whether the job writes only one-line figures (--count, --total) or
- * nothing (-C): text whatever the output format. */
+/* Whether the job writes only figures (--count, --total, sc-stat's report
+ * and ends) or nothing (-C): text whatever the output format. */
 static int figures_only(const sc_job *j)
 {
     return (j->kind == SC_JOB_COMPACT && j->compact_out == SC_OUT_COUNT) ||
+           (j->kind == SC_JOB_STAT && !j->bincount) ||
            (j->kind == SC_JOB_SPLIT && j->count_only) ||
            (j->kind == SC_JOB_SCAN && j->scan_total) ||
            (j->kind == SC_JOB_SORT && j->check);
 }
 
-/* Records have no text form; their positions, figures and a field
- * (--field) have one. */
+/* Records have no text form; their positions, keys (scanned or counted),
+ * figures and a field (--field) have one. */
 static void refuse_text_records(const cli *c)
 {
     const sc_job *j = &c->job;
     int positions = (j->kind == SC_JOB_COMPACT ||
                      j->kind == SC_JOB_SORT) &&
                     j->compact_out != SC_OUT_VALUES;
-    if (j->record.size && j->out.fmt == SC_FMT_TEXT && !positions &&
+    int keys = j->kind == SC_JOB_SCAN || j->kind == SC_JOB_STAT;
+    if (j->record.size && j->out.fmt == SC_FMT_TEXT && !positions && !keys &&
         !figures_only(j) && !j->out.field)
         cli_usage_error(c, "-t (--text): records are written raw, gzip or "
                         "zstd, not as text (--field writes one field as "

@@ -11,9 +11,14 @@ static const char usage[] =
 "  -w, --wide          64-bit output of a 32-bit type: uint64 (u32), int64\n"
 "                      (i32), double (f32)\n"
 "      --carry-in V    start from V instead of the identity\n"
-"      --total         print only the final accumulator\n";
+"      --total         print only the final accumulator\n"
+"      --offsets       the exclusive scan, then the total: n inputs give\n"
+"                      n + 1 outputs (CSR row offsets from row counts;\n"
+"                      empty input: the carry-in alone)\n"
+"With --record N --key OFF[:T], the scan is of each record's key, one value\n"
+"per record, in the key's type.\n";
 
-enum { OPT_OP = OPT_TOOL_BASE, OPT_CARRY, OPT_TOTAL };
+enum { OPT_OP = OPT_TOOL_BASE, OPT_CARRY, OPT_TOTAL, OPT_OFFSETS };
 
 static sc_scan_op parse_op(const cli *c, const char *arg)
 {
@@ -55,6 +60,7 @@ int main(int argc, char **argv)
         { "wide", no_argument, NULL, 'w' },
         { "carry-in", required_argument, NULL, OPT_CARRY },
         { "total", no_argument, NULL, OPT_TOTAL },
+        { "offsets", no_argument, NULL, OPT_OFFSETS },
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-scan", SC_JOB_SCAN, usage, 1);
@@ -68,12 +74,16 @@ int main(int argc, char **argv)
         case 'w': c.job.out.wide = 1; break;
         case OPT_CARRY: carry = optarg; break;
         case OPT_TOTAL: c.job.scan_total = 1; break;
+        case OPT_OFFSETS: c.job.offsets = 1; break;
         default: cli_common_option(&c, opt, optarg);
         }
     }
     cli_operands(&c, argc, argv);
     sc_type t = c.job.type;
     sc_scan_op op = c.job.scan_op;
+    if (c.job.offsets && (c.job.inclusive || c.job.scan_total))
+        cli_usage_error(&c, "--offsets excludes -i (--inclusive) and "
+                        "--total");
     if (op == SC_OP_XOR && sc_type_is_float(t))
         cli_usage_error(&c, "--op xor takes an integer --type");
     if (c.job.out.wide && sc_type_size(t) == 8)

@@ -10,7 +10,13 @@ static const char usage[] =
 "Usage: sc-stat [OPTION]... [FILE]...\n"
 "Read the input once and print, one 'name value' per line: count, min, max,\n"
 "sum (exact), mean (6 decimals), zeros, distinct (an estimate: within 2 %).\n"
-"Empty input prints 'count 0' alone.\n\n"
+"Empty input prints 'count 0' alone.  The report is text whatever the\n"
+"format options, which are --bincount's.  With --record N --key OFF[:T],\n"
+"every figure is of the records' keys.\n\n"
+"      --bincount[=N]  instead, write the count of each value 0..N-1 as u64\n"
+"                      elements (raw, -z, --zstd or -t); without N, max+1\n"
+"                      counts; u32 and u64 only; a value >= N is an error\n"
+"                      (nothing is written); the counts take 8 bytes each\n"
 "      --hist N        also N lines 'hist LO HI COUNT': equal-width buckets\n"
 "                      from min to max (at most 1M; the input is kept in\n"
 "                      memory up to -S, then in -T, for the second look)\n"
@@ -32,7 +38,7 @@ static const char usage[] =
 "                      (default $TMPDIR, else /tmp)\n";
 
 enum { OPT_HIST = OPT_TOOL_BASE, OPT_HEAD, OPT_TAIL, OPT_QUANTILES,
-       OPT_SAMPLE, OPT_SEED };
+       OPT_SAMPLE, OPT_SEED, OPT_BINCOUNT };
 
 /* --sample's fraction: a decimal number above 0 and at most 1. */
 static double parse_fraction(const cli *c, const char *arg)
@@ -53,10 +59,30 @@ static double parse_fraction(const cli *c, const char *arg)
 
 #define MAX_BUCKETS ((uint64_t)1 << 20)
 
+/* --bincount counts an unsigned type's values and writes nothing else; a
+ * compressed format is for its counts alone. */
+static void check_bincount(const cli *c)
+{
+    const sc_job *j = &c->job;
+    if (!j->bincount) {
+        if (j->out.fmt == SC_FMT_GZ || j->out.fmt == SC_FMT_ZST || c->force)
+            cli_usage_error(c, "-z (--gzip), --zstd and -f (--force) go with "
+                            "--bincount: the report is text");
+        return;
+    }
+    if (j->type != SC_U32 && j->type != SC_U64)
+        cli_usage_error(c, "--bincount counts u32 or u64 values, not %s",
+                        sc_type_name(j->type));
+    if (j->hist_buckets || j->head || j->tail || j->quantiles || j->sample)
+        cli_usage_error(c, "--bincount goes with none of --hist, --head, "
+                        "--tail, --quantiles and --sample");
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longs[] = {
-        CLI_REPORT_LONG,
+        CLI_COMMON_LONG,
+        { "bincount", optional_argument, NULL, OPT_BINCOUNT },
         { "hist", required_argument, NULL, OPT_HIST },
         { "head", required_argument, NULL, OPT_HEAD },
         { "tail", required_argument, NULL, OPT_TAIL },
@@ -67,10 +93,9 @@ int main(int argc, char **argv)
         { NULL, 0, NULL, 0 } };
     cli c;
     cli_init(&c, argv, "sc-stat", SC_JOB_STAT, usage, 1);
-    c.report = 1;
     int opt;
     while ((opt = getopt_long(argc, argv,
-                              CLI_REPORT_SHORT CLI_BUFFER_SHORT,
+                              CLI_COMMON_SHORT CLI_BUFFER_SHORT,
                               longs, NULL)) != -1) {
         if (cli_buffer_option(&c, opt, optarg, 4096)) continue;
         switch (opt) {
@@ -95,6 +120,13 @@ int main(int argc, char **argv)
                 cli_usage_error(&c, "--quantiles needs at least 1 part");
             break;
         case OPT_SAMPLE: c.job.sample = parse_fraction(&c, optarg); break;
+        case OPT_BINCOUNT:
+            c.job.bincount = 1;
+            c.job.bins = optarg ? cli_number(&c, "--bincount", optarg, 1,
+                                             UINT64_MAX) : 0;
+            if (optarg && !c.job.bins)
+                cli_usage_error(&c, "--bincount needs at least 1 bin");
+            break;
         case OPT_SEED:
             c.job.sample_seed = cli_number(&c, "--seed", optarg, 0, UINT64_MAX);
             break;
@@ -102,6 +134,7 @@ int main(int argc, char **argv)
         }
     }
     cli_operands(&c, argc, argv);
+    check_bincount(&c);
     if (c.job.head && c.job.tail)
         cli_usage_error(&c, "--head and --tail exclude each other");
     if ((c.job.head || c.job.tail) && c.job.hist_buckets)

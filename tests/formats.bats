@@ -570,6 +570,18 @@ on_tty() {
     [ "$status" -eq 0 ]
     on_tty "sc-scan --total in.bin"
     [ "$status" -eq 0 ]
+    # sc-stat's report and ends are text; its --bincount counts are not
+    on_tty "sc-stat in.bin"
+    [ "$status" -eq 0 ]
+    grep -q '^count ' tty.out
+    on_tty "sc-stat --tail 2 in.bin"
+    [ "$status" -eq 0 ]
+    sc-gen -n 100 --max 9 > small.bin
+    on_tty "sc-stat --bincount small.bin"
+    [ "$status" -eq 1 ]
+    grep -q ": refusing to write binary data to a terminal" err
+    on_tty "sc-stat --bincount -t small.bin"
+    [ "$status" -eq 0 ]
     # -o to a file while standard output is a terminal: fine
     on_tty "sc-compact -o got.out in.bin"
     [ "$status" -eq 0 ]

@@ -27,27 +27,6 @@ data() {
     ref gen --type "$t" -n "$n" -s "$s" "$@"
 }
 
-# report_is_ref TYPE FILE [OPTIONS...]: sc-stat -e TYPE ${EXTRA[@]}
-# OPTIONS FILE prints sc-ref stat's report of FILE, line for line, but
-# for distinct: an estimate within 3 % of sc-ref's exact count.
-report_is_ref() {
-    local t=$1 f=$2
-    shift 2
-    ref stat --type "$t" "$@" < "$f" > want || { echo "# sc-ref stat $* failed" >&2; return 1; }
-    sc-stat -e "$t" "${EXTRA[@]}" "$@" "$f" > got 2> err ||
-        { echo "# sc-stat -e $t ${EXTRA[*]} $* failed: $(cat err)" >&2; return 1; }
-    grep -v '^distinct ' want > want.rest
-    grep -v '^distinct ' got > got.rest
-    diff want.rest got.rest >&2 || { echo "# sc-stat -e $t ${EXTRA[*]} $* $f" >&2; return 1; }
-    local exact guess
-    exact=$(sed -n 's/^distinct //p' want)
-    guess=$(sed -n 's/^distinct //p' got)
-    [ "$exact" = "$guess" ] && return 0
-    awk -v x="$exact" -v e="$guess" 'BEGIN { d = e - x; if (d < 0) d = -d;
-        exit !(x != "" && e != "" && d <= 0.03 * x) }' ||
-        { echo "# -e $t $*: distinct exact '$exact', estimate '$guess'" >&2; return 1; }
-}
-
 # --------------------------------------------------------------- sc-stat
 
 @test "stat64: the report vs sc-ref, every type, sizes 0 to 100003" {

@@ -102,12 +102,15 @@ typedef struct sc_job {
     int big_endian;
     /* Records instead of elements (size 0, sc_job_init's: none):
      * SC_JOB_GEN, SC_JOB_COMPACT, SC_JOB_SPLIT (by ranges too) and
-     * SC_JOB_SORT take them, on the host's threads whatever the device, in binary formats
-     * only.  The key's type is then record.key_type, which pred and gen
-     * are of (`type` is not used); big_endian says how the key is read
-     * and made.  Positions (SC_OUT_INDICES*) count records.
-     * out.field (sc_writer_opts) writes one field of each record
-     * written instead of the whole (not with positions or check). */
+     * SC_JOB_SORT take them, on the host's threads whatever the device,
+     * in binary formats only; SC_JOB_SCAN and SC_JOB_STAT look at their
+     * keys alone (a scan writes one value per record, in any format).
+     * The key's type is then record.key_type, which pred and gen are of
+     * and the scan and stat figures are in (`type` is not used);
+     * big_endian says how the key is read and made.  Positions
+     * (SC_OUT_INDICES*) count records.  out.field (sc_writer_opts)
+     * writes one field of each record written instead of the whole (not
+     * with positions or check, nor in a scan or stat). */
     sc_record record;
     const char *output;         /* NULL: standard output */
     sc_writer_opts out;
@@ -153,6 +156,17 @@ typedef struct sc_job {
     uint32_t quantiles;
     double sample;
     uint64_t sample_seed;
+    /* STAT: with bincount, instead of the report, the count of each value
+     * 0 .. bins - 1 of the elements (or records' keys), written as u64
+     * elements in out's format and the job's byte order; bins 0: max + 1
+     * of them (none for empty input).  Unsigned types only (u32, u64); a
+     * value at or above a bins given is SC_ERR_RANGE, and nothing is
+     * written.  Not with hist_buckets, head, tail, quantiles or sample. */
+    int bincount;
+    uint64_t bins;
+    /* SCAN: an exclusive scan followed by the total (n + 1 values: the
+     * offsets of n counts); not with inclusive or scan_total. */
+    int offsets;
 } sc_job;
 
 /* The most parts a split by ranges writes, and of sc-stat's quantiles. */

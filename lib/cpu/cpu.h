@@ -32,6 +32,21 @@ sc_status sc_cpu_split_records(sc_ctx *ctx, sc_phase_times *times,
                                const sc_record *rec, int big_endian,
                                const sc_pred *pred, void *sel, void *rej,
                                uint64_t *selected);
+/* The keys of in[0..n), records of rec's layout, read big-endian when
+ * asked, into keys[0..n), elements of the key's type in the host's
+ * order (cpu_keys.c); it cannot fail. */
+void sc_cpu_gather_keys(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                        uint64_t n, const sc_record *rec, int big_endian,
+                        void *keys);
+/* Adds to counts[x] one for each x of keys[0..n), unsigned numbers of
+ * ksize bytes (4 or 8), all below bins; *bad is then n, else the first
+ * position of one that is not (counts are then partial).  sc_cpu_max_key:
+ * the greatest of them (0 for none). */
+sc_status sc_cpu_bincount(sc_ctx *ctx, sc_phase_times *times,
+                          const void *keys, uint64_t n, unsigned ksize,
+                          uint64_t bins, uint64_t *counts, uint64_t *bad);
+uint64_t sc_cpu_max_key(sc_ctx *ctx, const void *keys, uint64_t n,
+                        unsigned ksize);
 /* in: elements of type, 4 or 8 bytes. */
 sc_status sc_cpu_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,

@@ -20,6 +20,7 @@ static const sc_job_type *job_type(const sc_job *j)
     if (j->kind == SC_JOB_SCAN && sc_type_is_float(j->type) &&
         j->scan_op == SC_OP_SUM)
         return &sc_fsum_job;
+    if (j->kind == SC_JOB_STAT && j->bincount) return &sc_bincount_job;
     return j->kind == SC_JOB_SPLIT && j->ranges ? &sc_ranges_job
                                                 : streaming[j->kind];
 }
@@ -41,9 +42,6 @@ static const char *record_fault(const sc_job *j)
     if (!j->record.size) return NULL;
     const char *bad = sc_record_fault(&j->record);
     if (bad) return bad;
-    if (j->kind != SC_JOB_GEN && j->kind != SC_JOB_COMPACT &&
-        j->kind != SC_JOB_SPLIT && j->kind != SC_JOB_SORT)
-        return "records are taken by gen, compact, split and sort for now";
     if (j->in_fmt == SC_FMT_TEXT ||
         (j->out.fmt == SC_FMT_TEXT && writes_records(j) && !j->out.field))
         return "records are read and written raw, gzip or zstd, not as text "
@@ -72,6 +70,9 @@ static const char *field_fault(const sc_job *j)
     if (j->kind == SC_JOB_SORT && j->check)
         return "--field and --check exclude each other";
     if (j->out.wide) return "a field is written in its own type, not wide";
+    if (j->kind == SC_JOB_SCAN || j->kind == SC_JOB_STAT)
+        return "--field is for the tools that write records (sc-scan and "
+               "sc-stat write their keys)";
     return NULL;
 }
 
@@ -84,6 +85,23 @@ static const char *sort_fault(const sc_job *j)
         return "invalid sort output";
     if (j->compact_out != SC_OUT_VALUES && j->check)
         return "--indices and --check exclude each other";
+    return NULL;
+}
+
+/* What sc-stat --bincount and sc-scan --offsets may not be (NULL:
+ * nothing). */
+static const char *counts_fault(const sc_job *j)
+{
+    if (j->kind == SC_JOB_STAT && j->bincount) {
+        if (j->type != SC_U32 && j->type != SC_U64)
+            return "bincount takes an unsigned type (u32, u64)";
+        if (j->hist_buckets || j->head || j->tail || j->quantiles ||
+            j->sample)
+            return "bincount goes with no other figure, head, tail or "
+                   "sample";
+    }
+    if (j->kind == SC_JOB_SCAN && j->offsets && (j->inclusive || j->scan_total))
+        return "offsets exclude inclusive and total";
     return NULL;
 }
 
@@ -113,14 +131,27 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
              (unsigned)j->compact_out > SC_OUT_COUNT)
         bad = "invalid compact output";
     else if (j->kind == SC_JOB_SORT) bad = sort_fault(j);
+    else bad = counts_fault(j);
     if (bad) return sc_fail(ctx, SC_ERR_USAGE, "%s", bad);
     return j->kind == SC_JOB_GEN ? sc_gen_params_check(ctx, &j->gen) : SC_OK;
+}
+
+/* A job of records is of its key's type: *own, a copy that says so, is
+ * the job then. */
+static const sc_job *keyed(const sc_job *j, sc_job *own)
+{
+    if (!j->record.size || j->type == j->record.key_type) return j;
+    *own = *j;
+    own->type = j->record.key_type;
+    return own;
 }
 
 sc_status sc_job_check(sc_ctx *ctx, const sc_job *j)
 {
     if (!ctx) return SC_ERR_USAGE;
     if (!j) return sc_fail(ctx, SC_ERR_USAGE, "sc_job_check: no job");
+    sc_job own;
+    j = keyed(j, &own);
     sc_status st = check_job(ctx, j);
     const sc_job_type *t = st == SC_OK ? job_type(j) : NULL;
     if (st == SC_OK)
@@ -134,6 +165,8 @@ sc_status sc_run(sc_ctx *ctx, const sc_job *j)
 {
     if (!ctx) return SC_ERR_USAGE;
     if (!j) return sc_fail(ctx, SC_ERR_USAGE, "sc_run: no job");
+    sc_job own;
+    j = keyed(j, &own);
     sc_status bad = check_job(ctx, j);
     if (bad) return bad;
     sc_policy_new_run(ctx);

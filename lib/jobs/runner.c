@@ -24,7 +24,7 @@ static sc_status open_outputs(job_state *js, const sc_job_type *t)
         o.type = SC_U32;
         o.record = 0;
     }
-    if (j->count_only) o.record = 0;
+    if (j->count_only || t->keys) o.record = 0;
     if (!o.record) o.field = 0;
     sc_status st = sc_writer_open(&js->out, js->ctx, j->output, &o);
     if (st != SC_OK) return st;
@@ -39,6 +39,7 @@ static sc_status finish(job_state *js, const sc_job_type *t, sc_status st)
     /* After a data fault what was decoded still goes out in full. */
     if (st == SC_OK || sc_is_data_fault(st)) {
         sc_status r = js->spill ? sc_spill_replay(js->spill, js->out) : SC_OK;
+        if (r == SC_OK && t->last) r = t->last(js);
         if (r == SC_OK) r = print_figures(js, t);
         if (r != SC_OK) st = r;
     }
@@ -92,6 +93,15 @@ int sc_job_records(const job_state *js)
     return js->job->record.size != 0;
 }
 
+void *sc_job_keys(const job_state *js, const sc_chunk *c)
+{
+    const sc_job *j = js->job;
+    if (!j->record.size) return c->in;
+    sc_gather_keys(js->ctx, js->times, c->in, c->n, &j->record, j->big_endian,
+                   c->aux);
+    return c->aux;
+}
+
 static sc_status stream(job_state *js, const sc_job_type *t,
                         const sc_source *src, sc_pipeline_stats *ps)
 {
@@ -102,7 +112,7 @@ static sc_status stream(job_state *js, const sc_job_type *t,
         .process = t->process, .emit = t->emit, .op = js,
         .in_bytes_per_elem = sc_job_elem_bytes(j),
         .out_bytes_per_elem = t->out_bytes ? t->out_bytes(j) : 0,
-        .need_aux = t->need_aux,
+        .need_aux = t->need_aux || (t->keys && j->record.size),
         .cpu_only = t->cpu_only ? t->cpu_only(js) : 0,
         .independent = !t->reduce && !t->in_order, .reduce = t->reduce,
         .combine = t->combine,

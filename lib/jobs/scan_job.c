@@ -4,7 +4,9 @@
  * ranked from the job's carry_in and written back for --total; float
  * sums are a kind of their own (sc_fsum_job), on the CPU, in order.
  * Elements of an 8-byte type have a 64-bit accumulator and are never
- * widened. */
+ * widened; so have records' keys, gathered chunk by chunk on the host's
+ * threads (sc_job_keys).  --offsets writes the total after the exclusive
+ * scan's values. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,19 +40,22 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_chunk *c = &s->c;
     sc_status st;
     c->carry_out = c->carry_in;
-    SC_ON(b, scan(ctx, js->times, c->in, c->n, j->type, j->scan_op,
+    const void *in = sc_job_keys(js, c);
+    SC_ON(b, scan(ctx, js->times, in, c->n, j->type, j->scan_op,
                   j->inclusive, j->out.wide, c->out, &c->carry_out));
     return st;
 }
 
 /* For threads that each take a whole chunk: what the chunk adds to the
- * carry, and the carry after it. */
+ * carry, and the carry after it.  Records' keys are gathered here and
+ * again by process(), from the chunk that the core's cache still
+ * holds. */
 static uint64_t reduce(void *op, const sc_slot *s)
 {
     const job_state *js = op;
     const sc_job *j = js->job;
-    return sc_scan_reduce_type(s->c.in, s->c.n, j->type, j->scan_op,
-                               j->out.wide);
+    return sc_scan_reduce_type(sc_job_keys(js, &s->c), s->c.n, j->type,
+                               j->scan_op, j->out.wide);
 }
 
 static uint64_t combine(void *op, uint64_t carry, uint64_t reduced)
@@ -75,22 +80,50 @@ static uint64_t first_carry(const sc_job *j)
     return sc_scan_carry_rank(j->type, j->scan_op, j->carry_in, 0);
 }
 
-/* The accumulator c, as the output's type writes it, and a newline. */
+/* The accumulator c as a value of *t: the output's type, but a double
+ * for a float sum (sc_type_wide(SC_F64) is itself). */
+static uint64_t total_value(const sc_job *j, uint64_t c, sc_type *t)
+{
+    *t = j->type;
+    if (sc_scan_ranks((uint32_t)*t, (int)j->scan_op)) {
+        c = sc_scan_carry_rank(*t, j->scan_op, c, 1);
+        if (j->out.wide) c = sc_widen((uint32_t)*t, (uint32_t)c);
+    }
+    if (j->out.wide || (sc_type_is_float(*t) && j->scan_op == SC_OP_SUM))
+        *t = sc_type_wide(*t);
+    return c;
+}
+
+/* The accumulator c, as --total prints it, and a newline. */
 static int total_line(const sc_job *j, uint64_t c, char *line, size_t len)
 {
-    sc_type t = j->type;
-    if (sc_scan_ranks((uint32_t)t, (int)j->scan_op)) {
-        c = sc_scan_carry_rank(t, j->scan_op, c, 1);
-        if (j->out.wide) c = sc_widen((uint32_t)t, (uint32_t)c);
-    }
-    /* A float sum's accumulator is a double (sc_type_wide(SC_F64) is
-     * itself). */
-    if (j->out.wide || (sc_type_is_float(t) && j->scan_op == SC_OP_SUM))
-        t = sc_type_wide(t);
+    sc_type t;
+    c = total_value(j, c, &t);
     char v[SC_VALUE_CHARS];
     sc_value_format(t, c, v);
     return snprintf(line, len, "%s\n", v);
 }
+
+/* --offsets: the accumulator c after the exclusive scan's values, as one
+ * more of them (an f32 sum's double rounded as they are). */
+static sc_status write_total(job_state *js, uint64_t c)
+{
+    const sc_job *j = js->job;
+    if (!j->offsets) return SC_OK;
+    sc_type t, out = j->out.wide ? sc_type_wide(j->type) : j->type;
+    c = total_value(j, c, &t);
+    if (sc_type_size(out) == 8) return sc_writer_write(js->out, &c, 1);
+    uint32_t narrow = (uint32_t)c;
+    if (t == SC_F64) {
+        double d;
+        memcpy(&d, &c, 8);
+        float f = (float)d;
+        memcpy(&narrow, &f, 4);
+    }
+    return sc_writer_write(js->out, &narrow, 1);
+}
+
+static sc_status last(job_state *js) { return write_total(js, js->carry); }
 
 static int figures(const job_state *js, char *line, size_t len)
 {
@@ -103,6 +136,7 @@ const sc_job_type sc_scan_job = {
     .first_carry = first_carry,
     .describe = describe, .process = process, .emit = emit,
     .figures = figures, .reduce = reduce, .combine = combine,
+    .cpu_only = sc_job_records, .keys = 1, .last = last,
 };
 
 /* Float sums: the carry is the double's bits, and a block's partial sum
@@ -117,8 +151,9 @@ static sc_status fsum_process(void *op, sc_slot *s, const sc_backend *b)
         js->fsum_started = 1;
     }
     sc_chunk *c = &s->c;
-    return sc_fsum_scan(js->ctx, js->times, c->in, c->n, j->type, c->first,
-                        j->inclusive, j->out.wide, c->out, &js->fsum);
+    return sc_fsum_scan(js->ctx, js->times, sc_job_keys(js, c), c->n,
+                        j->type, c->first, j->inclusive, j->out.wide, c->out,
+                        &js->fsum);
 }
 
 static sc_status fsum_emit(void *op, sc_slot *s)
@@ -130,17 +165,27 @@ static sc_status fsum_emit(void *op, sc_slot *s)
     return st;
 }
 
-static int fsum_figures(const job_state *js, char *line, size_t len)
+/* The total's double's bits.  Before any chunk the total is the
+ * carry-in, a NaN made +nan as every NaN sum is. */
+static uint64_t fsum_total(const job_state *js)
 {
-    if (!js->job->scan_total) return 0;
-    /* Before any chunk the total is the carry-in, a NaN made +nan as
-     * every NaN sum is. */
     sc_fsum_state st = js->fsum;
     if (!js->fsum_started) memcpy(&st.carry, &js->carry, 8);
     double total = sc_fsum_total(&st);
     uint64_t c;
     memcpy(&c, &total, 8);
-    return total_line(js->job, c, line, len);
+    return c;
+}
+
+static int fsum_figures(const job_state *js, char *line, size_t len)
+{
+    if (!js->job->scan_total) return 0;
+    return total_line(js->job, fsum_total(js), line, len);
+}
+
+static sc_status fsum_last(job_state *js)
+{
+    return write_total(js, fsum_total(js));
 }
 
 static int fsum_cpu_only(const job_state *js) { (void)js; return 1; }
@@ -148,5 +193,5 @@ static int fsum_cpu_only(const job_state *js) { (void)js; return 1; }
 const sc_job_type sc_fsum_job = {
     .work = SC_JOB_SCAN, .out_bytes = out_bytes, .wide = wide,
     .process = fsum_process, .emit = fsum_emit, .figures = fsum_figures,
-    .cpu_only = fsum_cpu_only, .in_order = 1,
+    .cpu_only = fsum_cpu_only, .in_order = 1, .keys = 1, .last = fsum_last,
 };

@@ -8,7 +8,8 @@
  * while it streams by (the writer thread adds each chunk to a spill: in
  * memory up to a quarter of RAM, then in a temporary file) and counted
  * into buckets once the pass is over.  The input itself is read once,
- * whatever it is: a pipe, gzip or text. */
+ * whatever it is: a pipe, gzip or text.  Records are looked at through
+ * their keys (sc_job_keys), on the CPU, as elements of the key's type. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include "stream/stream.h"
@@ -60,8 +61,9 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     job_state *js = op;
     stat_state *ss = js->own;
     if (ss->cpu_only) {         /* the pipeline gives every chunk to the CPU */
-        s->c.n_sel = sc_blocks_keep(&ss->blocks, s->c.in, s->c.n, s->c.first);
-        return reduce(ss, s->c.in, (size_t)s->c.n_sel);
+        void *x = sc_job_keys(js, &s->c);
+        s->c.n_sel = sc_blocks_keep(&ss->blocks, x, s->c.n, s->c.first);
+        return reduce(ss, x, (size_t)s->c.n_sel);
     }
     sc_ctx *ctx = ss->ctx;
     sc_status st;
@@ -88,7 +90,8 @@ static sc_status emit(void *op, sc_slot *s)
         sc_stat_acc_merge(ss->acc, s->c.stat);
         pthread_mutex_unlock(&ss->lock);
     }
-    return keep(ss, s->c.in, (size_t)n);
+    /* What process() looked at: records' keys are in aux. */
+    return keep(ss, js->job->record.size ? s->c.aux : s->c.in, (size_t)n);
 }
 
 /* An sc_look_fn: the blocks --sample read in place. */
@@ -181,7 +184,8 @@ static sc_status open(job_state *js)
         st = sc_sample_new(ctx, &ss->quant, j->sample_seed, size);
     ss->typed = j->type != SC_U32;
     ss->t.type = j->type;
-    ss->cpu_only = ss->quant || !ss->blocks.all || ss->typed;
+    ss->cpu_only = ss->quant || !ss->blocks.all || ss->typed ||
+                   j->record.size;
     return st;
 }
 
@@ -248,6 +252,6 @@ static void release(job_state *js)
 
 const sc_job_type sc_stat_job = {
     .work = SC_JOB_STAT, .process = process, .emit = emit, .check = check,
-    .open = open, .cpu_only = cpu_only, .in_order = 1, .alone = alone, .finish = finish,
-    .free = release,
+    .open = open, .cpu_only = cpu_only, .in_order = 1, .alone = alone,
+    .finish = finish, .free = release, .keys = 1,
 };

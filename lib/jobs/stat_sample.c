@@ -155,7 +155,7 @@ int sc_blocks_direct(const sc_blocks *b, const sc_job *j, sc_reader *r)
 {
     int64_t bytes = sc_reader_size_hint(r);
     if (b->all || bytes < 0 || bytes % b->size || j->n_inputs == 0 ||
-        j->big_endian)
+        j->big_endian || j->record.size)
         return 0;
     for (size_t i = 0; i < j->n_inputs; i++)
         if (strcmp(j->inputs[i], "-") == 0) return 0;

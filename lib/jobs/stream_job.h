@@ -77,6 +77,12 @@ typedef struct sc_job_type {
      * for several threads at once). */
     int (*cpu_only)(const job_state *js);
     int in_order;
+    /* Records are looked at through their keys alone (scan, stat): each
+     * chunk's are gathered into its aux buffer by sc_job_keys(). */
+    int keys;
+    /* Elements written after the chunks' (sc-scan --offsets' total), even
+     * after a fault in the data; NULL: none. */
+    sc_status (*last)(job_state *js);
     /* 1 when the kind read its input itself, without the pipeline (its
      * status in *st); NULL or 0: the pipeline runs. */
     int (*alone)(job_state *js, sc_status *st);
@@ -88,7 +94,7 @@ typedef struct sc_job_type {
 
 extern const sc_job_type sc_gen_job, sc_compact_job, sc_split_job,
                          sc_scan_job, sc_stat_job, sc_ranges_job,
-                         sc_fsum_job;
+                         sc_fsum_job, sc_bincount_job;
 
 /* Runs a streaming job of kind t (runner.c). */
 sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t);
@@ -107,6 +113,10 @@ size_t sc_job_elem_bytes(const sc_job *j);
 /* The type conditions and the generator take: the record's key's, or
  * the elements'. */
 sc_type sc_job_key_type(const sc_job *j);
+
+/* What a kind with keys looks at in chunk c: its elements, or its
+ * records' keys, gathered into its aux buffer. */
+void *sc_job_keys(const job_state *js, const sc_chunk *c);
 
 /* Calls CALL on table b until it ran: the GPU hands a chunk to the CPU
  * when it is out of memory.  Needs `ctx` and `st` in scope. */

@@ -3,8 +3,9 @@
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
  * GPU's lanes carry one 64-bit word), and compaction, split, sort and
- * sc-gen of records, and argsort (no kernel takes records yet).  The jobs reach them here,
- * as they reach every device.  (The other scans of 64-bit types are the
+ * sc-gen of records, and argsort, the gather of records' keys and
+ * sc-stat --bincount (no kernel takes records or counts bins yet).  The
+ * jobs reach them here, as they reach every device.  (The other scans of 64-bit types are the
  * CPU table's: its scan takes either width.) */
 #include <stdlib.h>
 #include "cpu/cpu.h"
@@ -54,6 +55,26 @@ sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
 {
     return sc_cpu_sort_records(ctx, times, in, n, o, keypos, base, ready,
                                arg);
+}
+
+void sc_gather_keys(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                    uint64_t n, const sc_record *rec, int big_endian,
+                    void *keys)
+{
+    sc_cpu_gather_keys(ctx, times, in, n, rec, big_endian, keys);
+}
+
+sc_status sc_bincount_add(sc_ctx *ctx, sc_phase_times *times,
+                          const void *keys, uint64_t n, unsigned ksize,
+                          uint64_t bins, uint64_t *counts, uint64_t *bad)
+{
+    return sc_cpu_bincount(ctx, times, keys, n, ksize, bins, counts, bad);
+}
+
+uint64_t sc_max_key(sc_ctx *ctx, const void *keys, uint64_t n,
+                    unsigned ksize)
+{
+    return sc_cpu_max_key(ctx, keys, n, ksize);
 }
 
 sc_status sc_fsum_scan(sc_ctx *ctx, sc_phase_times *times, const void *in,

@@ -157,6 +157,21 @@ sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
 sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
                              uint64_t n, const sc_elem_order *o, int keypos,
                              uint64_t base, sc_ready_fn ready, void *arg);
+/* sc-scan and sc-stat of records look at their keys: those of in[0..n),
+ * records of rec's layout, read big-endian when asked, gathered into
+ * keys[0..n), elements of the key's type (which cannot fail); and
+ * sc-stat --bincount's
+ * counts of keys[0..n), unsigned of ksize bytes, all below bins (*bad:
+ * n, else the first position of one that is not), and their greatest
+ * (cpu/cpu.h's sc_cpu_gather_keys, sc_cpu_bincount; cpu_only.c). */
+void sc_gather_keys(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                    uint64_t n, const sc_record *rec, int big_endian,
+                    void *keys);
+sc_status sc_bincount_add(sc_ctx *ctx, sc_phase_times *times,
+                          const void *keys, uint64_t n, unsigned ksize,
+                          uint64_t bins, uint64_t *counts, uint64_t *bad);
+uint64_t sc_max_key(sc_ctx *ctx, const void *keys, uint64_t n,
+                    unsigned ksize);
 /* The float sum scan of in[0..n) of type (f32 or f64), stream positions
  * first.. on, into elements of type (f32 with wide: doubles), from and
  * to *st (cpu_only.c). */

@@ -389,6 +389,22 @@ t f32 text "0.1 -0.0 -nan" "-nan|-0|0.1" sort --type f32 -t
 t u32 text "0 5 0 7" "1|3" compact --indices -t
 t u32 status "1 3 2" "exit 1|element 2: 2 after 3" check
 
+# scan --offsets: the exclusive scan, then the total; bincount
+t u32 u32 "3 0 2 5" "0 3 3 5 10" scan --offsets
+t u32 u64 "3 0 2 5" "0 3 3 5 10" scan --offsets -w
+t i32 i32 "-3 7 -9" "$I32MIN -3 7 7" scan --offsets --op max --type i32
+t f32 f32 "1.5 2.25" "0.0 1.5 3.75" scan --offsets --type f32
+t u32 u32 "" "4" scan --offsets --carry-in 4
+t u32 u64 "1 3 1 0" "1 2 0 1" bincount
+t u32 u64 "1 3 1 0" "1 2 0 1 0 0" bincount 6
+t u64 u64 "2 2" "0 0 2" bincount --bincount --type u64
+t u32 status "1 3 1 0" "exit 1" bincount 3
+t f32 exit2 "1" "" bincount --type f32
+# records: scan and stat read their keys (u32 key at byte 4 of 8)
+t u32 u32 "9 5 8 7" "0 5" scan --record 8 --key 4:u32
+t u32 u64 "9 1 8 1" "0 2" bincount --record 8 --key 4:u32
+t u32 text "9 5 8 7" "5|7" stat --record 8 --key 4:u32 --head 2
+
 # ------------------------------------------------------------- gen
 # gen: the length asked for, the same bytes for the same seed, other
 # bytes for another, -t and --big-endian the same numbers, and the

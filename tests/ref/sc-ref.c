@@ -8,8 +8,12 @@
  *   sc-ref compact [PRED] [-x] [--count] [--indices [-w]]
  *   sc-ref split   [PRED] [-x] [--count]
  *   sc-ref scan    [--op sum|max|min|xor] [-i] [-w] [--carry-in V] [--total]
+ *                  [--offsets]   (the exclusive scan, then the total)
  *   sc-ref sort    [-r] [--bits LO:HI] [-u] [--indices[=32|64]]
  *   sc-ref stat    [--hist N] [--head N] [--tail N]   (distinct is exact)
+ *   sc-ref bincount [N | --bincount[=N]]   (u32, u64: the count of each
+ *                  value 0..N-1, or 0..max, as uint64; a value >= N:
+ *                  exit 1, no output)
  *   sc-ref check   [-r] [--bits LO:HI] [-u]   (sc-rsort -C's verdict)
  *   sc-ref gather  --indices FILE   (the input's items at FILE's uint64
  *                  positions, in order: an argsort applied)
@@ -30,13 +34,14 @@
  *   -t, --text     every element or number that would be written in
  *                  binary is written as text instead, one a line: integers
  *                  in decimal, floats as --total prints them
- *   --record N     (compact, split, sort, check, gen) each element is a
- *                  record of N
+ *   --record N     (every subcommand) each element is a record of N
  *   --key OFF:T    bytes whose key is the T at byte OFF (OFF: with no T,
  *                  the --type): conditions test the key, in T; whole records
  *                  are written as they were read; --indices count
- *                  records; stray bytes after the last whole record are
- *                  ignored.  --big-endian: the key is big-endian.
+ *                  records; scan, stat and bincount read the keys alone
+ *                  (as elements of T); stray bytes after the last whole
+ *                  record are ignored.  --big-endian: the key is
+ *                  big-endian.
  * Without them the elements are little-endian uint32, as always.
  *
  * check: exit 0 and no output when the input is in the order that sort
@@ -464,6 +469,18 @@ static uint64_t *read_records(uint64_t *n_out, unsigned char **recs)
     return keys;
 }
 
+/* --record: the keys of the input's whole records, as elements; else
+ * the elements. */
+static uint64_t *read_keys(uint64_t *n_out)
+{
+    if (!rec_size)
+        return read_all(n_out);
+    unsigned char *recs;
+    uint64_t *keys = read_records(n_out, &recs);
+    free(recs);
+    return keys;
+}
+
 /* the low w bytes of x, in the output's byte order */
 static void put_bytes(uint64_t x, unsigned w)
 {
@@ -705,7 +722,7 @@ static uint64_t apply(int t, int op, uint64_t acc, uint64_t x)
 
 static int cmd_scan(int argc, char **argv)
 {
-    int op = OP_SUM, inclusive = 0, wide = 0, total = 0;
+    int op = OP_SUM, inclusive = 0, wide = 0, total = 0, offsets = 0;
     const char *carry_arg = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -723,6 +740,8 @@ static int cmd_scan(int argc, char **argv)
             wide = 1;
         } else if (strcmp(a, "--total") == 0) {
             total = 1;
+        } else if (strcmp(a, "--offsets") == 0) {
+            offsets = 1;
         } else if (strcmp(a, "--carry-in") == 0) {
             if (++i >= argc)
                 die("missing value for", a);
@@ -736,6 +755,8 @@ static int cmd_scan(int argc, char **argv)
         die("scan --op xor needs an integer type, not", type_names[t]);
     if (wide && width_of(t) == 64)
         die("scan -w needs a 32-bit type, not", type_names[t]);
+    if (offsets && (inclusive || total))
+        die("scan --offsets excludes -i and --total", NULL);
     /* ot: the type of the outputs.  With -w the elements are widened
      * first and the scan runs in the wide type.  at: the accumulator's
      * type, ot's but for a float sum: a double even without -w (fsum()),
@@ -757,7 +778,7 @@ static int cmd_scan(int argc, char **argv)
     uint64_t acc = carry_arg ? parse_value(narrow ? t : at, carry_arg)
                              : (wide && !narrow ? widen(t, id) : id);
     uint64_t n;
-    uint64_t *v = read_all(&n);
+    uint64_t *v = read_keys(&n);
     if (narrow) {
         for (uint64_t i = 0; i < n; i++) {
             uint64_t before = acc;
@@ -767,6 +788,8 @@ static int cmd_scan(int argc, char **argv)
         }
         if (total)
             print_value(ot, widen(t, acc));
+        if (offsets)
+            put_elem(ot, widen(t, acc));
         free(v);
         return 0;
     }
@@ -788,6 +811,8 @@ static int cmd_scan(int argc, char **argv)
             put_elem(ot, from_double(ot, out));
         }
         acc = from_double(at, isnan(end) ? NAN : end);
+        if (offsets)
+            put_elem(ot, from_double(ot, isnan(end) ? NAN : end));
         free(incl);
     } else {
         for (uint64_t i = 0; i < n; i++) {
@@ -797,6 +822,8 @@ static int cmd_scan(int argc, char **argv)
                 continue;
             put_elem(ot, inclusive ? acc : before);
         }
+        if (offsets)
+            put_elem(ot, acc);
     }
     if (total)
         print_value(at, acc);
@@ -1252,7 +1279,7 @@ static int cmd_stat(int argc, char **argv)
         if (!dst) die("unknown stat option", argv[i]);
         *dst = parse_u64(argv[++i]);
     }
-    uint64_t *v = read_all(&n);
+    uint64_t *v = read_keys(&n);
     if (head || tail) {
         uint64_t from = head ? 0 : (n > tail ? n - tail : 0);
         uint64_t to = head ? (n < head ? n : head) : n;
@@ -1322,6 +1349,50 @@ static int cmd_stat(int argc, char **argv)
         format_value(hi_text, sizeof hi_text, t, unrank(t, hi));
         printf("hist %s %s %" PRIu64 "\n", lo_text, hi_text, c);
     }
+    free(v);
+    return 0;
+}
+
+/* numpy's bincount: counts[x] for each value x, as uint64. */
+static int cmd_bincount(int argc, char **argv)
+{
+    /* N, or sc-stat's own spelling: --bincount or --bincount=N. */
+    if (argc == 1 && strncmp(argv[0], "--bincount", 10) == 0) {
+        if (argv[0][10] == '=')
+            argv[0] += 11;
+        else if (argv[0][10] == '\0')
+            argc = 0;
+        else
+            die("bad option", argv[0]);
+    }
+    if (argc > 1)
+        die("usage: bincount [N | --bincount[=N]]", NULL);
+    if (elem_type != U32 && elem_type != U64)
+        die("bincount takes u32 or u64, not", type_names[elem_type]);
+    uint64_t n;
+    uint64_t *v = read_keys(&n);
+    uint64_t bins = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (v[i] >= bins)
+            bins = v[i] + 1;
+    if (argc == 1) {
+        uint64_t given = parse_u64(argv[0]);
+        for (uint64_t i = 0; i < n; i++)
+            if (v[i] >= given) {
+                fprintf(stderr, "sc-ref: position %" PRIu64 ": value %"
+                        PRIu64 " >= %" PRIu64 "\n", i, v[i], given);
+                return 1;
+            }
+        bins = given;
+    }
+    uint64_t *count = calloc(bins ? bins : 1, sizeof *count);
+    if (!count)
+        die("out of memory", NULL);
+    for (uint64_t i = 0; i < n; i++)
+        count[v[i]]++;
+    for (uint64_t k = 0; k < bins; k++)
+        put64(count[k]);
+    free(count);
     free(v);
     return 0;
 }
@@ -1404,7 +1475,8 @@ int main(int argc, char **argv)
 {
     argc = global_options(argc, argv);
     if (argc < 2)
-        die("usage: sc-ref compact|split|scan|sort|stat|check|gather|gen|field [options]"
+        die("usage: sc-ref compact|split|scan|sort|stat|bincount|check|gather|gen|field"
+            " [options]"
             " [--type T] [--big-endian] [--in text] [-t] <in >out", NULL);
     const char *cmd = argv[1];
     int rc;
@@ -1426,6 +1498,8 @@ int main(int argc, char **argv)
         rc = cmd_gen(argc - 2, argv + 2);
     else if (strcmp(cmd, "field") == 0)
         rc = cmd_field(argc - 2, argv + 2);
+    else if (strcmp(cmd, "bincount") == 0)
+        rc = cmd_bincount(argc - 2, argv + 2);
     else
         die("unknown subcommand", cmd);
     if (fflush(stdout) != 0 || ferror(stdout)) {

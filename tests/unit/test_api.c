@@ -1835,16 +1835,24 @@ static int write_records(const char *path, size_t extra)
     return f && fclose(f) == 0;
 }
 
+/* A job of kind on the records of *in (one input) into out, 341 of
+ * them a chunk (cut inside none). */
+static void record_job(sc_job *job, sc_job_kind kind, const char **in,
+                       const char *out)
+{
+    sc_job_init(job, kind);
+    job->inputs = in;
+    job->n_inputs = 1;
+    job->output = out;
+    job->chunk_bytes = 4096;
+    job->record = (sc_record){ REC, 4, SC_U32 };
+}
+
 static void test_record_job(sc_ctx *c, const char *in, const char *out)
 {
     const char *inputs[1] = { in };
     sc_job job;
-    sc_job_init(&job, SC_JOB_COMPACT);
-    job.inputs = inputs;
-    job.n_inputs = 1;
-    job.output = out;
-    job.chunk_bytes = 4096;     /* 341 records a chunk: cut inside none */
-    job.record = (sc_record){ REC, 4, SC_U32 };
+    record_job(&job, SC_JOB_COMPACT, inputs, out);
     sc_pred_all_type(&job.pred, SC_U32);
     sc_pred_add_cmp(&job.pred, SC_LT, 500);
     ok(sc_run(c, &job) == SC_OK, "records: a compaction job (%s)",
@@ -1922,12 +1930,78 @@ static void test_record_faults(sc_ctx *c, const char *in)
     ok(sc_job_check(c, &job) == SC_OK, "records: their positions as text");
     sc_job_init(&job, SC_JOB_SCAN);
     job.record = (sc_record){ REC, 4, SC_U32 };
-    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "records: not scanned yet (%s)",
+    job.out.fmt = SC_FMT_TEXT;
+    ok(sc_job_check(c, &job) == SC_OK, "records: their keys scanned, as "
+       "text too");
+    job.offsets = 1;
+    job.inclusive = 1;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "offsets: not inclusive (%s)",
+       sc_ctx_message(c));
+    sc_job_init(&job, SC_JOB_STAT);
+    job.bincount = 1;
+    job.record = (sc_record){ REC, 4, SC_F32 };
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "bincount: not of floats (%s)",
+       sc_ctx_message(c));
+    job.record = (sc_record){ REC, 4, SC_U32 };
+    job.hist_buckets = 4;
+    ok(sc_job_check(c, &job) == SC_ERR_USAGE, "bincount: no --hist (%s)",
        sc_ctx_message(c));
     sc_writer *w = NULL;
     sc_writer_opts o = { .fmt = SC_FMT_TEXT, .level = 6, .record = REC };
     ok(sc_writer_open(&w, c, NULL, &o) == SC_ERR_USAGE && !w,
        "records: no text writer of records");
+}
+
+/* The u64 (or u32) values of a file into v[0..cap); how many. */
+static size_t read_values(sc_ctx *c, const char *path, sc_type t, void *v,
+                          size_t cap)
+{
+    sc_reader *r = NULL;
+    size_t n = 0;
+    if (sc_reader_open(&r, c, &path, 1, SC_FMT_RAW) != SC_OK ||
+        sc_reader_set_type(r, t, 0) != SC_OK ||
+        sc_reader_read(r, v, cap, &n) != SC_OK)
+        n = (size_t)-1;
+    sc_reader_close(r);
+    return n;
+}
+
+/* sc-scan and sc-stat of records through jobs: the keys' offsets (a job
+ * whose `type` is not the key's: the key's is taken), their counts, and a
+ * count that does not fit the bins asked for. */
+static void test_record_keys(sc_ctx *c, const char *in, const char *out)
+{
+    const char *inputs[1] = { in };
+    sc_job job;
+    record_job(&job, SC_JOB_SCAN, inputs, out);
+    job.type = SC_F32;
+    job.offsets = 1;
+    ok(sc_run(c, &job) == SC_OK, "records: a scan job of their keys, "
+       "--offsets (%s)", sc_ctx_message(c));
+    static uint32_t got32[NREC + 2];
+    static uint64_t got64[1000 + 1], want[1000];
+    size_t n = read_values(c, out, SC_U32, got32, NREC + 2);
+    uint32_t acc = 0;
+    int fine = n == NREC + 1;
+    for (uint32_t i = 0; fine && i < NREC; acc += rec_key(i), i++)
+        fine = got32[i] == acc;
+    ok(fine && got32[NREC] == acc, "records: n + 1 offsets of the keys, "
+       "the total last (%zu values)", n);
+    record_job(&job, SC_JOB_STAT, inputs, out);
+    job.bincount = 1;
+    ok(sc_run(c, &job) == SC_OK, "records: a bincount job of their keys "
+       "(%s)", sc_ctx_message(c));
+    memset(want, 0, sizeof want);
+    for (uint32_t i = 0; i < NREC; i++) want[rec_key(i)]++;
+    n = read_values(c, out, SC_U64, got64, 1000 + 1);
+    ok(n == 1000 && memcmp(got64, want, sizeof want) == 0,
+       "records: the count of each key, max + 1 of them (%zu)", n);
+    job.bins = 999;
+    unlink(out);
+    ok(sc_run(c, &job) == SC_ERR_RANGE && access(out, F_OK) != 0 &&
+       strstr(sc_ctx_message(c), "value 999 is not below"),
+       "bincount: a key >= N fails, writing nothing (%s)",
+       sc_ctx_message(c));
 }
 
 static void test_record_reader(sc_ctx *c, const char *path)
@@ -1963,6 +2037,7 @@ static void test_records(void)
     ok(write_records(in, 0) && write_records(cut, 5), "records: the inputs");
     test_record_job(cpu_ctx, in, out);
     test_record_faults(cpu_ctx, in);
+    test_record_keys(cpu_ctx, in, out);
     test_record_reader(cpu_ctx, cut);
     unlink(in);
     unlink(out);
