@@ -20,6 +20,12 @@ int cli_record_option(cli *c, int opt, const char *arg)
         return 1;
     }
     if (opt == OPT_KEY || opt == OPT_FIELD) {
+        /* sc-scan and sc-stat write keys, not records: --field is not
+         * theirs, as getopt says of an option a tool lacks. */
+        if (opt == OPT_FIELD && (c->job.kind == SC_JOB_SCAN ||
+                                 c->job.kind == SC_JOB_STAT))
+            cli_usage_error(c, "unrecognized option '--field': %s writes "
+                            "the records' keys, not the records", c->prog);
         *(opt == OPT_KEY ? &c->key : &c->field) = arg;
         return 1;
     }
