@@ -86,9 +86,10 @@ int sc_job_elems64(const job_state *js)
     return js->job->record.size || sc_type_size(elem_type(js->job)) == 8;
 }
 
-int sc_job_records(const job_state *js)
+int sc_job_records_cpu(const job_state *js)
 {
-    return js->job->record.size != 0;
+    const sc_job *j = js->job;
+    return j->record.size && !sc_record_on_gpu(&j->record, j->big_endian);
 }
 
 static sc_status stream(job_state *js, const sc_job_type *t,

@@ -2,8 +2,9 @@
  * ranges into parts and the sample behind sc-stat --quantiles (no
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
- * GPU's lanes carry one 64-bit word), and compaction, split, sort and
- * sc-gen of records, and argsort (no kernel takes records yet).  The jobs reach them here,
+ * GPU's lanes carry one 64-bit word), and sort and sc-gen of records,
+ * and argsort (no kernel takes them yet; compaction and split of records
+ * are the backend tables', core/backend.h).  The jobs reach them here,
  * as they reach every device.  (The other scans of 64-bit types are the
  * CPU table's: its scan takes either width.) */
 #include <stdlib.h>
@@ -17,24 +18,6 @@ sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
 {
     return sc_cpu_ranges(ctx, times, in, n, bounds, type, rec, big_endian, nb,
                          out, counts);
-}
-
-sc_status sc_compact_records(sc_ctx *ctx, sc_phase_times *times,
-                             const void *in, uint64_t n, const sc_record *rec,
-                             int big_endian, const sc_pred *pred, int out_kind,
-                             uint64_t first_index, void *out, uint64_t *kept)
-{
-    return sc_cpu_compact_records(ctx, times, in, n, rec, big_endian, pred,
-                                  out_kind, first_index, out, kept);
-}
-
-sc_status sc_split_records(sc_ctx *ctx, sc_phase_times *times,
-                           const void *in, uint64_t n, const sc_record *rec,
-                           int big_endian, const sc_pred *pred, void *sel,
-                           void *rej, uint64_t *selected)
-{
-    return sc_cpu_split_records(ctx, times, in, n, rec, big_endian, pred, sel,
-                                rej, selected);
 }
 
 sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
