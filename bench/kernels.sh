@@ -1,6 +1,7 @@
 #!/bin/sh
 # kernels.sh — the CUDA kernel benchmarks against CUB (bench_compact,
-# bench_select_types, bench_scan_sort, bench_sort_types) and libsc's
+# bench_select_types, bench_select_records, bench_scan_sort,
+# bench_sort_types) and libsc's
 # device API against CUB
 # (bench_api), each built here and run once.  Part of `make bench`
 # (run-bench's section f); `make bench-kernels` runs it alone.
@@ -19,10 +20,11 @@ say() { printf '%s\n' "$*"; }
 # bench_sort_types times every tile of 8-byte keys (-DSCG_TUNE) and marks
 # the one libsc calls.
 libsc="-I$S/lib/core -L$B/lib/.libs -lsc -Xlinker -rpath -Xlinker $B/lib/.libs"
-for b in ${BENCHES:-bench_compact bench_select_types bench_scan_sort bench_sort_types bench_api}; do
+for b in ${BENCHES:-bench_compact bench_select_types bench_select_records bench_scan_sort bench_sort_types bench_api}; do
     case $b in
     bench_compact) srcs="$S/kernels/compact.cu $S/kernels/split.cu $S/kernels/gen.cu" ;;
-    bench_select_types) srcs="$S/kernels/compact.cu $S/kernels/split.cu $libsc" ;;
+    bench_select_types|bench_select_records)
+        srcs="$S/kernels/compact.cu $S/kernels/split.cu $libsc" ;;
     bench_scan_sort) srcs="$S/kernels/scan.cu $S/kernels/sort.cu" ;;
     bench_sort_types) srcs="-DSCG_TUNE $S/kernels/sort.cu" ;;
     bench_api) srcs=$libsc ;;
