@@ -95,55 +95,26 @@ extern "C" size_t scg_select_scratch_records(uint64_t n, uint32_t rec_size)
     return te::scratch_bytes(n * (rec_size / 4), te::SEL_MIN_TILE);
 }
 
-/* Checks what both entries take; 0, or the error to return. */
-static int compact_refused(const void *d_in, uint64_t n, const sc_pred *pred, int out_kind,
-                           void *d_out, uint64_t *d_count, void *d_scratch, int algo)
-{
-    if (!pred || !d_count || (n && (!d_in || !d_out || !d_scratch)))
-        return (int)cudaErrorInvalidValue;
-    if (!te::variant_name(algo) || out_kind < SC_EMIT_VALUES || out_kind > SC_EMIT_IDX64)
-        return (int)cudaErrorInvalidValue;
-    return 0;
-}
-
 extern "C" int scg_compact(const void *d_in, uint64_t n, const sc_pred *pred,
                            int out_kind, uint64_t first_index, void *d_out,
                            uint64_t *d_count, void *d_scratch, int algo,
                            scg_stream stream)
 {
-    cudaStream_t s = (cudaStream_t)stream;
-    int bad = compact_refused(d_in, n, pred, out_kind, d_out, d_count, d_scratch, algo);
-    if (bad)
-        return bad;
-    bool wide = sc_type_is_64bit(pred->type) != 0;
-    if ((uintptr_t)d_in % (wide ? 8 : 4))
-        return (int)cudaErrorMisalignedAddress;
-    if (n == 0) {
-        SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
-        return 0;
-    }
-    compact_call c = { out_kind, first_index, d_out, d_count, d_scratch, algo, s };
-    return wide ? c.run(te::make_input((const uint64_t *)d_in, n), te::key_place<uint64_t>(),
-                        *pred, n)
-                : c.run(te::make_input((const uint32_t *)d_in, n), te::key_place<uint32_t>(),
-                        *pred, n);
+    return scg_compact_records(d_in, n, 0, 0, pred, out_kind, first_index, d_out, d_count,
+                               d_scratch, algo, stream);
 }
 
+/* rec_size 0: elements of pred's type (scg_compact). */
 extern "C" int scg_compact_records(const void *d_in, uint64_t n, uint32_t rec_size,
                                    uint32_t key_off, const sc_pred *pred, int out_kind,
                                    uint64_t first_index, void *d_out, uint64_t *d_count,
                                    void *d_scratch, int algo, scg_stream stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    int bad = compact_refused(d_in, n, pred, out_kind, d_out, d_count, d_scratch, algo);
-    if (!bad)
-        bad = te::records_refused(d_in, rec_size, key_off, pred->type);
-    if (bad)
-        return bad;
-    if (n == 0) {
-        SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
-        return 0;
-    }
+    if (!pred || !d_count || (n && (!d_in || !d_out || !d_scratch)))
+        return (int)cudaErrorInvalidValue;
+    if (!te::variant_name(algo) || out_kind < SC_EMIT_VALUES || out_kind > SC_EMIT_IDX64)
+        return (int)cudaErrorInvalidValue;
     compact_call c = { out_kind, first_index, d_out, d_count, d_scratch, algo, s };
-    return te::on_records(c, d_in, n, rec_size, key_off, *pred);
+    return te::select_on(c, d_in, n, rec_size, key_off, *pred, d_count, s);
 }

@@ -60,7 +60,8 @@ int scg_split_algo(const void *d_in, uint64_t n, const sc_pred *pred,
  * pred->type at byte key_off, a multiple of the key's size, inside each;
  * cudaErrorInvalidValue for any other layout.  Records move whole;
  * positions are record positions.  Otherwise as scg_compact and
- * scg_split_algo; the scratch of n records of rec_size bytes. */
+ * scg_split_algo, which they are with rec_size 0 (key_off then unused);
+ * the scratch of n records of rec_size bytes. */
 size_t scg_select_scratch_records(uint64_t n, uint32_t rec_size);
 int scg_compact_records(const void *d_in, uint64_t n, uint32_t rec_size,
                         uint32_t key_off, const sc_pred *pred, int out_kind,

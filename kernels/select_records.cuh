@@ -1,5 +1,6 @@
-/* select_records.cuh — compaction and split of records (select_ops.cuh's
- * rec_t): which layouts the kernels take, and the dispatch on one.
+/* select_records.cuh — the dispatch of compaction's and split's entries
+ * on elements and on records (select_ops.cuh's rec_t): which record
+ * layouts the kernels take, and the kernels of each.
  *
  * A record of 8 or 16 bytes is one or two a 16-byte vector, so the agent
  * reads records as it reads elements; its key, of the predicate's type,
@@ -15,6 +16,7 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 #include "sc_kernels.h"
+#include "cuda_check.cuh"
 #include "select_ops.cuh"
 
 namespace te {
@@ -55,6 +57,29 @@ static int on_records(const CALL &c, const void *d_in, uint64_t n, uint32_t rec_
         return run_records<CALL, uint32_t, 2>(c, in, key_off, pred, n);
     return wide ? run_records<CALL, uint64_t, 4>(c, in, key_off, pred, n)
                 : run_records<CALL, uint32_t, 4>(c, in, key_off, pred, n);
+}
+
+/* What the entries of compaction and split share once their arguments
+ * are checked: n elements of pred's type (rec_size 0) or records at
+ * d_in, refused where the kernels do not take their layout or
+ * alignment; none (n 0) is a count of 0; else c.run on them. */
+template <class CALL>
+static int select_on(const CALL &c, const void *d_in, uint64_t n, uint32_t rec_size,
+                     uint32_t key_off, const sc_pred &pred, uint64_t *d_count, cudaStream_t s)
+{
+    bool wide = sc_type_is_64bit(pred.type) != 0;
+    int bad = rec_size ? records_refused(d_in, rec_size, key_off, pred.type)
+            : (uintptr_t)d_in % (wide ? 8 : 4) ? (int)cudaErrorMisalignedAddress : 0;
+    if (bad)
+        return bad;
+    if (n == 0) {
+        SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
+        return 0;
+    }
+    if (rec_size)
+        return on_records(c, d_in, n, rec_size, key_off, pred);
+    return wide ? c.run(make_input((const uint64_t *)d_in, n), key_place<uint64_t>(), pred, n)
+                : c.run(make_input((const uint32_t *)d_in, n), key_place<uint32_t>(), pred, n);
 }
 
 } /* namespace te */

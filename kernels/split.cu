@@ -58,17 +58,6 @@ struct split_call {
     }
 };
 
-/* Checks what both entries take; 0, or the error to return. */
-int split_refused(const void *d_in, uint64_t n, const sc_pred *pred, void *d_sel,
-                  void *d_rej, uint64_t *d_selected, void *d_scratch, int algo)
-{
-    if (!pred || !d_selected || (n && (!d_in || !d_sel || !d_rej || !d_scratch)))
-        return (int)cudaErrorInvalidValue;
-    if (!te::variant_name(algo))
-        return (int)cudaErrorInvalidValue;
-    return 0;
-}
-
 } /* namespace */
 
 extern "C" size_t scg_split_scratch(uint64_t n)
@@ -80,22 +69,8 @@ extern "C" int scg_split_algo(const void *d_in, uint64_t n, const sc_pred *pred,
                               void *d_sel, void *d_rej, uint64_t *d_selected,
                               void *d_scratch, int algo, scg_stream stream)
 {
-    cudaStream_t s = (cudaStream_t)stream;
-    int bad = split_refused(d_in, n, pred, d_sel, d_rej, d_selected, d_scratch, algo);
-    if (bad)
-        return bad;
-    bool wide = sc_type_is_64bit(pred->type) != 0;
-    if ((uintptr_t)d_in % (wide ? 8 : 4))
-        return (int)cudaErrorMisalignedAddress;
-    if (n == 0) {
-        SCG_CHECK(cudaMemsetAsync(d_selected, 0, sizeof(uint64_t), s));
-        return 0;
-    }
-    split_call c = { d_in, d_sel, d_rej, d_selected, d_scratch, algo, s };
-    return wide ? c.run(te::make_input((const uint64_t *)d_in, n), te::key_place<uint64_t>(),
-                        *pred, n)
-                : c.run(te::make_input((const uint32_t *)d_in, n), te::key_place<uint32_t>(),
-                        *pred, n);
+    return scg_split_records(d_in, n, 0, 0, pred, d_sel, d_rej, d_selected, d_scratch, algo,
+                             stream);
 }
 
 extern "C" int scg_split(const void *d_in, uint64_t n, const sc_pred *pred,
@@ -106,21 +81,17 @@ extern "C" int scg_split(const void *d_in, uint64_t n, const sc_pred *pred,
                           SCG_ALGO_FUSED, stream);
 }
 
+/* rec_size 0: elements of pred's type (scg_split_algo). */
 extern "C" int scg_split_records(const void *d_in, uint64_t n, uint32_t rec_size,
                                  uint32_t key_off, const sc_pred *pred, void *d_sel,
                                  void *d_rej, uint64_t *d_selected, void *d_scratch,
                                  int algo, scg_stream stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    int bad = split_refused(d_in, n, pred, d_sel, d_rej, d_selected, d_scratch, algo);
-    if (!bad)
-        bad = te::records_refused(d_in, rec_size, key_off, pred->type);
-    if (bad)
-        return bad;
-    if (n == 0) {
-        SCG_CHECK(cudaMemsetAsync(d_selected, 0, sizeof(uint64_t), s));
-        return 0;
-    }
+    if (!pred || !d_selected || (n && (!d_in || !d_sel || !d_rej || !d_scratch)))
+        return (int)cudaErrorInvalidValue;
+    if (!te::variant_name(algo))
+        return (int)cudaErrorInvalidValue;
     split_call c = { d_in, d_sel, d_rej, d_selected, d_scratch, algo, s };
-    return te::on_records(c, d_in, n, rec_size, key_off, *pred);
+    return te::select_on(c, d_in, n, rec_size, key_off, *pred, d_selected, s);
 }

@@ -65,21 +65,17 @@ int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
     switch (w->work) {
     case SC_JOB_GEN:
         return scg_gen(w->plan, first, b->out, n, s);
+    /* records of w->rec's layout, or (size 0) elements */
     case SC_JOB_COMPACT:
-        if (w->rec)
-            return scg_compact_records(b->in, n, w->rec->size,
-                                       w->rec->key_off, w->pred, w->out_kind,
-                                       first, b->out, b->count, b->scratch,
-                                       SCG_ALGO_FUSED, s);
-        return scg_compact(b->in, n, w->pred, w->out_kind, first, b->out,
-                           b->count, b->scratch, SCG_ALGO_FUSED, s);
+        return scg_compact_records(b->in, n, w->rec ? w->rec->size : 0,
+                                   w->rec ? w->rec->key_off : 0, w->pred,
+                                   w->out_kind, first, b->out, b->count,
+                                   b->scratch, SCG_ALGO_FUSED, s);
     case SC_JOB_SPLIT:
-        if (w->rec)
-            return scg_split_records(b->in, n, w->rec->size, w->rec->key_off,
-                                     w->pred, b->out, b->aux, b->count,
-                                     b->scratch, SCG_ALGO_FUSED, s);
-        return scg_split(b->in, n, w->pred, b->out, b->aux, b->count,
-                         b->scratch, s);
+        return scg_split_records(b->in, n, w->rec ? w->rec->size : 0,
+                                 w->rec ? w->rec->key_off : 0, w->pred,
+                                 b->out, b->aux, b->count, b->scratch,
+                                 SCG_ALGO_FUSED, s);
     case SC_JOB_SCAN:
         /* A typed scan ranks its input in place: b->in is a buffer of
          * the library's, the chunk's copy on the device. */
