@@ -87,11 +87,8 @@ static int bench_one(const bufs &b, uint64_t n, int keep, const char *tn, const 
 
 int main(int argc, char **argv)
 {
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        printf("no CUDA GPU\n");
+    if (!have_gpu())
         return 0;
-    }
     int lgs[8];
     uint64_t max_n;
     int n_lg = sizes_asked(argc, argv, lgs, 26, 27, &max_n);

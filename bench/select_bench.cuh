@@ -25,6 +25,16 @@ struct bufs {
     size_t cub_bytes;
 };
 
+/* Whether a CUDA GPU is here; if not, a line that says so. */
+static bool have_gpu()
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0)
+        return true;
+    printf("no CUDA GPU\n");
+    return false;
+}
+
 /* The five arrays of `bytes` each, the counts, scr_bytes of scratch; the
  * caller sizes CUB's then. */
 static void alloc_bufs(bufs &b, size_t bytes, size_t scr_bytes)

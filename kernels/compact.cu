@@ -49,27 +49,17 @@ struct compact_call {
     int run(const input &in, const key_place<ELEM> &at, const sc_pred &given,
             uint64_t n) const
     {
-        typedef typename elem_traits<ELEM>::key_t KEY;
         (void)n;
-        sc_pred folded = fold_ne<KEY>(given);
-        const sc_pred &pred = folded;
-        if (is_range(pred)) {
-            pred_range_t<KEY> r;
-            if (!range_of(pred, r)) {   /* nothing kept */
+        return on_pred<typename elem_traits<ELEM>::key_t>(
+            given,
+            [&](const auto &pred) {
+                return compact_with<ELEM>(pred, at, in, out_kind, first_index, d_out, d_count,
+                                          scr, algo, s);
+            },
+            [&] {                       /* nothing kept */
                 SCG_CHECK(cudaMemsetAsync(d_count, 0, sizeof(uint64_t), s));
                 return 0;
-            }
-            return compact_with<ELEM>(r, at, in, out_kind, first_index, d_out, d_count,
-                                      scr, algo, s);
-        }
-        if (pred.key_neg) {
-            pred_general_float f = { pred };
-            return compact_with<ELEM>(f, at, in, out_kind, first_index, d_out, d_count,
-                                      scr, algo, s);
-        }
-        pred_general g = { pred };
-        return compact_with<ELEM>(g, at, in, out_kind, first_index, d_out, d_count, scr,
-                                  algo, s);
+            });
     }
 };
 

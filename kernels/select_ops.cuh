@@ -119,6 +119,27 @@ static inline bool range_of(const sc_pred &p, pred_range_t<T> &r)
     return !none;
 }
 
+/* given as the kernels run it, of keys of type KEY: with(pred) for the
+ * predicate's form (range, float, term list), none() where it admits
+ * nothing; either's result. */
+template <typename KEY, class WITH, class NONE>
+static int on_pred(const sc_pred &given, const WITH &with, const NONE &none)
+{
+    sc_pred pred = fold_ne<KEY>(given);
+    if (is_range(pred)) {
+        pred_range_t<KEY> r;
+        if (!range_of(pred, r))
+            return none();
+        return with(r);
+    }
+    if (pred.key_neg) {
+        pred_general_float f = { pred };
+        return with(f);
+    }
+    pred_general g = { pred };
+    return with(g);
+}
+
 /* Element k of a vector's words v, of type T. */
 template <typename T> __device__ __forceinline__ T elem_at(const uint32_t (&v)[4], int k);
 template <> __device__ __forceinline__ uint32_t elem_at<uint32_t>(const uint32_t (&v)[4], int k)

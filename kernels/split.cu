@@ -36,25 +36,18 @@ struct split_call {
     int run(const input &in, const key_place<ELEM> &at, const sc_pred &given,
             uint64_t n) const
     {
-        typedef typename elem_traits<ELEM>::key_t KEY;
-        sc_pred folded = fold_ne<KEY>(given);
-        const sc_pred &pred = folded;
-        if (is_range(pred)) {
-            pred_range_t<KEY> r;
-            if (!range_of(pred, r)) {   /* every element rejected, in order */
+        return on_pred<typename elem_traits<ELEM>::key_t>(
+            given,
+            [&](const auto &pred) {
+                return split_with<ELEM>(pred, at, in, d_sel, d_rej, d_selected, d_scratch,
+                                        algo, s);
+            },
+            [&] {                       /* every element rejected, in order */
                 SCG_CHECK(cudaMemsetAsync(d_selected, 0, sizeof(uint64_t), s));
                 SCG_CHECK(cudaMemcpyAsync(d_rej, d_in, n * elem_traits<ELEM>::W * 4,
                                           cudaMemcpyDeviceToDevice, s));
                 return 0;
-            }
-            return split_with<ELEM>(r, at, in, d_sel, d_rej, d_selected, d_scratch, algo, s);
-        }
-        if (pred.key_neg) {
-            pred_general_float f = { pred };
-            return split_with<ELEM>(f, at, in, d_sel, d_rej, d_selected, d_scratch, algo, s);
-        }
-        pred_general g = { pred };
-        return split_with<ELEM>(g, at, in, d_sel, d_rej, d_selected, d_scratch, algo, s);
+            });
     }
 };
 
