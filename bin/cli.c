@@ -46,7 +46,8 @@ static const char record_help[] =
 "      --record N      each element is a record of N bytes (a multiple of\n"
 "                      4, 4 to 4096), moved whole, tested or sorted by\n"
 "                      its key;\n"
-"                      raw, gzip or zstd, not text (runs on the CPU)\n"
+"                      raw, gzip or zstd, not text (on the CPU, but the\n"
+"                      compaction and split of 8- and 16-byte ones)\n"
 "      --key OFF[:T]   the records' key: at byte OFF (a multiple of its\n"
 "                      size), of type T (default: the --type); default 0\n";
 
