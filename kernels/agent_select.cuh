@@ -15,8 +15,9 @@
  *   void stage(uint32_t *dst, const uint32_t (&v)[4], int k,
  *              uint32_t local) const;       SW words on chip
  *   out_t value(uint32_t s, uint64_t first) const;      at the final store
- * An 8-byte element moves as two 32-bit words (SW 2, out_t uint32), so the
- * stage and the flush are the same code for both widths.
+ * An 8-byte element moves as two 32-bit words (SW 2, out_t uint32), a
+ * 16-byte record as four, so the stage and the flush are the same code for
+ * every width.
  * IN_SMEM: kernel parameters cannot be indexed at run time; an Op whose
  * predicate loops over term lists would be copied to the stack per thread,
  * so such an Op is read from one shared copy per block instead.

@@ -60,6 +60,24 @@ int scg_split_algo(const void *d_in, uint64_t n, const sc_pred *pred,
 int scg_scan64(const void *d_in, uint64_t n, uint32_t type, int op,
                int inclusive, const uint64_t *d_carry_in, void *d_out,
                uint64_t *d_carry_out, void *d_scratch, scg_stream s);
+
+/* Compaction and split of n records of rec_size bytes, 8 or 16 (d_in
+ * aligned to it; else cudaErrorMisalignedAddress), tested by a key of
+ * pred->type at byte key_off, a multiple of the key's size, inside each;
+ * cudaErrorInvalidValue for any other layout.  Records move whole;
+ * positions are record positions.  Otherwise as scg_compact and
+ * scg_split_algo, which they are with rec_size 0 (key_off then unused);
+ * the scratch of n records of rec_size bytes. */
+size_t scg_select_scratch_records(uint64_t n, uint32_t rec_size);
+int scg_compact_records(const void *d_in, uint64_t n, uint32_t rec_size,
+                        uint32_t key_off, const sc_pred *pred, int out_kind,
+                        uint64_t first_index, void *d_out, uint64_t *d_count,
+                        void *d_scratch, int algo, scg_stream s);
+int scg_split_records(const void *d_in, uint64_t n, uint32_t rec_size,
+                      uint32_t key_off, const sc_pred *pred, void *d_sel,
+                      void *d_rej, uint64_t *d_selected, void *d_scratch,
+                      int algo, scg_stream s);
+
 /* What scg_scan runs, in words. */
 const char *scg_scan_variant(void);
 /* What the sort runs, in words (the bench prints it). */

@@ -1,6 +1,7 @@
 /* select_ops.cuh — the operations of the select agent: predicates and what
  * is written (values, 32- or 64-bit indices, split's two outputs) for
- * elements of 4 or 8 bytes, and the variants a dispatch can run.
+ * elements of 4 or 8 bytes and records of 8 or 16 bytes tested by a 4- or
+ * 8-byte key, and the variants a dispatch can run.
  *
  * Predicates come in two shapes.  Most are one range test, possibly
  * inverted (x != 0, x < v, lo <= x <= hi, ...): pred_range evaluates them
@@ -118,6 +119,27 @@ static inline bool range_of(const sc_pred &p, pred_range_t<T> &r)
     return !none;
 }
 
+/* given as the kernels run it, of keys of type KEY: with(pred) for the
+ * predicate's form (range, float, term list), none() where it admits
+ * nothing; either's result. */
+template <typename KEY, class WITH, class NONE>
+static int on_pred(const sc_pred &given, const WITH &with, const NONE &none)
+{
+    sc_pred pred = fold_ne<KEY>(given);
+    if (is_range(pred)) {
+        pred_range_t<KEY> r;
+        if (!range_of(pred, r))
+            return none();
+        return with(r);
+    }
+    if (pred.key_neg) {
+        pred_general_float f = { pred };
+        return with(f);
+    }
+    pred_general g = { pred };
+    return with(g);
+}
+
 /* Element k of a vector's words v, of type T. */
 template <typename T> __device__ __forceinline__ T elem_at(const uint32_t (&v)[4], int k);
 template <> __device__ __forceinline__ uint32_t elem_at<uint32_t>(const uint32_t (&v)[4], int k)
@@ -129,16 +151,63 @@ template <> __device__ __forceinline__ uint64_t elem_at<uint64_t>(const uint32_t
     return (uint64_t)v[2 * k] | (uint64_t)v[2 * k + 1] << 32;
 }
 
-/* Elements of type ELEM (uint32_t or uint64_t).  INDEX: stage the
- * element's index in its tile, write first_index + its global index; else
- * stage and write the value, word by word (OUT then uint32_t: an 8-byte
- * element is two words of the output). */
+/* A record of RW 32-bit words (2 or 4: 8 or 16 bytes) tested by a key of
+ * KEY's width (uint32_t or uint64_t: the key's bits) at a word the op
+ * holds (key_place); as an ELEM of sel_op it stands for such records. */
+template <typename KEY, int RW> struct rec_t {};
+
+/* An ELEM's words and its key's type: an element is its own key. */
+template <typename ELEM> struct elem_traits {
+    typedef ELEM key_t;
+    static const int W = (int)(sizeof(ELEM) / 4);
+};
+template <typename KEY, int RW> struct elem_traits<rec_t<KEY, RW> > {
+    typedef KEY key_t;
+    static const int W = RW;
+    static_assert(RW == 2 || RW == 4, "records of 8 or 16 bytes, 1 or 2 a vector");
+};
+
+/* Where an element's key is, as a base of sel_op: an element is its key,
+ * which takes no field (the element ops' parameters stay as they are); a
+ * record's key starts at word key_word of it, a run-time field: records
+ * of every layout share one kernel, the word picked by selects (an array
+ * indexed at run time would go to local memory). */
+template <typename ELEM> struct key_place {
+    __device__ __forceinline__ ELEM key(const uint32_t (&v)[4], int k) const
+    {
+        return elem_at<ELEM>(v, k);
+    }
+};
+template <typename KEY, int RW> struct key_place<rec_t<KEY, RW> > {
+    uint32_t key_word;
+    __device__ __forceinline__ uint32_t word(const uint32_t (&v)[4], int k, uint32_t w) const
+    {
+        uint32_t x = v[k * RW];
+#pragma unroll
+        for (int i = 1; i < RW; i++)
+            x = w == (uint32_t)i ? v[k * RW + i] : x;
+        return x;
+    }
+    __device__ __forceinline__ KEY key(const uint32_t (&v)[4], int k) const
+    {
+        if (sizeof(KEY) == 4)
+            return (KEY)word(v, k, key_word);
+        return (KEY)((uint64_t)word(v, k, key_word) |
+                     (uint64_t)word(v, k, key_word + 1) << 32);
+    }
+};
+
+/* Elements of type ELEM (uint32_t or uint64_t), or records (rec_t), the
+ * predicate testing their key.  INDEX: stage the element's index in its
+ * tile, write first_index + its global index; else stage and write the
+ * value, word by word (OUT then uint32_t: an element or record of W words
+ * is W words of the output). */
 template <class PRED, typename OUT, bool INDEX, bool SPLIT, typename ELEM = uint32_t>
-struct sel_op {
+struct sel_op : key_place<ELEM> {
     typedef OUT out_t;
     static const bool MOVE_REJECTS = SPLIT;
     static const bool IN_SMEM = PRED::INDEXED;
-    static const int W = (int)(sizeof(ELEM) / 4);
+    static const int W = elem_traits<ELEM>::W;
     static const int EPV = 4 / W;
     static const int SW = INDEX ? 1 : W;
     static_assert(INDEX || sizeof(OUT) == 4, "values move as 32-bit words");
@@ -147,7 +216,7 @@ struct sel_op {
     uint64_t first_index;
     __device__ __forceinline__ bool select(const uint32_t (&v)[4], int k) const
     {
-        return pred(elem_at<ELEM>(v, k));
+        return pred(this->key(v, k));
     }
     __device__ __forceinline__ void stage(uint32_t *dst, const uint32_t (&v)[4], int k,
                                           uint32_t local) const

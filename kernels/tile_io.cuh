@@ -1,9 +1,9 @@
 /* tile_io.cuh — how the tile engine reads its input: an aligned view of an
- * array of 4- or 8-byte elements, the tile geometry, 16-byte loads
- * (straight into registers, or ahead into shared memory with cp.async).
- * A 16-byte vector holds EPV elements (4 of 4 bytes, 2 of 8), each of
- * 4 / EPV 32-bit words; registers hold the vector's words, so one
- * geometry and one load serve both widths.
+ * array of 4-, 8- or 16-byte elements (or records), the tile geometry,
+ * 16-byte loads (straight into registers, or ahead into shared memory
+ * with cp.async).  A 16-byte vector holds EPV elements (4 of 4 bytes, 2
+ * of 8, 1 of 16), each of 4 / EPV 32-bit words; registers hold the
+ * vector's words, so one geometry and one load serve every width.
  *
  * Alignment.  The input may start anywhere (a chunk of a stream is often an
  * odd offset into a buffer).  Tiles are laid on a "virtual" index space that
@@ -32,17 +32,23 @@ struct input {
     uint64_t lo, hi;     /* elements are the virtual indices [lo, hi) */
 };
 
-/* p: aligned to its element's size. */
-template <typename T>
-static inline input make_input(const T *p, uint64_t n)
+/* n elements of `size` bytes (4, 8 or 16) at p, aligned to their size:
+ * then the 16-byte boundary at or before p is a whole number of elements
+ * before it. */
+static inline input make_input_of(const void *p, uint64_t n, uint32_t size)
 {
-    const uintptr_t EPV = 16 / sizeof(T);
-    uint32_t mis = (uint32_t)(((uintptr_t)p / sizeof(T)) & (EPV - 1));
+    const uintptr_t EPV = 16 / size;
+    uint32_t mis = (uint32_t)(((uintptr_t)p / size) & (EPV - 1));
     input in;
-    in.base = (const uint4 *)(p - mis);
+    in.base = (const uint4 *)((const char *)p - (size_t)mis * size);
     in.lo = mis;
     in.hi = n + mis;
     return in;
+}
+template <typename T>
+static inline input make_input(const T *p, uint64_t n)
+{
+    return make_input_of(p, n, (uint32_t)sizeof(T));
 }
 
 template <int BLOCK, int VEC, int EPV = 4>

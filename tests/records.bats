@@ -348,8 +348,8 @@ EOF
     done
 }
 
-@test "records: -d cuda gives the bytes of -d cpu (the host's threads take records)" {
-    skip_without_gpu "records run on the host's threads under every device"
+@test "records: -d cuda gives the bytes of -d cpu (sc-gen and the ranges on the host's threads, compaction and split of 16-byte records on the GPU)" {
+    skip_without_gpu
     recgen a 16 8 u64 100003 41
     local r=(--record 16 --key 8:u64)
     for d in cpu cuda; do
@@ -362,4 +362,48 @@ EOF
     for f in gen compact indices split; do cmp "$f.cpu" "$f.cuda"; done
     for p in 0 1 2; do cmp "part.cpu.$p" "part.cuda.$p"; done
     [ -s compact.cpu ] && [ -s part.cpu.0 ] && [ -s part.cpu.2 ]
+}
+
+# recs_on_gpu SIZE TYPE: recs_vs_ref under -d cuda (whole, and in chunks
+# that end inside a record's neighbours' tiles) for each key place of
+# TYPE in a SIZE-byte record.
+recs_on_gpu() {
+    local size=$1 t=$2 off
+    for off in $(offsets "$size" "$t"); do
+        recgen a "$size" "$off" "$t" 100003 $((size + off))
+        EXTRA=(-d cuda)
+        recs_vs_ref a "$size" "$off" "$t" $(cond "$t") || return 1
+        EXTRA=(-d cuda -c 12K)
+        recs_vs_ref a "$size" "$off" "$t" $(cond "$t") -x || return 1
+        EXTRA=(-d cuda -c 4K -j 3)
+        vs_ref sc-split split a --record "$size" --key "$off:$t" --ne 0 || return 1
+        EXTRA=()
+    done
+}
+
+@test "records: -d cuda compacts and splits 8- and 16-byte records on the GPU: sc-ref's bytes, every key type and place" {
+    skip_without_gpu
+    local size t
+    for size in 8 16; do
+        for t in u32 i32 f32 u64 f64; do
+            recs_on_gpu "$size" "$t" || { echo "# --record $size, $t keys" >&2; return 1; }
+        done
+    done
+    # -v says the GPU ran them, and the host's threads what no kernel
+    # takes: big-endian keys, other record sizes
+    recgen a 16 8 u64 100003 5
+    run -0 --separate-stderr sc-compact -d cuda -v -o c.out --record 16 --key 8:u64 a
+    [[ "$stderr" == *"device: cuda"* && "$stderr" != *"host's threads took"* ]] ||
+        { echo "# $stderr" >&2; return 1; }
+    run -0 --separate-stderr sc-split -d cuda -v -o s.out --record 8 --key 4:u32 a
+    [[ "$stderr" == *"device: cuda"* && "$stderr" != *"host's threads took"* ]] ||
+        { echo "# $stderr" >&2; return 1; }
+    run -0 --separate-stderr sc-compact -d cuda -v -o c.out --record 16 --key 8:u64 --big-endian a
+    [[ "$stderr" == *"host's threads took every chunk"* ]] || { echo "# $stderr" >&2; return 1; }
+    run -0 --separate-stderr sc-split -d cuda -v -o s.out --record 12 --key 4:u32 a
+    [[ "$stderr" == *"host's threads took every chunk"* ]] || { echo "# $stderr" >&2; return 1; }
+    # and big-endian keys give sc-ref's bytes under -d cuda too
+    recgen b 16 8 u64 100003 6 --big-endian
+    EXTRA=(-d cuda)
+    recs_vs_ref b 16 8 u64 --big-endian $(cond u64)
 }

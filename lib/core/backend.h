@@ -33,15 +33,29 @@ typedef struct sc_backend {
     /* compact() writes 32-bit positions itself (SC_EMIT_IDX32); else a
      * caller asks for 64-bit ones and narrows them. */
     int emits_idx32;
-    /* Elements (in, out's values, sel, rej) of pred's type: the CPU's
-     * table takes 4- and 8-byte ones, the GPU's 4-byte ones only (ops.c
-     * and the jobs send 8-byte ones to the CPU's). */
+    /* Elements (in, out's values, sel, rej) of pred's type, 4 or 8
+     * bytes. */
     sc_status (*compact)(sc_ctx *ctx, sc_phase_times *times, const void *in,
                          uint64_t n, const sc_pred *pred, int out_kind,
                          uint64_t first_index, void *out, uint64_t *kept);
     sc_status (*split)(sc_ctx *ctx, sc_phase_times *times, const void *in,
                        uint64_t n, const sc_pred *pred, void *sel, void *rej,
                        uint64_t *selected);
+    /* The same of records of rec's layout, whose key (pred's type) is
+     * read big-endian when asked; whole records move.  The GPU's table
+     * takes the layouts of sc_record_on_gpu only (the jobs send the
+     * others to the CPU's). */
+    sc_status (*compact_records)(sc_ctx *ctx, sc_phase_times *times,
+                                 const void *in, uint64_t n,
+                                 const sc_record *rec, int big_endian,
+                                 const sc_pred *pred, int out_kind,
+                                 uint64_t first_index, void *out,
+                                 uint64_t *kept);
+    sc_status (*split_records)(sc_ctx *ctx, sc_phase_times *times,
+                               const void *in, uint64_t n,
+                               const sc_record *rec, int big_endian,
+                               const sc_pred *pred, void *sel, void *rej,
+                               uint64_t *selected);
     sc_status (*scan)(sc_ctx *ctx, sc_phase_times *times, const void *in,
                       uint64_t n, sc_type type, sc_scan_op op, int inclusive,
                       int wide, void *out, uint64_t *carry);

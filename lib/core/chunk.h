@@ -6,9 +6,20 @@
 
 #include "core/core.h"
 
+/* Whether the GPU's kernels take records of r's layout, their keys read
+ * big-endian or not: records of 8 or 16 bytes in the host's order (the
+ * others are the CPU's whatever the device). */
+static inline int sc_record_on_gpu(const sc_record *r, int big_endian)
+{
+    return !big_endian && (r->size == 8 || r->size == 16);
+}
+
 typedef struct sc_chunk_work {
     sc_job_kind work;               /* GEN, COMPACT, SPLIT, SCAN or STAT */
     const sc_pred *pred;        /* COMPACT, SPLIT */
+    /* COMPACT, SPLIT: records of this layout, keys in the host's order
+     * (sc_record_on_gpu); NULL: elements of pred's type */
+    const sc_record *rec;
     int out_kind;               /* COMPACT: sc_emit wanted */
     sc_scan_op op;              /* SCAN */
     int inclusive, wide;

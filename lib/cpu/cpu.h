@@ -19,8 +19,7 @@ sc_status sc_cpu_split(sc_ctx *ctx, sc_phase_times *times, const void *in,
                        uint64_t n, const sc_pred *pred, void *sel, void *rej,
                        uint64_t *selected);
 /* The same of records of rec's layout (NULL or size 0: elements), whose
- * key, pred's type, is read big-endian when asked; whole records move
- * (not in the table: the GPU has no kernel for them yet). */
+ * key, pred's type, is read big-endian when asked; whole records move. */
 sc_status sc_cpu_compact_records(sc_ctx *ctx, sc_phase_times *times,
                                  const void *in, uint64_t n,
                                  const sc_record *rec, int big_endian,

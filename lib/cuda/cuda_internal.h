@@ -117,8 +117,8 @@ void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
  * the same for the array operations and the lanes. */
 /* Bytes of each of w's results in out: 0 for STAT, which writes none. */
 size_t sc_cuda_out_bytes(const sc_chunk_work *w);
-/* Bytes of each element w's kernels read: the predicate's type's for
- * COMPACT and SPLIT, else 4. */
+/* Bytes of each element w's kernels read: the record's or else the
+ * predicate's type's for COMPACT and SPLIT, else 4. */
 size_t sc_cuda_in_bytes(const sc_chunk_work *w);
 /* Bytes of scratch that work's kernels need on n elements (0: none). */
 size_t sc_cuda_scratch(sc_job_kind work, uint64_t n);

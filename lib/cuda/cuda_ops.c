@@ -141,16 +141,53 @@ static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
     return st;
 }
 
+/* Records of a layout that the kernels take (the jobs send the others to
+ * the CPU); rec NULL: elements. */
+static sc_status records_taken(sc_ctx *ctx, const sc_record *rec,
+                               int big_endian)
+{
+    if (!rec || sc_record_on_gpu(rec, big_endian)) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "no GPU kernel takes %s records of "
+                   "%u bytes", big_endian ? "big-endian" : "these",
+                   (unsigned)rec->size);
+}
+
+static sc_status cuda_compact_records(sc_ctx *ctx, sc_phase_times *times,
+                                      const void *in, uint64_t n,
+                                      const sc_record *rec, int big_endian,
+                                      const sc_pred *pred, int out_kind,
+                                      uint64_t first_index, void *out,
+                                      uint64_t *kept)
+{
+    sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred, .rec = rec,
+                        .out_kind = out_kind };
+    compact_args a = { w, in, first_index, out, NULL, 0 };
+    sc_status st = records_taken(ctx, rec, big_endian);
+    if (st == SC_OK) st = in_pieces(ctx, times, n, compact_cb, &a);
+    *kept = a.kept;
+    return st;
+}
+
 static sc_status cuda_compact(sc_ctx *ctx, sc_phase_times *times,
                               const void *in, uint64_t n,
                               const sc_pred *pred, int out_kind,
                               uint64_t first_index, void *out, uint64_t *kept)
 {
-    sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred,
-                        .out_kind = out_kind };
-    compact_args a = { w, in, first_index, out, NULL, 0 };
-    sc_status st = in_pieces(ctx, times, n, compact_cb, &a);
-    *kept = a.kept;
+    return cuda_compact_records(ctx, times, in, n, NULL, 0, pred, out_kind,
+                                first_index, out, kept);
+}
+
+static sc_status cuda_split_records(sc_ctx *ctx, sc_phase_times *times,
+                                    const void *in, uint64_t n,
+                                    const sc_record *rec, int big_endian,
+                                    const sc_pred *pred, void *sel, void *rej,
+                                    uint64_t *selected)
+{
+    sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred, .rec = rec };
+    compact_args a = { w, in, 0, sel, rej, 0 };
+    sc_status st = records_taken(ctx, rec, big_endian);
+    if (st == SC_OK) st = in_pieces(ctx, times, n, compact_cb, &a);
+    *selected = a.kept;
     return st;
 }
 
@@ -159,11 +196,8 @@ static sc_status cuda_split(sc_ctx *ctx, sc_phase_times *times,
                             const sc_pred *pred, void *sel, void *rej,
                             uint64_t *selected)
 {
-    sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred };
-    compact_args a = { w, in, 0, sel, rej, 0 };
-    sc_status st = in_pieces(ctx, times, n, compact_cb, &a);
-    *selected = a.kept;
-    return st;
+    return cuda_split_records(ctx, times, in, n, NULL, 0, pred, sel, rej,
+                              selected);
 }
 
 typedef struct scan_args {
@@ -285,6 +319,8 @@ const sc_backend sc_cuda_backend = {
     .name = "cuda",
     .compact = cuda_compact,
     .split = cuda_split,
+    .compact_records = cuda_compact_records,
+    .split_records = cuda_split_records,
     .scan = cuda_scan,
     .sort = sc_cuda_sort,
     .gen = cuda_gen,

@@ -13,6 +13,7 @@
 size_t sc_cuda_in_bytes(const sc_chunk_work *w)
 {
     int typed = (w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) && w->pred;
+    if (typed && w->rec) return w->rec->size;
     if (typed) return sc_type_size((sc_type)w->pred->type);
     return w->work == SC_JOB_SCAN ? sc_type_size(w->type) : 4;
 }
@@ -38,9 +39,10 @@ size_t sc_cuda_sort_scratch(uint64_t n, sc_type type)
 size_t sc_cuda_scratch(sc_job_kind work, uint64_t n)
 {
     switch (work) {
-    /* room for elements of either width: a few bytes a 1024 elements */
+    /* room for elements or records of every width the kernels take: a
+     * few bytes a 1024 elements */
     case SC_JOB_COMPACT:
-    case SC_JOB_SPLIT: return scg_select_scratch_type(n, SC_U64) + SCRATCH_SLACK;
+    case SC_JOB_SPLIT: return scg_select_scratch_records(n, 16) + SCRATCH_SLACK;
     case SC_JOB_SCAN: return scg_scan_scratch(n) + SCRATCH_SLACK;
     case SC_JOB_SORT: return sc_cuda_sort_scratch(n, SC_U32);
     case SC_JOB_STAT: return sizeof(scg_stat_acc) + SCRATCH_SLACK;
@@ -64,12 +66,17 @@ int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
     switch (w->work) {
     case SC_JOB_GEN:
         return scg_gen(w->plan, first, b->out, n, s);
+    /* records of w->rec's layout, or (size 0) elements */
     case SC_JOB_COMPACT:
-        return scg_compact(b->in, n, w->pred, w->out_kind, first, b->out,
-                           b->count, b->scratch, SCG_ALGO_FUSED, s);
+        return scg_compact_records(b->in, n, w->rec ? w->rec->size : 0,
+                                   w->rec ? w->rec->key_off : 0, w->pred,
+                                   w->out_kind, first, b->out, b->count,
+                                   b->scratch, SCG_ALGO_FUSED, s);
     case SC_JOB_SPLIT:
-        return scg_split(b->in, n, w->pred, b->out, b->aux, b->count,
-                         b->scratch, s);
+        return scg_split_records(b->in, n, w->rec ? w->rec->size : 0,
+                                 w->rec ? w->rec->key_off : 0, w->pred,
+                                 b->out, b->aux, b->count, b->scratch,
+                                 SCG_ALGO_FUSED, s);
     case SC_JOB_SCAN:
         /* A typed scan ranks its input in place: b->in is a buffer of
          * the library's, the chunk's copy on the device. */

@@ -23,6 +23,7 @@ static void describe(const job_state *js, sc_chunk_work *w)
     const sc_job *j = js->job;
     w->work = SC_JOB_COMPACT;
     w->pred = &j->pred;
+    w->rec = j->record.size ? &j->record : NULL;
     w->out_kind = j->compact_out == SC_OUT_INDICES32 ? SC_EMIT_IDX32
                 : j->compact_out == SC_OUT_INDICES64 ? SC_EMIT_IDX64
                 : SC_EMIT_VALUES;
@@ -43,11 +44,12 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     int kind = !indices(j) ? SC_EMIT_VALUES
              : narrow ? SC_EMIT_IDX32 : SC_EMIT_IDX64;
     if (j->record.size)
-        return sc_op_compact_records(ctx, js->times, c->in, c->n, &j->record,
-                                     j->big_endian, &j->pred, kind, c->first,
-                                     c->out, &c->n_sel);
-    SC_ON(b, compact(ctx, js->times, c->in, c->n, &j->pred, kind, c->first,
-                     c->out, &c->n_sel));
+        SC_ON(b, compact_records(ctx, js->times, c->in, c->n, &j->record,
+                                 j->big_endian, &j->pred, kind, c->first,
+                                 c->out, &c->n_sel));
+    else
+        SC_ON(b, compact(ctx, js->times, c->in, c->n, &j->pred, kind,
+                         c->first, c->out, &c->n_sel));
     c->out_wide = j->compact_out == SC_OUT_INDICES32 && !narrow;
     return st;
 }
@@ -93,5 +95,5 @@ static int figures(const job_state *js, char *line, size_t len)
 const sc_job_type sc_compact_job = {
     .work = SC_JOB_COMPACT, .out_bytes = out_bytes, .wide = wide,
     .describe = describe, .process = process, .emit = emit,
-    .figures = figures, .cpu_only = sc_job_records,
+    .figures = figures, .cpu_only = sc_job_records_cpu,
 };

@@ -26,6 +26,7 @@ static void describe(const job_state *js, sc_chunk_work *w)
 {
     w->work = SC_JOB_SPLIT;
     w->pred = &js->job->pred;
+    w->rec = js->job->record.size ? &js->job->record : NULL;
     w->figures_only = js->job->count_only;
 }
 
@@ -37,11 +38,12 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     const sc_job *j = js->job;
     sc_status st;
     if (j->record.size)
-        return sc_op_split_records(ctx, js->times, c->in, c->n, &j->record,
-                                   j->big_endian, &j->pred, c->out, c->aux,
-                                   &c->n_sel);
-    SC_ON(b, split(ctx, js->times, c->in, c->n, &j->pred, c->out,
-                   c->aux, &c->n_sel));
+        SC_ON(b, split_records(ctx, js->times, c->in, c->n, &j->record,
+                               j->big_endian, &j->pred, c->out, c->aux,
+                               &c->n_sel));
+    else
+        SC_ON(b, split(ctx, js->times, c->in, c->n, &j->pred, c->out,
+                       c->aux, &c->n_sel));
     return st;
 }
 
@@ -72,5 +74,5 @@ const sc_job_type sc_split_job = {
     .work = SC_JOB_SPLIT, .need_aux = 1, .out_bytes = out_bytes,
     .wide = wide, .open_more = open_more, .describe = describe,
     .process = process, .emit = emit, .figures = figures,
-    .cpu_only = sc_job_records,
+    .cpu_only = sc_job_records_cpu,
 };

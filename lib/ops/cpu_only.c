@@ -2,10 +2,12 @@
  * ranges into parts and the sample behind sc-stat --quantiles (no
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
- * GPU's lanes carry one 64-bit word), and compaction, split, sort and
- * sc-gen of records, and argsort, the gather of records' keys and
- * sc-stat --bincount (no kernel takes records or counts bins yet).  The
- * jobs reach them here, as they reach every device.  (The other scans of 64-bit types are the
+ * GPU's lanes carry one 64-bit word), and sort and sc-gen of records,
+ * argsort, the gather of records' keys and sc-stat --bincount (no kernel
+ * takes them yet; compaction and split of records are the backend
+ * tables', core/backend.h, and the CPU's runs them here for the host-array
+ * calls, ops_records.c).  The jobs reach them here, as they reach every
+ * device.  (The other scans of 64-bit types are the
  * CPU table's: its scan takes either width.) */
 #include <stdlib.h>
 #include "cpu/cpu.h"

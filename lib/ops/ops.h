@@ -134,10 +134,12 @@ sc_status sc_split_ranges(sc_ctx *ctx, sc_phase_times *times, const void *in,
                           uint64_t n, const uint64_t *bounds, sc_type type,
                           const sc_record *rec, int big_endian, unsigned nb,
                           void *out, uint64_t *counts);
-/* Compaction, split and sc-gen of records of rec's layout (sc.h's
- * sc_record), as the backend table's compact, split and gen do elements:
- * the key, of pred's (or the plan's) type, read or made big-endian when
- * asked; the rest of each record moves as it is (cpu_only.c). */
+/* sc-gen of records of rec's layout (sc.h's sc_record), as the backend
+ * table's gen does elements: the key, of the plan's type, made
+ * big-endian when asked (cpu/cpu.h's sc_cpu_gen_records; cpu_only.c).
+ * Compaction and split of records are the tables' compact_records and
+ * split_records (core/backend.h); sc_op_compact_records and
+ * sc_op_split_records run the CPU's, for sc.h's calls on host arrays. */
 sc_status sc_op_compact_records(sc_ctx *ctx, sc_phase_times *times,
                                 const void *in, uint64_t n,
                                 const sc_record *rec, int big_endian,
