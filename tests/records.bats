@@ -400,7 +400,8 @@ recs_on_gpu() {
         { echo "# $stderr" >&2; return 1; }
     run -0 --separate-stderr sc-compact -d cuda -v -o c.out --record 16 --key 8:u64 --big-endian a
     [[ "$stderr" == *"host's threads took every chunk"* ]] || { echo "# $stderr" >&2; return 1; }
-    run -0 --separate-stderr sc-split -d cuda -v -o s.out --record 12 --key 4:u32 a
+    recgen a12 12 4 u32 100003 7
+    run -0 --separate-stderr sc-split -d cuda -v -o s.out --record 12 --key 4:u32 a12
     [[ "$stderr" == *"host's threads took every chunk"* ]] || { echo "# $stderr" >&2; return 1; }
     # and big-endian keys give sc-ref's bytes under -d cuda too
     recgen b 16 8 u64 100003 6 --big-endian
