@@ -223,6 +223,14 @@ stat_layout() {
     [ "${#lines[@]}" -eq 100 ]
 }
 
+@test "records-stat: -v of --bincount says how many counts went out" {
+    sc-gen -n 100000 --max 99 -s 3 > e.bin
+    run -0 --separate-stderr sc-stat --bincount -v -o c.bin e.bin
+    [[ "$stderr" == *"in 100000, out 100"* ]] || { echo "# $stderr" >&2; return 1; }
+    run -0 --separate-stderr sc-stat --record 8 --key 4 --bincount=1000 -v -o c.bin e.bin
+    [[ "$stderr" == *"in 50000, out 1000"* ]] || { echo "# $stderr" >&2; return 1; }
+}
+
 @test "records-stat: CSR row offsets of an edge list: sc-stat --bincount | sc-scan --offsets" {
     # 10007 (src, dst) edges on 1000 vertices
     sc-gen -d cpu -n 10007 --max 999 -s 21 --record 8 > edges

@@ -93,6 +93,7 @@ static sc_status finish(job_state *js, sc_status st)
         (st == SC_OK || sc_is_data_fault(st))) {
         sc_status w = sc_writer_write(js->out, bs->counts, (size_t)bs->bins);
         if (w != SC_OK) st = w;
+        else js->kept = bs->bins;       /* -v's out: the counts */
     }
     return js->out ? sc_job_close_output(js->out, j->output, st) : st;
 }

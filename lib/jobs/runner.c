@@ -159,11 +159,13 @@ sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t)
     sc_reader_close(js.reader);
     st = t->finish ? t->finish(&js, st) : finish(&js, t, st);
     /* The elements the run gave out, wherever they went: --count's figure,
-     * and split's rejects, held or in their own file. */
+     * split's rejects, held or in their own file, and --bincount's counts,
+     * written at the end. */
     if (js.counted_alone) {
         ps.in = js.in_alone;
         ps.out = js.out_alone;
-    } else if (j->kind == SC_JOB_COMPACT) {
+    } else if (j->kind == SC_JOB_COMPACT ||
+               (j->kind == SC_JOB_STAT && j->bincount)) {
         ps.out = js.kept;
     } else if (j->kind == SC_JOB_SPLIT && !j->ranges) {
         ps.out = js.kept + js.rejected;
