@@ -5,9 +5,11 @@
 load test_helper
 
 @test "install: libsc(3)'s example is examples/libsc-example.c, verbatim" {
-    # The man page escapes backslashes as \e; undo that and compare.
+    # The man page escapes backslashes as \e; undo that and compare.  It
+    # is the section's first program (the second, on records, docs.bats
+    # builds and runs).
     sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$SC_SRCDIR/man/libsc.3" |
-        sed -n '/^\.nf$/,/^\.fi$/p' | sed '1d;$d' |
+        sed -n '/^\.nf$/,/^\.fi$/{p;/^\.fi$/q;}' | sed '1d;$d' |
         sed 's/\\e/\\/g' > from-man.c
     diff -u "$SC_SRCDIR/examples/libsc-example.c" from-man.c
 }
