@@ -61,7 +61,8 @@ fi
 # (a pipe's status is its last command's: sc-stat's is kept aside)
 { sc-stat --record 8 --key 0 --bincount="$v" "$edges" || echo $? > "$tmp/failed"; } |
     sc-scan -e u64 --offsets > "$out.rowptr"
-[ ! -e "$tmp/failed" ] || die "sc-stat failed: no CSR written"
+[ ! -e "$tmp/failed" ] ||
+    { rm -f "$out.rowptr"; die "sc-stat failed: no CSR written"; }
 sc-rsort --record 8 --key 0 --field 4 "$edges" > "$out.col"
 
 n=$(sc-stat --record 8 --key 0 "$edges" | awk '$1 == "count" { print $2 }')

@@ -129,6 +129,7 @@ csr_vs_ref() {
     run sh "$SC_SRCDIR/examples/csr.sh" edges.bin 5 out
     [ "$status" -ne 0 ]
     [[ "$output" == *"sc-stat"* ]]
+    [ ! -e out.rowptr ] && [ ! -e out.col ]
 }
 
 # A real graph from this machine: installed Debian packages and the

@@ -212,6 +212,12 @@ stat_layout() {
     echo keep > out
     run -1 --separate-stderr sc-stat --bincount=5 -o out a
     [ "$(cat out)" = keep ]
+    # not even a compressed stream's empty member or frame on stdout
+    local z
+    for z in -z --zstd; do
+        run -1 --separate-stderr sc-stat --bincount=5 -f "$z" a
+        [ -z "$output" ] || { echo "# $z wrote ${#output} chars" >&2; return 1; }
+    done
     # records: the record's position, the key's value
     sc-gen -n 100000 --record 8 --key 4 --max 99 > r
     run -1 --separate-stderr sc-stat --record 8 --key 4 --bincount=50 -j 4 r

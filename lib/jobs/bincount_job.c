@@ -95,6 +95,11 @@ static sc_status finish(job_state *js, sc_status st)
         if (w != SC_OK) st = w;
         else js->kept = bs->bins;       /* -v's out: the counts */
     }
+    if (js->out && bs && bs->out_of_range) {
+        /* Nothing at all, not even a compressed stream's empty frame. */
+        sc_writer_abort(js->out);
+        return st;
+    }
     return js->out ? sc_job_close_output(js->out, j->output, st) : st;
 }
 

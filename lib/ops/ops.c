@@ -107,9 +107,7 @@ sc_status sc_scan(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_scan_op op,
     return sc_scan_type(ctx, in, n, SC_U32, op, inclusive, wide, out, carry);
 }
 
-/* A 32-bit type's scan on the device the policy picks; an 8-byte one's
- * on the host's threads whatever the device (the GPU's scan kernels are
- * 32-bit). */
+/* A scan of either width on the device the policy picks (pick()). */
 static sc_status scan_on_device(sc_ctx *ctx, const void *in, uint64_t n,
                                 sc_type type, sc_scan_op op, int inclusive,
                                 int wide, void *out, uint64_t *acc)
