@@ -76,8 +76,8 @@ static uint64_t key_at(const bin_task *t, uint64_t k)
 
 /* Counts keys [b, e), of type K, into c, atomically or not; returns the
  * first position of a key >= bins, or e.  Locals, so that the stores to
- * c need not reload the task (that reload made the loop three times
- * slower). */
+ * c need not make every key reload the task (bench/RESULTS.md,
+ * "Session 26"). */
 #define COUNT_LOOP(K, ATOMIC)                                               \
     do {                                                                    \
         const K *x = t->keys;                                               \
