@@ -20,30 +20,42 @@ say() { printf '%s\n' "$*"; }
 # bench_sort_types and bench_scan_types time every tile of 8-byte keys or
 # elements (-DSCG_TUNE) and mark the one libsc calls.
 libsc="-I$S/lib/core -L$B/lib/.libs -lsc -Xlinker -rpath -Xlinker $B/lib/.libs"
-for b in ${BENCHES:-bench_compact bench_select_types bench_select_records bench_scan_sort bench_scan_types bench_sort_types bench_api}; do
-    case $b in
-    bench_compact) srcs="$S/kernels/compact.cu $S/kernels/split.cu $S/kernels/gen.cu" ;;
+# The programs are built at once (nvcc compiles one file on one core and
+# each takes minutes), then run one at a time.
+all=${BENCHES:-bench_compact bench_select_types bench_select_records bench_scan_sort bench_scan_types bench_sort_types bench_api}
+srcs_of() {
+    case $1 in
+    bench_compact) echo "$S/kernels/compact.cu $S/kernels/split.cu $S/kernels/gen.cu" ;;
     bench_select_types|bench_select_records)
-        srcs="$S/kernels/compact.cu $S/kernels/split.cu $libsc" ;;
-    bench_scan_sort) srcs="$S/kernels/scan.cu $S/kernels/sort.cu" ;;
-    bench_scan_types) srcs="-DSCG_TUNE $S/kernels/scan.cu $S/kernels/scan_typed.cu $libsc" ;;
-    bench_sort_types) srcs="-DSCG_TUNE $S/kernels/sort.cu" ;;
-    bench_api) srcs=$libsc ;;
+        echo "$S/kernels/compact.cu $S/kernels/split.cu $libsc" ;;
+    bench_scan_sort) echo "$S/kernels/scan.cu $S/kernels/sort.cu" ;;
+    bench_scan_types) echo "-DSCG_TUNE $S/kernels/scan.cu $S/kernels/scan_typed.cu $libsc" ;;
+    bench_sort_types) echo "-DSCG_TUNE $S/kernels/sort.cu" ;;
+    bench_api) echo "$libsc" ;;
     esac
+}
+for b in $all; do
+    srcs=$(srcs_of "$b")
     if [ ! -f "$S/bench/$b.cu" ]; then
-        say "  $b: skipped, $S/bench/$b.cu is missing"
-        continue
+        echo "skipped, $S/bench/$b.cu is missing" >"$D/$b.why"
+    elif [ "$srcs" != "${srcs%-lsc*}" ] && [ ! -e "$B/lib/.libs/libsc.so" ]; then
+        echo "skipped, no shared libsc in $B/lib/.libs" >"$D/$b.why"
+    else
+        # NVCC_ALL and srcs are word-split on purpose
+        $NVCC_ALL -o "$D/$b" "$S/bench/$b.cu" $srcs >"$D/$b.err" 2>&1 &
     fi
-    if [ "$srcs" != "${srcs%-lsc*}" ] && [ ! -e "$B/lib/.libs/libsc.so" ]; then
-        say "  $b: skipped, no shared libsc in $B/lib/.libs"
+done
+wait
+for b in $all; do
+    if [ -f "$D/$b.why" ]; then
+        say "  $b: $(cat "$D/$b.why")"
         continue
     fi
     say "  -- $b"
-    # NVCC_ALL and srcs are word-split on purpose
-    if ! $NVCC_ALL -o "$D/$b" "$S/bench/$b.cu" $srcs >"$D/err" 2>&1; then
+    if [ ! -x "$D/$b" ]; then
         say "  $b: build FAILED:"
-        sed 's/^/    /' "$D/err" | tail -n 20
-        [ -s "$D/err" ] || say "    (no output)"
+        sed 's/^/    /' "$D/$b.err" | tail -n 20
+        [ -s "$D/$b.err" ] || say "    (no output)"
         continue
     fi
     if "$D/$b" >"$D/out" 2>&1; then rc=0; else rc=$?; fi
