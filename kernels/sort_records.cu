@@ -310,12 +310,15 @@ extern "C" int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,
                        : gather == SCG_GATHER_POSITIONS ? 8 : 4;
     if ((uintptr_t)d_in % 4 || (uintptr_t)d_out % out_align)
         return (int)cudaErrorMisalignedAddress;
-    /* the direct variant's records are u64 words */
     int direct = scg_sort_records_direct(rec_size, key_off, key_type,
-                                         big_endian, gather) &&
-                 ((uintptr_t)d_in | (uintptr_t)d_out) % 8 == 0;
+                                         big_endian, gather);
     if (algo == SCG_RSORT_DIRECT && !direct)
         return (int)cudaErrorInvalidValue;
+    /* the direct variant's records are u64 words */
+    int words_aligned = ((uintptr_t)d_in | (uintptr_t)d_out) % 8 == 0;
+    if (algo == SCG_RSORT_DIRECT && !words_aligned)
+        return (int)cudaErrorMisalignedAddress;
+    direct = direct && words_aligned;
     if (algo != SCG_RSORT_WORDS && direct)
         return sort_direct(d_in, n, key_off, key_type, lo_bit, hi_bit,
                            descending, d_out, result_in_input, d_scratch, s);
