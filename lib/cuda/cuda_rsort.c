@@ -31,12 +31,6 @@ static void order_bits(const sc_elem_order *o, unsigned *lo, unsigned *hi,
     *descending = o->key_size == 8 ? o->o64.flip != 0 : o->o32.flip != 0;
 }
 
-static size_t item_bytes(const sc_elem_order *o, int keypos)
-{
-    return keypos == SC_GATHER_KEYPOS ? SC_KEYPOS_BYTES
-         : keypos == SC_GATHER_POSITIONS ? sizeof (uint64_t) : o->size;
-}
-
 /* The result, n items of `size` bytes at d_res, to ready piece by piece
  * (through buf), or to the array arg. */
 static sc_status hand_on(sc_ctx *ctx, sc_phase_times *times,
@@ -60,9 +54,9 @@ sc_status sc_cuda_sort_records(sc_ctx *ctx, sc_phase_times *times,
                                const sc_elem_order *o, int keypos,
                                uint64_t base, sc_ready_fn ready, void *arg)
 {
-    if (n == 0) return SC_OK;
     struct sc_cuda *c = ctx->cuda;
-    size_t size = item_bytes(o, keypos), in_bytes = n * o->size;
+    size_t size = sc_gather_bytes(o, keypos), in_bytes = n * o->size;
+    if (n == 0) return SC_OK;
     size_t out_bytes = n * size > in_bytes ? n * size : in_bytes;
     unsigned char *buf = NULL;
     if (ready) {
