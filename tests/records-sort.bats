@@ -264,7 +264,7 @@ cpu_vs_cuda() {
     cpu_vs_cuda runsi a16 --record 16 --key 8:u64 -S 256K --indices -r &&
     cpu_vs_cuda arg e -e f32 --indices=32 -r &&
     cpu_vs_cuda arg64 e64 -e i64 --indices &&
-    cpu_vs_cuda j1 a64 --record 64 --key 60:f32 -j 1 --zstd
+    cpu_vs_cuda j1 a64 --record 64 --key 60:f32 -j 1 -c 4K
     [ -s s16.cpu ] && [ -s arg.cpu ] && [ -s s4k.cpu ]
     # -v: the GPU took them, the host's threads did not
     local args
