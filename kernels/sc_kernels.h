@@ -129,6 +129,39 @@ int scg_sort_keys_type(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
                        unsigned lo_bit, unsigned hi_bit, int descending,
                        void *d_scratch, scg_stream s);
 
+/* Stable sort of n records of rec_size bytes (a multiple of 4, 4 ..
+ * 4096; d_in 4-byte aligned) by a key of key_type at byte key_off (a
+ * multiple of the key's size, inside the record), read big-endian where
+ * asked, on bits [lo_bit, hi_bit) of the key's rank (sc_key, sc_key64;
+ * hi_bit <= the key's width), ascending or descending, ties in input
+ * order; cudaErrorInvalidValue for any other layout.  `gather` (as
+ * elem_order.h's SC_GATHER_*) says what goes to d_out for each output
+ * position: the record, 16 bytes of its key as stored (zero-padded to 8)
+ * and its position base + i (d_out 16-byte aligned), or that position as
+ * a u64 (8-byte aligned).  algo: SCG_RSORT_WORDS (rank << 32 | index
+ * words sorted, then gathered; at most 2^32 records), SCG_RSORT_DIRECT
+ * (8-byte records with a 4-byte host-order key, as
+ * scg_sort_records_direct says, d_in and d_out 8-byte aligned: sorted in
+ * place as u64 words, d_out the sort's other buffer), or SCG_RSORT_AUTO,
+ * the direct one wherever it applies.  The direct variant leaves d_in
+ * sorted or reordered; the words' leaves it as it was.  Waits for the
+ * stream, then *result_in_input says where the result is: 1 in d_in
+ * (the direct variant only), 0 in d_out.  d_scratch: of
+ * scg_sort_records_scratch(n) bytes. */
+enum { SCG_GATHER_ITEMS = 0, SCG_GATHER_KEYPOS = 1, SCG_GATHER_POSITIONS = 2 };
+enum { SCG_RSORT_AUTO = 0, SCG_RSORT_WORDS = 1, SCG_RSORT_DIRECT = 2 };
+size_t scg_sort_records_scratch(uint64_t n);
+int scg_sort_records_direct(uint32_t rec_size, uint32_t key_off,
+                            uint32_t key_type, int big_endian, int gather);
+/* What algo runs, in words; NULL for no such variant. */
+const char *scg_sort_records_variant(int algo);
+int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,
+                     uint32_t key_off, uint32_t key_type, int big_endian,
+                     unsigned lo_bit, unsigned hi_bit, int descending,
+                     int gather, uint64_t base, void *d_out,
+                     int *result_in_input, void *d_scratch, int algo,
+                     scg_stream s);
+
 /* d_out[k] = sc_gen_plan_element(plan, first_index + k). */
 int scg_gen(const sc_gen_plan *plan, uint64_t first_index, uint32_t *d_out,
             uint64_t n, scg_stream s);

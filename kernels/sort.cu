@@ -33,6 +33,7 @@
 #include "tile_config.cuh"
 #include "sort_pass.cuh"
 #include "launch_util.cuh"
+#include "sort_queue.cuh"
 
 namespace {
 
@@ -219,9 +220,10 @@ extern "C" size_t scg_sort_scratch_type(uint64_t n, uint32_t type)
  * only (passes whose digit is the same for every key are skipped there),
  * goes to *d_result_out: 1 for d_alt. */
 template <class K>
-static int queue_sort(K *d_keys, K *d_alt, uint64_t n, uint32_t type,
-                      unsigned lo_bit, unsigned hi_bit, int descending,
-                      void *d_scratch, int **d_result_out, scg_stream s)
+static int queue_sort(K *d_keys, K *d_alt, uint64_t n, key_map<K> map,
+                      int ranked, unsigned lo_bit, unsigned hi_bit,
+                      int descending, void *d_scratch, int **d_result_out,
+                      scg_stream s)
 {
     Passes ps;
     ps.count = 0;
@@ -229,8 +231,6 @@ static int queue_sort(K *d_keys, K *d_alt, uint64_t n, uint32_t type,
         unsigned bits = std::min(hi_bit - lo, (unsigned)RADIX_BITS);
         sc_order_init(&ps.d[ps.count++], lo, lo + bits, descending);
     }
-    key_map<K> map = key_map<K>::of(type);
-    int ranked = type != SC_U32 && type != SC_U64;
 
     char *scr = (char *)d_scratch;
     u64 *hist = (u64 *)(scr + HIST_OFF);
@@ -281,6 +281,17 @@ static int queue_sort(K *d_keys, K *d_alt, uint64_t n, uint32_t type,
     return 0;
 }
 
+int scg_queue_sort64(uint64_t *d_keys, uint64_t *d_alt, uint64_t n,
+                     sc_key64 key, int ranked, unsigned lo_bit,
+                     unsigned hi_bit, int descending, void *d_scratch,
+                     int **d_result, scg_stream s)
+{
+    key_map<uint64_t> map;
+    map.k = key;
+    return queue_sort<uint64_t>(d_keys, d_alt, n, map, ranked, lo_bit, hi_bit,
+                                descending, d_scratch, d_result, s);
+}
+
 /* The sorted keys back from d_alt where the passes left them there: a
  * grid that reads the flag and, where it is 0, returns at once. */
 template <class K>
@@ -303,8 +314,9 @@ static int queue_typed(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
                        scg_stream s)
 {
     K *keys = (K *)d_keys, *alt = (K *)d_alt;
-    int err = queue_sort<K>(keys, alt, n, type, lo_bit, hi_bit, descending,
-                            d_scratch, d_result_out, s);
+    int err = queue_sort<K>(keys, alt, n, key_map<K>::of(type),
+                            type != SC_U32 && type != SC_U64, lo_bit, hi_bit,
+                            descending, d_scratch, d_result_out, s);
     if (err || !keys_back) return err;
     int sms = 0;
     SCG_CHECK(te::sm_count(&sms));

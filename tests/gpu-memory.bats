@@ -39,3 +39,16 @@ setup() {
     sc-stat -d cpu < in.bin | cmp - gpu.stat
     grep -q "continued on the CPU" err.txt
 }
+
+@test "gpu-memory: a record sort or argsort that does not fit on the GPU runs on the CPU, same bytes" {
+    recgen r 16 8 u64 200003 9
+    local o
+    for o in "" "--indices" "-r -u"; do
+        # shellcheck disable=SC2086
+        SC_TEST_DEVICE_MEMORY=1M sc-rsort -d cuda -v --record 16 --key 8:u64 $o r \
+            > gpu.out 2> err.txt
+        # shellcheck disable=SC2086
+        sc-rsort -d cpu --record 16 --key 8:u64 $o r | cmp - gpu.out
+        grep -q "continued on the CPU" err.txt || { cat err.txt >&2; return 1; }
+    done
+}

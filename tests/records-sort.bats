@@ -223,16 +223,58 @@ sort_layout() {
     [ "$output" = "$(printf '1\n0')" ]
 }
 
-@test "records-sort: -d cuda gives the bytes of -d cpu (records and argsorts run on the host's threads)" {
-    skip_without_gpu "record sorts and argsorts run on the host's threads under every device"
-    recgen a 16 8 u64 100003 42
-    ref gen -n 100003 --type f32 -s 43 > e
-    local d
+# cpu_vs_cuda NAME FILE ARGS...: sc-rsort ARGS FILE under -d cpu and
+# -d cuda, the same bytes.
+cpu_vs_cuda() {
+    local name=$1 f=$2 d
+    shift 2
     for d in cpu cuda; do
-        sc-rsort -d "$d" --record 16 --key 8:u64 -u a > "sort.$d"
-        sc-rsort -d "$d" --record 16 --key 8:u64 --indices a > "idx.$d"
-        sc-rsort -d "$d" -e f32 --indices=32 -r e > "arg.$d"
+        sc-rsort -d "$d" "$@" "$f" > "$name.$d" ||
+            { echo "# -d $d $* $f failed" >&2; return 1; }
     done
-    for f in sort idx arg; do cmp "$f.cpu" "$f.cuda"; done
-    [ -s sort.cpu ] && [ -s arg.cpu ]
+    cmp "$name.cpu" "$name.cuda" || { echo "# $* $f: cpu and cuda differ" >&2; return 1; }
+}
+
+@test "records-sort: -d cuda gives the bytes of -d cpu: the GPU sorts records and argsorts of every layout (-v names it)" {
+    skip_without_gpu
+    recgen a16 16 8 u64 100003 42
+    recgen a8 8 4 i32 100003 44          # in place as u64 words
+    recgen b8 8 0 f32 100003 45          # through index words
+    recgen c8 8 4 f32 100003 46
+    recgen a12 12 4 u32 30011 47
+    recgen a64 64 60 f32 20011 48
+    recgen a4k 4096 4088 f64 1009 49
+    recgen be 24 8 i64 50021 50 --big-endian
+    recgen be8 8 4 u32 50021 51 --big-endian
+    ref gen -n 100003 --type f32 -s 43 > e
+    ref gen -n 100003 --type i64 -s 44 > e64
+    cpu_vs_cuda s16 a16 --record 16 --key 8:u64 -u &&
+    cpu_vs_cuda i16 a16 --record 16 --key 8:u64 --indices &&
+    cpu_vs_cuda b16 a16 --record 16 --key 8:u64 --bits 20:44 -r &&
+    cpu_vs_cuda s8 a8 --record 8 --key 4:i32 -r &&
+    cpu_vs_cuda bits8 a8 --record 8 --key 4:i32 --bits 8:24 &&
+    cpu_vs_cuda f8 b8 --record 8 --key 0:f32 &&
+    cpu_vs_cuda g8 c8 --record 8 --key 4:f32 -r &&
+    cpu_vs_cuda s12 a12 --record 12 --key 4:u32 --indices=32 &&
+    cpu_vs_cuda s64 a64 --record 64 --key 60:f32 -r &&
+    cpu_vs_cuda s4k a4k --record 4096 --key 4088:f64 &&
+    cpu_vs_cuda sbe be --record 24 --key 8:i64 --big-endian &&
+    cpu_vs_cuda sbe8 be8 --record 8 --key 4:u32 --big-endian -r &&
+    cpu_vs_cuda runs a16 --record 16 --key 8:u64 -S 256K &&
+    cpu_vs_cuda runsi a16 --record 16 --key 8:u64 -S 256K --indices -r &&
+    cpu_vs_cuda arg e -e f32 --indices=32 -r &&
+    cpu_vs_cuda arg64 e64 -e i64 --indices &&
+    cpu_vs_cuda j1 a64 --record 64 --key 60:f32 -j 1 -c 4K
+    [ -s s16.cpu ] && [ -s arg.cpu ] && [ -s s4k.cpu ]
+    # -v: the GPU took them, the host's threads did not
+    local args
+    for args in "--record 16 --key 8:u64 a16" "--record 8 --key 4:i32 a8" \
+        "--record 64 --key 60:f32 --indices a64" "-e f32 --indices e" \
+        "--record 24 --key 8:i64 --big-endian be"; do
+        # shellcheck disable=SC2086
+        run -0 --separate-stderr sc-rsort -d cuda -v -o out $args
+        [[ "$stderr" == *"device: cuda"* && "$stderr" != *"host's threads"* &&
+           "$stderr" != *"continued on the CPU"* ]] ||
+            { echo "# $args: $stderr" >&2; return 1; }
+    done
 }

@@ -70,6 +70,16 @@ typedef struct sc_backend {
                             uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
+    /* sc-rsort of records, and argsort (--indices) of records or
+     * elements: n items of o's layout, ordered by o's key, gathered as
+     * keypos says (SC_GATHER_*, positions counted from base), handed to
+     * ready piece by piece, or with ready NULL written to the array arg
+     * (not in).  The GPU's takes at most 2^32 items (ops.c sends more to
+     * the CPU's). */
+    sc_status (*sort_records)(sc_ctx *ctx, sc_phase_times *times,
+                              const void *in, uint64_t n,
+                              const sc_elem_order *o, int keypos,
+                              uint64_t base, sc_ready_fn ready, void *arg);
     /* out: elements of the plan's type; the GPU's table makes 32-bit
      * ones only (sc_gen() sends 64-bit ones to the CPU's). */
     sc_status (*gen)(sc_ctx *ctx, sc_phase_times *times,

@@ -274,7 +274,7 @@ size_t sc_default_buffer_bytes(void);
 
 #include "core/fault.h"
 #include "core/chunk.h"
-#include "core/backend.h"
 #include "core/elem_order.h"
+#include "core/backend.h"
 
 #endif /* SC_CORE_H */

@@ -36,6 +36,12 @@ void sc_elem_order_make(sc_elem_order *o, unsigned size, unsigned key_off,
  * items whole, each key with its position (such an item), or the
  * positions alone, as uint64_t (an argsort into an array). */
 enum { SC_GATHER_ITEMS = 0, SC_GATHER_KEYPOS = 1, SC_GATHER_POSITIONS = 2 };
+/* Bytes of each item a gather of kind keypos writes, of items of o. */
+static inline size_t sc_gather_bytes(const sc_elem_order *o, int keypos)
+{
+    return keypos == SC_GATHER_KEYPOS ? SC_KEYPOS_BYTES
+         : keypos == SC_GATHER_POSITIONS ? sizeof (uint64_t) : o->size;
+}
 /* The order of such items made from items of o. */
 void sc_elem_order_keypos(const sc_elem_order *o, sc_elem_order *kp);
 

@@ -12,6 +12,7 @@ const sc_backend sc_cpu_backend = {
     .scan = sc_cpu_scan,
     .sort = sc_cpu_sort,
     .sort_ready = sc_cpu_sort_ready,
+    .sort_records = sc_cpu_sort_records,
     .gen = sc_cpu_gen,
     .stat = sc_cpu_stat,
 };

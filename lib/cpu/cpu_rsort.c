@@ -186,9 +186,7 @@ static void gather_part(void *arg, unsigned i)
 static sc_status gather(rsort *rs, sc_phase_times *times, sc_ready_fn ready,
                         void *arg)
 {
-    size_t size = rs->keypos == SC_GATHER_KEYPOS ? SC_KEYPOS_BYTES
-                : rs->keypos == SC_GATHER_POSITIONS ? sizeof (uint64_t)
-                : rs->o->size;
+    size_t size = sc_gather_bytes(rs->o, rs->keypos);
     /* With no one to hand pieces to, the caller's array is one piece. */
     size_t piece = !ready ? rs->n
                  : PIECE_BYTES / size ? PIECE_BYTES / size : 1;

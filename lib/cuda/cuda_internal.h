@@ -161,5 +161,11 @@ sc_status sc_cuda_sort_on(sc_ctx *ctx, sc_phase_times *times,
 sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, void *keys,
                        uint64_t n, sc_type type, unsigned lo_bit,
                        unsigned hi_bit, int descending);
+/* The CUDA table's sort of records and argsort, on the first GPU
+ * (cuda_rsort.c). */
+sc_status sc_cuda_sort_records(sc_ctx *ctx, sc_phase_times *times,
+                               const void *in, uint64_t n,
+                               const sc_elem_order *o, int keypos,
+                               uint64_t base, sc_ready_fn ready, void *arg);
 
 #endif

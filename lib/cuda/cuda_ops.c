@@ -323,6 +323,7 @@ const sc_backend sc_cuda_backend = {
     .split_records = cuda_split_records,
     .scan = cuda_scan,
     .sort = sc_cuda_sort,
+    .sort_records = sc_cuda_sort_records,
     .gen = cuda_gen,
     .stat = cuda_stat,
     .dev_queue = sc_cuda_dev_queue,

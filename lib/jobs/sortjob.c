@@ -8,9 +8,9 @@
  * opened only after all input is read, so -o may name an input.  -m merges inputs sorted
  * already, -C only checks the order; both stream.
  *
- * Records, and --indices of records or elements, are sorted on the CPU
- * (sc_op_sort_records: their keys ranked and sorted with their positions,
- * then the records gathered); with --indices the runs and the merge carry
+ * Records, and --indices of records or elements, are sorted by
+ * sc_op_sort_records on the policy's device (their keys ranked and
+ * sorted with their positions, then the records gathered); with --indices the runs and the merge carry
  * each key with its position (SC_KEYPOS_BYTES) and the sink writes the
  * positions.
  */
@@ -59,7 +59,7 @@ typedef struct sort_state {
 static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
 {
     const sc_job *j = ss->job;
-    if (ss->gpu_asked || j->merge || j->check || ss->by_records) return;
+    if (ss->gpu_asked || j->merge || j->check) return;
     ss->gpu_asked = sc_policy_sort_early(ss->ctx, bytes, share);
 }
 

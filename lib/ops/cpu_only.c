@@ -2,13 +2,14 @@
  * ranges into parts and the sample behind sc-stat --quantiles (no
  * kernel would pay for them), and the float sum scan, whose fixed order
  * carries a double and a block's partial sum from chunk to chunk (the
- * GPU's lanes carry one 64-bit word), and sort and sc-gen of records,
- * argsort, the gather of records' keys and sc-stat --bincount (no kernel
- * takes them yet; compaction and split of records are the backend
- * tables', core/backend.h, and the CPU's runs them here for the host-array
- * calls, ops_records.c).  The jobs reach them here, as they reach every
- * device.  (The other scans of 64-bit types are the
- * CPU table's: its scan takes either width.) */
+ * GPU's lanes carry one 64-bit word), and sc-gen of records, the gather
+ * of records' keys and sc-stat --bincount (no kernel takes them yet).
+ * Compaction and split of records are the backend tables',
+ * core/backend.h, and the CPU's runs them here for the host-array calls,
+ * ops_records.c; the sort of records and argsort are the tables' too,
+ * run on the policy's device (ops.c).  The jobs reach them here, as they
+ * reach every device.  (The other scans of 64-bit types are the CPU
+ * table's: its scan takes either width.) */
 #include <stdlib.h>
 #include "cpu/cpu.h"
 #include "ops/ops.h"
@@ -49,14 +50,6 @@ sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
 {
     return sc_cpu_gen_records(ctx, times, plan, rec, big_endian, first_index,
                               out, n);
-}
-
-sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
-                             uint64_t n, const sc_elem_order *o, int keypos,
-                             uint64_t base, sc_ready_fn ready, void *arg)
-{
-    return sc_cpu_sort_records(ctx, times, in, n, o, keypos, base, ready,
-                               arg);
 }
 
 void sc_gather_keys(sc_ctx *ctx, sc_phase_times *times, const void *in,

@@ -206,6 +206,23 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
     return st;
 }
 
+sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                             uint64_t n, const sc_elem_order *o, int keypos,
+                             uint64_t base, sc_ready_fn ready, void *arg)
+{
+    const sc_backend *b = n > (uint64_t)1 << 32
+                        ? sc_ops_cpu()
+                        : sc_backend_pick(ctx, SC_JOB_SORT, n * o->size);
+    if (!b) return SC_ERR_NODEVICE;
+    sc_status st;
+    /* The GPU runs out of memory, if at all, before it hands on a
+     * piece. */
+    do st = b->sort_records(ctx, times, in, n, o, keypos, base, ready, arg);
+    while (sc_backend_retry(ctx, &b, st));
+    sc_backend_used(ctx, b);
+    return st;
+}
+
 sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
                  void *out, uint64_t n)
 {

@@ -154,8 +154,9 @@ sc_status sc_gen_records(sc_ctx *ctx, sc_phase_times *times,
                          const sc_gen_plan *plan, const sc_record *rec,
                          int big_endian, uint64_t first_index, void *out,
                          uint64_t n);
-/* sc-rsort of records, and argsort (--indices) of records or elements:
- * cpu/cpu.h's sc_cpu_sort_records (cpu_only.c). */
+/* sc-rsort of records, and argsort (--indices) of records or elements,
+ * on the device the policy picks for a sort of n * o->size bytes (the
+ * backend table's sort_records; more than 2^32 items: the CPU's). */
 sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
                              uint64_t n, const sc_elem_order *o, int keypos,
                              uint64_t base, sc_ready_fn ready, void *arg);

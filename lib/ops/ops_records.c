@@ -95,10 +95,11 @@ static sc_status sort_into(sc_ctx *ctx, const void *recs, uint64_t n,
     sc_elem_order_make(&o, r->size, r->key_off, r->key_type, 0, 0,
                        8 * sc_type_size(r->key_type), descending != 0);
     o.records = 1;
-    return ran(ctx, sc_op_sort_records(ctx, NULL, recs, n, &o,
-                                       positions ? SC_GATHER_POSITIONS
-                                                 : SC_GATHER_ITEMS,
-                                       0, NULL, to));
+    /* on the policy's device, which the call notes itself */
+    return sc_op_sort_records(ctx, NULL, recs, n, &o,
+                              positions ? SC_GATHER_POSITIONS
+                                        : SC_GATHER_ITEMS,
+                              0, NULL, to);
 }
 
 sc_status sc_sort_records(sc_ctx *ctx, void *recs, uint64_t n,

@@ -1,0 +1,337 @@
+/* sort_records.cu — the stable sort of fixed-size records (4 .. 4096
+ * bytes) by a key of any type at any offset, and argsort, on the GPU.
+ *
+ * Records are not carried through the radix passes.  A record is up to
+ * 4096 bytes, and a pass that moved whole records would move all of them
+ * every pass; instead each record's key is ranked (sc_hd.h's sc_key,
+ * sc_key64; byte-swapped first for big-endian keys) and put above its
+ * index in one 64-bit word, rank32 << 32 | index, and those words are
+ * sorted by sort.cu's onesweep sort of 8-byte keys (scg_queue_sort64) on
+ * the bits of --bits above the index.  The sort is stable and the words
+ * start in input order, so equal keys keep their order, descending too
+ * (sort.cu complements the digit).  The low halves then hold the
+ * permutation, and one gather moves each record once: whole records with
+ * the widest vector load the size and alignment allow, consecutive
+ * threads taking consecutive words of the output; or for argsort each
+ * record's key with its position, or the position alone (elem_order.h's
+ * SC_GATHER_*).  An 8-byte key's rank does not fit beside the index: it
+ * is sorted as two 32-bit digits, least significant first, the second
+ * pass's words made from the first's permutation (the key read again
+ * through it), so the second stable pass keeps the first's order among
+ * its ties: LSD radix sort with 32-bit digits.  Only the halves that
+ * --bits touches are sorted.  Indices are 32 bits: at most 2^32 records.
+ *
+ * 8-byte records with a 4-byte key in the host's order have a shorter way
+ * (SCG_RSORT_DIRECT): the records are u64 words, the key bits [0, 32) or
+ * [32, 64) of each, so the 8-byte sort sorts them in place on those bits,
+ * with no words and no gather.  A signed key is ranked by flipping its
+ * sign bit, a float key in the high half by sc_key64's transform with the
+ * masks narrowed to the field; a float key in the low half cannot be
+ * (sc_key64 tests bit 63), so it takes the words.
+ *
+ * Where the keys of the last pass ended is known on the device only; the
+ * kernels after a sort read sort.cu's flag themselves, so nothing waits
+ * between the passes.
+ */
+#include <cuda_runtime.h>
+#include <algorithm>
+#include "sc_kernels.h"
+#include "cuda_check.cuh"
+#include "launch_util.cuh"
+#include "sort_queue.cuh"
+
+namespace {
+
+/* How a record's key is read and ranked. */
+struct RecKey {
+    uint32_t size, key_off, key_size, type;
+    int swap;
+};
+
+__device__ __forceinline__ uint32_t bswap32(uint32_t x)
+{
+    return __byte_perm(x, 0, 0x0123);
+}
+
+/* The rank of the record's key (4-byte keys in the low half). */
+__device__ __forceinline__ uint64_t rec_rank(const RecKey &k,
+                                             const unsigned char *rec)
+{
+    const uint32_t *p = (const uint32_t *)(rec + k.key_off);
+    if (k.key_size == 4) {
+        uint32_t x = k.swap ? bswap32(p[0]) : p[0];
+        return sc_key_rank(sc_key_of(k.type), x);
+    }
+    uint32_t a = p[0], b = p[1];
+    uint64_t x = k.swap ? (uint64_t)bswap32(a) << 32 | bswap32(b)
+                        : (uint64_t)b << 32 | a;
+    return sc_key64_rank(sc_key64_of(k.type), x);
+}
+
+/* Where sorted words are: d_alt where the sort's flag says so. */
+__device__ __forceinline__ const uint64_t *sorted_words(const uint64_t *keys,
+                                                        const uint64_t *alt,
+                                                        const int *flag)
+{
+    return flag && *flag ? alt : keys;
+}
+
+/* words[i] = half h of the rank of record idx << 32 | idx: idx = i for
+ * the first pass (prev NULL); for a later one, the record the previous
+ * pass put at i (in prev or prev_alt, as its flag says). */
+__global__ void words_kernel(const unsigned char *recs, uint64_t n, RecKey k,
+                             unsigned half, const uint64_t *prev,
+                             const uint64_t *prev_alt, const int *flag,
+                             uint64_t *words)
+{
+    const uint64_t *src = prev ? sorted_words(prev, prev_alt, flag) : nullptr;
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += stride) {
+        uint32_t idx = src ? (uint32_t)src[i] : (uint32_t)i;
+        uint64_t r = rec_rank(k, recs + (uint64_t)idx * k.size);
+        words[i] = (uint64_t)(uint32_t)(r >> (32 * half)) << 32 | idx;
+    }
+}
+
+/* Whole records: output word t (of V, wpr a record) is word t % wpr of
+ * record word[t / wpr]'s index; lg: log2 wpr where a power of 2, else
+ * -1. */
+template <class V>
+__global__ void gather_items(const unsigned char *recs, const uint64_t *keys,
+                             const uint64_t *alt, const int *flag, uint64_t n,
+                             uint32_t wpr, int lg, unsigned char *out)
+{
+    const uint64_t *w = sorted_words(keys, alt, flag);
+    const V *in = (const V *)recs;
+    V *o = (V *)out;
+    uint64_t total = n * wpr;
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+         t < total; t += stride) {
+        uint64_t k = lg >= 0 ? t >> lg : t / wpr;
+        uint64_t part = t - k * wpr;
+        uint32_t idx = (uint32_t)w[k];
+        __stcs(o + t, __ldg(in + (uint64_t)idx * wpr + part));
+    }
+}
+
+/* Argsort: each record's key as stored with base + its index
+ * (SC_KEYPOS_BYTES), or that position alone. */
+__global__ void gather_keypos(const unsigned char *recs, const uint64_t *keys,
+                              const uint64_t *alt, const int *flag,
+                              uint64_t n, RecKey k, uint64_t base, int kind,
+                              unsigned char *out)
+{
+    const uint64_t *w = sorted_words(keys, alt, flag);
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += stride) {
+        uint32_t idx = (uint32_t)w[i];
+        uint64_t pos = base + idx;
+        if (kind == SCG_GATHER_POSITIONS) {
+            ((uint64_t *)out)[i] = pos;
+            continue;
+        }
+        const uint32_t *p =
+            (const uint32_t *)(recs + (uint64_t)idx * k.size + k.key_off);
+        uint4 v = make_uint4(p[0], k.key_size == 8 ? p[1] : 0u, (uint32_t)pos,
+                             (uint32_t)(pos >> 32));
+        ((uint4 *)out)[i] = v;
+    }
+}
+
+/* A grid-stride kernel's blocks of 256 threads for `work` items. */
+static cudaError_t grid_for(uint64_t work, unsigned *blocks)
+{
+    int sms = 0;
+    cudaError_t e = te::sm_count(&sms);
+    if (e == cudaSuccess)
+        *blocks = (unsigned)std::max<uint64_t>(
+            1, std::min<uint64_t>((work + 255) / 256, (uint64_t)sms * 32));
+    return e;
+}
+
+/* The direct variant's rank of a 4-byte key at key_off of a u64 word
+ * (the file's comment says which it takes). */
+static sc_key64 field_key(uint32_t key_off, uint32_t type)
+{
+    sc_key64 k = {0, 0};
+    if (type == SC_I32)
+        k.sign = (uint64_t)1 << (8 * key_off + 31);
+    if (type == SC_F32) {
+        k.sign = (uint64_t)1 << 63;
+        k.neg = (uint64_t)0x7fffffffu << 32;
+    }
+    return k;
+}
+
+static int sort_direct(void *d_in, uint64_t n, uint32_t key_off, uint32_t type,
+                       unsigned lo_bit, unsigned hi_bit, int descending,
+                       void *d_out, int *in_input, void *d_scratch,
+                       scg_stream s)
+{
+    *in_input = 1;
+    if (n < 2)
+        return 0;
+    int *d_result = nullptr, alt = 0;
+    int err = scg_queue_sort64((uint64_t *)d_in, (uint64_t *)d_out, n,
+                               field_key(key_off, type), type != SC_U32,
+                               8 * key_off + lo_bit, 8 * key_off + hi_bit,
+                               descending, d_scratch, &d_result, s);
+    if (err)
+        return err;
+    SCG_CHECK(cudaMemcpyAsync(&alt, d_result, sizeof alt,
+                              cudaMemcpyDeviceToHost, s));
+    SCG_CHECK(cudaStreamSynchronize(s));
+    *in_input = !alt;
+    return 0;
+}
+
+/* The gather of n records through the sorted words (keys, or alt where
+ * flag says). */
+static int queue_gather(const unsigned char *recs, const uint64_t *keys,
+                        const uint64_t *alt, const int *flag, uint64_t n,
+                        const RecKey &k, int gather, uint64_t base,
+                        void *d_out, scg_stream s)
+{
+    unsigned blocks = 0;
+    if (gather != SCG_GATHER_ITEMS) {
+        SCG_CHECK(grid_for(n, &blocks));
+        gather_keypos<<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n, k, base,
+                                             gather, (unsigned char *)d_out);
+        SCG_CHECK_LAUNCH();
+        return 0;
+    }
+    uintptr_t both = (uintptr_t)recs | (uintptr_t)d_out;
+    unsigned v = k.size % 16 == 0 && both % 16 == 0 ? 16
+               : k.size % 8 == 0 && both % 8 == 0 ? 8 : 4;
+    uint32_t wpr = k.size / v;
+    int lg = (wpr & (wpr - 1)) == 0 ? __builtin_ctz(wpr) : -1;
+    SCG_CHECK(grid_for(n * wpr, &blocks));
+    unsigned char *out = (unsigned char *)d_out;
+    if (v == 16)
+        gather_items<uint4><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
+                                                   wpr, lg, out);
+    else if (v == 8)
+        gather_items<uint2><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
+                                                   wpr, lg, out);
+    else
+        gather_items<uint32_t><<<blocks, 256, 0, s>>>(recs, keys, alt, flag,
+                                                      n, wpr, lg, out);
+    SCG_CHECK_LAUNCH();
+    return 0;
+}
+
+/* The variant with words: passes over the rank's 32-bit halves that
+ * [lo_bit, hi_bit) touches, then the gather. */
+static int sort_words(const unsigned char *recs, uint64_t n, const RecKey &k,
+                      unsigned lo_bit, unsigned hi_bit, int descending,
+                      int gather, uint64_t base, void *d_out,
+                      void *d_scratch, scg_stream s)
+{
+    char *scr = (char *)d_scratch;
+    uint64_t *words = (uint64_t *)scr;
+    uint64_t *alt = (uint64_t *)(scr + te::round256(n * 8));
+    void *sort_scratch = scr + 2 * te::round256(n * 8);
+    const int *flag = nullptr;
+    unsigned blocks = 0;
+    SCG_CHECK(grid_for(n, &blocks));
+    for (unsigned h = 0; h < k.key_size / 4; h++) {
+        unsigned plo = std::max(lo_bit, 32 * h), phi = std::min(hi_bit, 32 * h + 32);
+        if (plo >= phi)
+            continue;
+        const uint64_t *prev = flag ? words : nullptr;
+        words_kernel<<<blocks, 256, 0, s>>>(recs, n, k, h, prev, alt, flag,
+                                            words);
+        SCG_CHECK_LAUNCH();
+        if (n < 2)
+            continue;
+        int *d_result = nullptr;
+        int err = scg_queue_sort64(words, alt, n, sc_key64{0, 0}, 0,
+                                   32 + plo - 32 * h, 32 + phi - 32 * h,
+                                   descending, sort_scratch, &d_result, s);
+        if (err)
+            return err;
+        flag = d_result;
+    }
+    return queue_gather(recs, words, alt, flag, n, k, gather, base, d_out, s);
+}
+
+}  // namespace
+
+extern "C" size_t scg_sort_records_scratch(uint64_t n)
+{
+    return 2 * te::round256(n * 8) + scg_sort_scratch_type(n, SC_U64);
+}
+
+extern "C" int scg_sort_records_direct(uint32_t rec_size, uint32_t key_off,
+                                       uint32_t key_type, int big_endian,
+                                       int gather)
+{
+    return rec_size == 8 && !big_endian && gather == SCG_GATHER_ITEMS &&
+           (key_type == SC_U32 || key_type == SC_I32 ||
+            (key_type == SC_F32 && key_off == 4));
+}
+
+extern "C" const char *scg_sort_records_variant(int algo)
+{
+    switch (algo) {
+    case SCG_RSORT_WORDS:
+        return "rank << 32 | index words sorted by the 8-byte onesweep sort "
+               "(an 8-byte key: two passes, low half first), then one gather "
+               "of the records";
+    case SCG_RSORT_DIRECT:
+        return "direct: 8-byte records sorted in place as u64 words on the "
+               "key's bits, no gather";
+    case SCG_RSORT_AUTO:
+        return "direct for 8-byte records with a 4-byte host-order key (but "
+               "an f32 at offset 0), else rank << 32 | index words and a gather";
+    }
+    return nullptr;
+}
+
+extern "C" int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,
+                                uint32_t key_off, uint32_t key_type,
+                                int big_endian, unsigned lo_bit,
+                                unsigned hi_bit, int descending, int gather,
+                                uint64_t base, void *d_out,
+                                int *result_in_input, void *d_scratch,
+                                int algo, scg_stream s)
+{
+    unsigned ks = key_type <= SC_F64 ? (sc_type_is_64bit(key_type) ? 8 : 4) : 0;
+    if (!result_in_input || !ks || rec_size % 4 || rec_size < 4 ||
+        rec_size > 4096 || key_off % ks || key_off + ks > rec_size ||
+        lo_bit >= hi_bit || hi_bit > 8 * ks || gather < SCG_GATHER_ITEMS ||
+        gather > SCG_GATHER_POSITIONS || algo < SCG_RSORT_AUTO ||
+        algo > SCG_RSORT_DIRECT)
+        return (int)cudaErrorInvalidValue;
+    unsigned out_align = gather == SCG_GATHER_KEYPOS ? 16
+                       : gather == SCG_GATHER_POSITIONS ? 8 : 4;
+    if ((uintptr_t)d_in % 4 || (uintptr_t)d_out % out_align)
+        return (int)cudaErrorMisalignedAddress;
+    int direct = scg_sort_records_direct(rec_size, key_off, key_type,
+                                         big_endian, gather);
+    if (algo == SCG_RSORT_DIRECT && !direct)
+        return (int)cudaErrorInvalidValue;
+    /* the direct variant's records are u64 words */
+    int words_aligned = ((uintptr_t)d_in | (uintptr_t)d_out) % 8 == 0;
+    if (algo == SCG_RSORT_DIRECT && !words_aligned)
+        return (int)cudaErrorMisalignedAddress;
+    direct = direct && words_aligned;
+    if (algo != SCG_RSORT_WORDS && direct)
+        return sort_direct(d_in, n, key_off, key_type, lo_bit, hi_bit,
+                           descending, d_out, result_in_input, d_scratch, s);
+    *result_in_input = 0;
+    if (n > ((uint64_t)1 << 32))
+        return (int)cudaErrorInvalidValue;
+    if (n == 0)
+        return 0;
+    RecKey k = {rec_size, key_off, ks, key_type, big_endian != 0};
+    int err = sort_words((const unsigned char *)d_in, n, k, lo_bit, hi_bit,
+                         descending, gather, base, d_out, d_scratch, s);
+    if (err)
+        return err;
+    SCG_CHECK(cudaStreamSynchronize(s));
+    return 0;
+}
