@@ -98,6 +98,11 @@ static sc_status records_ok(sc_ctx *ctx, const char *fn, const sc_record *r,
                    "the like, take every layout)", fn, (unsigned)r->size);
 }
 
+/* r: the records' layout, for the record calls (which refuse none);
+ * else NO_RECORD: elements of pred's type. */
+static const sc_record no_record;
+#define NO_RECORD (&no_record)
+
 static sc_status select_any(sc_ctx *ctx, const char *fn, sc_dev_op op,
                             const void *d_in, uint64_t n, const sc_record *r,
                             const sc_pred *pred, int out_kind, uint64_t first,
@@ -106,7 +111,8 @@ static sc_status select_any(sc_ctx *ctx, const char *fn, sc_dev_op op,
 {
     sc_status bad = BAD_CALL(ctx, fn, !pred || !count || ARRAYS(d_in, d_out) ||
                                   (op == SC_DEV_SPLIT && ARRAYS(d_in, d_rej)));
-    if (!bad && r) bad = records_ok(ctx, fn, r, pred);
+    if (r == NO_RECORD) r = NULL;
+    else if (!bad) bad = records_ok(ctx, fn, r, pred);
     if (bad) return bad;
     sc_dev_call c = select_call(op, d_in, n, r, pred, out_kind, first, d_out,
                                 d_rej);
@@ -118,7 +124,7 @@ sc_status sc_dev_compact_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                const sc_pred *pred, void *d_out,
                                uint64_t *d_kept, const sc_dev_queue *q)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
+    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
                       SC_EMIT_VALUES, 0, d_out, NULL, d_kept, 1, q);
 }
 
@@ -127,7 +133,7 @@ sc_status sc_dev_indices_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                uint64_t *d_pos, uint64_t *d_kept,
                                const sc_dev_queue *q)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
+    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
                       SC_EMIT_IDX64, first_index, d_pos, NULL, d_kept, 1, q);
 }
 
@@ -135,14 +141,14 @@ sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                              const sc_pred *pred, void *d_sel, void *d_rej,
                              uint64_t *d_selected, const sc_dev_queue *q)
 {
-    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, NULL, pred,
+    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, NO_RECORD, pred,
                       SC_EMIT_VALUES, 0, d_sel, d_rej, d_selected, 1, q);
 }
 
 sc_status sc_dev_compact(sc_ctx *ctx, const void *d_in, uint64_t n,
                          const sc_pred *pred, void *d_out, uint64_t *kept)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
+    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
                       SC_EMIT_VALUES, 0, d_out, NULL, kept, 0, NULL);
 }
 
@@ -150,7 +156,7 @@ sc_status sc_dev_indices(sc_ctx *ctx, const void *d_in, uint64_t n,
                          const sc_pred *pred, uint64_t first_index,
                          uint64_t *d_pos, uint64_t *kept)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
+    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
                       SC_EMIT_IDX64, first_index, d_pos, NULL, kept, 0, NULL);
 }
 
@@ -158,7 +164,7 @@ sc_status sc_dev_split(sc_ctx *ctx, const void *d_in, uint64_t n,
                        const sc_pred *pred, void *d_sel, void *d_rej,
                        uint64_t *selected)
 {
-    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, NULL, pred,
+    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, NO_RECORD, pred,
                       SC_EMIT_VALUES, 0, d_sel, d_rej, selected, 0, NULL);
 }
 
