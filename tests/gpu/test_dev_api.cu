@@ -549,6 +549,9 @@ static void test_selects64(uint64_t n, uint64_t seed)
 static const char *const op_name[] = { "sum", "max", "min", "xor" };
 
 enum { SCAN_CARRY, SCAN_IDENTITY, SCAN_BLOCKING };
+static const char *const carry_name[] = { "carry-in in device memory",
+                                          "d_carry_in NULL (identity)",
+                                          "carry on the host" };
 
 /* A carry-in that changes the result: past 32 bits for a wide sum or
  * xor, whose accumulator has 64; mid-range for max and min. */
@@ -561,31 +564,44 @@ static uint64_t carry_for(int op, int wide)
     }
 }
 
+/* One scan of n elements of type t from in to out by mode (SCAN_CARRY:
+ * the carry-in cin in device memory; SCAN_IDENTITY: none, d_carry_in
+ * NULL; SCAN_BLOCKING: cin on the host), its carry-out to *carry, the
+ * carry-in word checked unchanged: through the uint32 calls
+ * (sc_dev_scan*) when u32_calls, else the typed ones. */
+static bool scan_call(sc_type t, bool u32_calls, const void *in, void *out, uint64_t n,
+                      int op, int incl, int wide, int mode, uint64_t cin, uint64_t *carry)
+{
+    const char *name = u32_calls ? "sc_dev_scan" : "sc_dev_scan_type";
+    if (mode == SCAN_BLOCKING) {
+        *carry = cin;
+        return called(u32_calls ? sc_dev_scan(g_gpu, (const uint32_t *)in, n, (sc_scan_op)op,
+                                              incl, wide, out, carry)
+                                : sc_dev_scan_type(g_gpu, in, n, t, (sc_scan_op)op, incl, wide,
+                                                   out, carry), name);
+    }
+    upload(&d_words[1], &cin, 8);
+    poison(&d_words[2], 8);
+    const uint64_t *cp = mode == SCAN_CARRY ? &d_words[1] : NULL;
+    sc_status st = u32_calls
+        ? sc_dev_scan_async(g_gpu, (const uint32_t *)in, n, (sc_scan_op)op, incl, wide, cp,
+                            out, &d_words[2], &g_q)
+        : sc_dev_scan_type_async(g_gpu, in, n, t, (sc_scan_op)op, incl, wide, cp, out,
+                                 &d_words[2], &g_q);
+    bool ok = finished(st, name, g_stream);
+    *carry = word(&d_words[2]);
+    return ok && count_is(word(&d_words[1]), cin, "d_carry_in changed to");
+}
+
 /* want: the CPU's output (uint32 or uint64 by wide) from carry-in cin,
  * and its final accumulator. */
 static void scan_case(uint64_t n, int op, int incl, int wide, int mode,
                       uint64_t cin, const std::vector<uint64_t> &want,
                       uint64_t want_carry)
 {
-    static const char *const carry_name[] = { "carry-in in device memory",
-                                              "d_carry_in NULL (identity)",
-                                              "carry on the host" };
     uint64_t carry;
-    bool ok;
     poison_outputs(n);
-    if (mode == SCAN_BLOCKING) {
-        carry = cin;
-        ok = called(sc_dev_scan(g_gpu, d_in, n, (sc_scan_op)op, incl, wide,
-                                d_out, &carry), "sc_dev_scan");
-    } else {
-        upload(&d_words[1], &cin, 8);
-        sc_status st = sc_dev_scan_async(g_gpu, d_in, n, (sc_scan_op)op, incl,
-                                         wide, mode == SCAN_CARRY ? &d_words[1] : NULL,
-                                         d_out, &d_words[2], &g_q);
-        ok = finished(st, "sc_dev_scan_async", g_stream);
-        carry = word(&d_words[2]);
-        ok = ok && count_is(word(&d_words[1]), cin, "d_carry_in changed to");
-    }
+    bool ok = scan_call(SC_U32, true, d_in, d_out, n, op, incl, wide, mode, cin, &carry);
     ok = ok && count_is(carry, want_carry, "carry-out") &&
          (wide ? same<uint64_t>(d_out, want.data(), n, n + GUARD)
                : same<uint32_t>(d_out, (const uint32_t *)want.data(), n, n + GUARD));
@@ -1360,9 +1376,6 @@ static bool typed_op_ok(sc_type t, int op)
 static void scan_typed_case(sc_type t, const std::vector<uint64_t> &h, uint64_t n,
                             int op, int incl, int wide, int mode)
 {
-    static const char *const carry_name[] = { "carry-in in device memory",
-                                              "d_carry_in NULL (identity)",
-                                              "carry on the host" };
     size_t esz = sc_type_size(t), osz = wide || esz == 8 ? 8 : 4;
     uint64_t cin = typed_carry(t, op, wide);
     uint64_t want_carry = mode == SCAN_IDENTITY ? sc_scan_identity_of(t, (sc_scan_op)op) : cin;
@@ -1371,21 +1384,7 @@ static void scan_typed_case(sc_type t, const std::vector<uint64_t> &h, uint64_t 
                       &want_carry), "sc_scan_type");
     poison(d_tout, (n + GUARD) * osz);
     uint64_t carry;
-    bool ok;
-    if (mode == SCAN_BLOCKING) {
-        carry = cin;
-        ok = called(sc_dev_scan_type(g_gpu, d_tin, n, t, (sc_scan_op)op, incl, wide,
-                                     d_tout, &carry), "sc_dev_scan_type");
-    } else {
-        upload(&d_words[1], &cin, 8);
-        poison(&d_words[2], 8);
-        sc_status st = sc_dev_scan_type_async(g_gpu, d_tin, n, t, (sc_scan_op)op, incl,
-                                              wide, mode == SCAN_CARRY ? &d_words[1] : NULL,
-                                              d_tout, &d_words[2], &g_q);
-        ok = finished(st, "sc_dev_scan_type_async", g_stream);
-        carry = word(&d_words[2]);
-        ok = ok && count_is(word(&d_words[1]), cin, "d_carry_in changed to");
-    }
+    bool ok = scan_call(t, false, d_tin, d_tout, n, op, incl, wide, mode, cin, &carry);
     ok = ok && count_is(carry, want_carry, "carry-out") &&
          same_sized(d_tout, want.data(), n, n + GUARD, osz) &&
          same_sized(d_tin, h.data(), n, n, esz);
@@ -1439,29 +1438,15 @@ static void test_typed_scans(uint64_t n, uint64_t seed)
     }
 }
 
-typedef struct tsort_case {
-    const char *name;
-    unsigned lo, hi;    /* in 64ths of the width */
-    int descending;
-    int top_equal;      /* the upper half of every key the same */
-} tsort_case;
-
-static const tsort_case tsorts[] = {
-    { "all bits", 0, 64, 0, 0 },
-    { "all bits descending", 0, 64, 1, 0 },
-    { "bits 16:40 of 64ths (stable on the rest)", 16, 40, 0, 0 },
-    { "bits 8:56 of 64ths descending", 8, 56, 1, 0 },
-    { "all bits, upper half equal", 0, 64, 0, 1 },
-    { "upper half only, all equal (order kept)", 32, 64, 1, 1 },
-};
-
+/* The cases of sorts for every type, their bits scaled to its width
+ * (top_equal: the upper half of every key the same). */
 static void test_typed_sorts(uint64_t n, uint64_t seed)
 {
     for (sc_type t : all_types) {
         size_t esz = sc_type_size(t);
         unsigned width = (unsigned)(8 * esz);
         std::vector<uint64_t> h = typed_data(t, n, seed + 10 * t);
-        for (const tsort_case &c : tsorts) {
+        for (const sort_case &c : sorts) {
             std::vector<uint64_t> keys = h;
             if (c.top_equal) {
                 for (uint64_t i = 0; i < n; i++) {
@@ -1472,7 +1457,7 @@ static void test_typed_sorts(uint64_t n, uint64_t seed)
                             (((uint32_t *)keys.data())[i] & 0xffffu) | 0x5a5a0000u;
                 }
             }
-            unsigned lo = c.lo * width / 64, hi = c.hi * width / 64;
+            unsigned lo = c.lo * width / 32, hi = c.hi * width / 32;
             std::vector<uint64_t> want = keys;
             need(sc_sort_type(g_cpu, want.data(), n, t, lo, hi, c.descending),
                  "sc_sort_type");
