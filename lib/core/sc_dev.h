@@ -19,12 +19,13 @@ extern "C" {
 /* Stream-ordered calls: each queues its work on the caller's CUDA
  * stream and returns without waiting for the GPU, so that it runs
  * between the caller's own kernels and can be captured in a CUDA graph.
- * Counts and carries are 64-bit words in device memory (a scan that is
- * not wide keeps its carries' low 32 bits); output past the count is
- * left as it was.  temp is device scratch of at least
+ * Counts and carries are 64-bit words in device memory (a scan of a
+ * 32-bit type that is not wide keeps its carries' low 32 bits); output
+ * past the count is left as it was.  temp is device scratch of at least
  * sc_dev_temp_bytes_type(op, n, type) bytes, aligned to 256
- * (cudaMalloc's are), owned by the call's work until it is done on the stream (one temp of
- * the largest size serves a chain of calls on one stream); calls with
+ * (cudaMalloc's are), owned by the call's work until it is done on the
+ * stream (one temp of the largest size serves a chain of calls on one
+ * stream); calls with
  * temps of their own may come from several host threads on several
  * streams at once.  With temp NULL, the context keeps one scratch for all
  * such calls: they must then run one after another (one stream, say),
@@ -40,8 +41,8 @@ typedef struct sc_dev_queue {
     size_t temp_bytes;
 } sc_dev_queue;
 typedef enum sc_dev_op {
-    SC_DEV_COMPACT,     /* sc_dev_compact* and sc_dev_indices* */
-    SC_DEV_SPLIT,
+    SC_DEV_COMPACT,     /* sc_dev_compact*, sc_dev_indices* */
+    SC_DEV_SPLIT,       /* sc_dev_split* */
     SC_DEV_SCAN,
     SC_DEV_SORT,
     SC_DEV_GEN
