@@ -31,6 +31,17 @@ sc_status sc_sort_check(sc_ctx *ctx, sc_type type, unsigned lo_bit,
 sc_status sc_record_check(sc_ctx *ctx, const char *fn, const sc_record *r,
                           const sc_pred *pred);
 
+/* The device arrays' compaction (values, or positions for
+ * SC_EMIT_IDX64) and split (op SC_DEV_SPLIT) of elements of pred's type
+ * (r NULL) or of records of r's layout, which the caller has checked:
+ * queued on q (async) or run and waited for, *count the count's device
+ * word or its host one; fn names the public call (ops_dev.c). */
+sc_status sc_dev_select(sc_ctx *ctx, const char *fn, sc_dev_op op,
+                        const void *d_in, uint64_t n, const sc_record *r,
+                        const sc_pred *pred, int out_kind, uint64_t first,
+                        void *d_out, void *d_rej, uint64_t *count, int async,
+                        const sc_dev_queue *q);
+
 /* The device policy (policy.c). */
 /* The CPU's table, and the GPU's (NULL in a build without CUDA). */
 const sc_backend *sc_ops_cpu(void);

@@ -2,8 +2,9 @@
  * arguments checked, then the GPU's table, stream-ordered (queued on the
  * caller's stream) or blocking (on the default stream, waited for once).
  * Each call builds one sc_dev_call that both forms run; the uint32 scan
- * and sort are the typed ones of SC_U32.  There is no CPU fallback: the
- * arrays are in device memory. */
+ * and sort are the typed ones of SC_U32; the record calls are
+ * ops_dev_records.c's.  There is no CPU fallback: the arrays are in
+ * device memory. */
 #include "ops/ops.h"
 
 /* The bytes of what c reads and writes an element or record: the
@@ -68,55 +69,21 @@ size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n)
 
 #define ARRAYS(in, out) (n && (!(in) || !(out)))
 
-/* Compaction (values or positions) and split, of elements of pred's type
- * (rec NULL) or of records. */
-static sc_dev_call select_call(sc_dev_op op, const void *d_in, uint64_t n,
-                               const sc_record *rec, const sc_pred *pred,
-                               int out_kind, uint64_t first, void *d_out,
-                               void *d_rej)
-{
-    sc_dev_call c = { .op = op, .n = n, .first = first, .in = d_in,
-                      .out = d_out, .rej = d_rej };
-    c.w.work = op == SC_DEV_SPLIT ? SC_JOB_SPLIT : SC_JOB_COMPACT;
-    c.w.pred = pred;
-    c.w.rec = rec;
-    c.w.out_kind = out_kind;
-    return c;
-}
-
-/* A layout the GPU's kernels take: sc_record_on_gpu's, keys in the
- * host's order.  A sort of records on device arrays (sc_dev_sort_records,
- * to come with its kernel) takes its layouts here too. */
-static sc_status records_ok(sc_ctx *ctx, const char *fn, const sc_record *r,
-                            const sc_pred *pred)
-{
-    sc_status bad = sc_record_check(ctx, fn, r, pred);
-    if (bad || sc_record_on_gpu(r, 0)) return bad;
-    return sc_fail(ctx, SC_ERR_USAGE, "%s: records of %u bytes are not taken "
-                   "on device arrays: the GPU's kernels take 8- and 16-byte "
-                   "records (the host-array calls, sc_compact_records and "
-                   "the like, take every layout)", fn, (unsigned)r->size);
-}
-
-/* r: the records' layout, for the record calls (which refuse none);
- * else NO_RECORD: elements of pred's type. */
-static const sc_record no_record;
-#define NO_RECORD (&no_record)
-
-static sc_status select_any(sc_ctx *ctx, const char *fn, sc_dev_op op,
-                            const void *d_in, uint64_t n, const sc_record *r,
-                            const sc_pred *pred, int out_kind, uint64_t first,
-                            void *d_out, void *d_rej, uint64_t *count,
-                            int async, const sc_dev_queue *q)
+sc_status sc_dev_select(sc_ctx *ctx, const char *fn, sc_dev_op op,
+                        const void *d_in, uint64_t n, const sc_record *r,
+                        const sc_pred *pred, int out_kind, uint64_t first,
+                        void *d_out, void *d_rej, uint64_t *count, int async,
+                        const sc_dev_queue *q)
 {
     sc_status bad = BAD_CALL(ctx, fn, !pred || !count || ARRAYS(d_in, d_out) ||
                                   (op == SC_DEV_SPLIT && ARRAYS(d_in, d_rej)));
-    if (r == NO_RECORD) r = NULL;
-    else if (!bad) bad = records_ok(ctx, fn, r, pred);
     if (bad) return bad;
-    sc_dev_call c = select_call(op, d_in, n, r, pred, out_kind, first, d_out,
-                                d_rej);
-    c.d_result = count;
+    sc_dev_call c = { .op = op, .n = n, .first = first, .in = d_in,
+                      .out = d_out, .rej = d_rej, .d_result = count };
+    c.w.work = op == SC_DEV_SPLIT ? SC_JOB_SPLIT : SC_JOB_COMPACT;
+    c.w.pred = pred;
+    c.w.rec = r;
+    c.w.out_kind = out_kind;
     return run(ctx, &c, async, q, count);
 }
 
@@ -124,7 +91,7 @@ sc_status sc_dev_compact_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                const sc_pred *pred, void *d_out,
                                uint64_t *d_kept, const sc_dev_queue *q)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
+    return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
                       SC_EMIT_VALUES, 0, d_out, NULL, d_kept, 1, q);
 }
 
@@ -133,7 +100,7 @@ sc_status sc_dev_indices_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                uint64_t *d_pos, uint64_t *d_kept,
                                const sc_dev_queue *q)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
+    return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
                       SC_EMIT_IDX64, first_index, d_pos, NULL, d_kept, 1, q);
 }
 
@@ -141,14 +108,14 @@ sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                              const sc_pred *pred, void *d_sel, void *d_rej,
                              uint64_t *d_selected, const sc_dev_queue *q)
 {
-    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, NO_RECORD, pred,
+    return sc_dev_select(ctx, __func__, SC_DEV_SPLIT, d_in, n, NULL, pred,
                       SC_EMIT_VALUES, 0, d_sel, d_rej, d_selected, 1, q);
 }
 
 sc_status sc_dev_compact(sc_ctx *ctx, const void *d_in, uint64_t n,
                          const sc_pred *pred, void *d_out, uint64_t *kept)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
+    return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
                       SC_EMIT_VALUES, 0, d_out, NULL, kept, 0, NULL);
 }
 
@@ -156,7 +123,7 @@ sc_status sc_dev_indices(sc_ctx *ctx, const void *d_in, uint64_t n,
                          const sc_pred *pred, uint64_t first_index,
                          uint64_t *d_pos, uint64_t *kept)
 {
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, NO_RECORD, pred,
+    return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
                       SC_EMIT_IDX64, first_index, d_pos, NULL, kept, 0, NULL);
 }
 
@@ -164,64 +131,7 @@ sc_status sc_dev_split(sc_ctx *ctx, const void *d_in, uint64_t n,
                        const sc_pred *pred, void *d_sel, void *d_rej,
                        uint64_t *selected)
 {
-    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, NO_RECORD, pred,
-                      SC_EMIT_VALUES, 0, d_sel, d_rej, selected, 0, NULL);
-}
-
-sc_status sc_dev_compact_records_async(sc_ctx *ctx, const void *d_in,
-                                       uint64_t n, const sc_record *r,
-                                       const sc_pred *pred, void *d_out,
-                                       uint64_t *d_kept, const sc_dev_queue *q)
-{
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, r, pred,
-                      SC_EMIT_VALUES, 0, d_out, NULL, d_kept, 1, q);
-}
-
-sc_status sc_dev_compact_records_indices_async(sc_ctx *ctx, const void *d_in,
-                                               uint64_t n, const sc_record *r,
-                                               const sc_pred *pred,
-                                               uint64_t first_index,
-                                               uint64_t *d_pos,
-                                               uint64_t *d_kept,
-                                               const sc_dev_queue *q)
-{
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, r, pred,
-                      SC_EMIT_IDX64, first_index, d_pos, NULL, d_kept, 1, q);
-}
-
-sc_status sc_dev_split_records_async(sc_ctx *ctx, const void *d_in,
-                                     uint64_t n, const sc_record *r,
-                                     const sc_pred *pred, void *d_sel,
-                                     void *d_rej, uint64_t *d_selected,
-                                     const sc_dev_queue *q)
-{
-    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, r, pred,
-                      SC_EMIT_VALUES, 0, d_sel, d_rej, d_selected, 1, q);
-}
-
-sc_status sc_dev_compact_records(sc_ctx *ctx, const void *d_in, uint64_t n,
-                                 const sc_record *r, const sc_pred *pred,
-                                 void *d_out, uint64_t *kept)
-{
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, r, pred,
-                      SC_EMIT_VALUES, 0, d_out, NULL, kept, 0, NULL);
-}
-
-sc_status sc_dev_compact_records_indices(sc_ctx *ctx, const void *d_in,
-                                         uint64_t n, const sc_record *r,
-                                         const sc_pred *pred,
-                                         uint64_t first_index,
-                                         uint64_t *d_pos, uint64_t *kept)
-{
-    return select_any(ctx, __func__, SC_DEV_COMPACT, d_in, n, r, pred,
-                      SC_EMIT_IDX64, first_index, d_pos, NULL, kept, 0, NULL);
-}
-
-sc_status sc_dev_split_records(sc_ctx *ctx, const void *d_in, uint64_t n,
-                               const sc_record *r, const sc_pred *pred,
-                               void *d_sel, void *d_rej, uint64_t *selected)
-{
-    return select_any(ctx, __func__, SC_DEV_SPLIT, d_in, n, r, pred,
+    return sc_dev_select(ctx, __func__, SC_DEV_SPLIT, d_in, n, NULL, pred,
                       SC_EMIT_VALUES, 0, d_sel, d_rej, selected, 0, NULL);
 }
 
