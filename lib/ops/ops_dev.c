@@ -92,7 +92,7 @@ sc_status sc_dev_compact_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                uint64_t *d_kept, const sc_dev_queue *q)
 {
     return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
-                      SC_EMIT_VALUES, 0, d_out, NULL, d_kept, 1, q);
+                         SC_EMIT_VALUES, 0, d_out, NULL, d_kept, 1, q);
 }
 
 sc_status sc_dev_indices_async(sc_ctx *ctx, const void *d_in, uint64_t n,
@@ -101,7 +101,8 @@ sc_status sc_dev_indices_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                                const sc_dev_queue *q)
 {
     return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
-                      SC_EMIT_IDX64, first_index, d_pos, NULL, d_kept, 1, q);
+                         SC_EMIT_IDX64, first_index, d_pos, NULL, d_kept, 1,
+                         q);
 }
 
 sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
@@ -109,14 +110,14 @@ sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                              uint64_t *d_selected, const sc_dev_queue *q)
 {
     return sc_dev_select(ctx, __func__, SC_DEV_SPLIT, d_in, n, NULL, pred,
-                      SC_EMIT_VALUES, 0, d_sel, d_rej, d_selected, 1, q);
+                         SC_EMIT_VALUES, 0, d_sel, d_rej, d_selected, 1, q);
 }
 
 sc_status sc_dev_compact(sc_ctx *ctx, const void *d_in, uint64_t n,
                          const sc_pred *pred, void *d_out, uint64_t *kept)
 {
     return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
-                      SC_EMIT_VALUES, 0, d_out, NULL, kept, 0, NULL);
+                         SC_EMIT_VALUES, 0, d_out, NULL, kept, 0, NULL);
 }
 
 sc_status sc_dev_indices(sc_ctx *ctx, const void *d_in, uint64_t n,
@@ -124,7 +125,8 @@ sc_status sc_dev_indices(sc_ctx *ctx, const void *d_in, uint64_t n,
                          uint64_t *d_pos, uint64_t *kept)
 {
     return sc_dev_select(ctx, __func__, SC_DEV_COMPACT, d_in, n, NULL, pred,
-                      SC_EMIT_IDX64, first_index, d_pos, NULL, kept, 0, NULL);
+                         SC_EMIT_IDX64, first_index, d_pos, NULL, kept, 0,
+                         NULL);
 }
 
 sc_status sc_dev_split(sc_ctx *ctx, const void *d_in, uint64_t n,
@@ -132,7 +134,7 @@ sc_status sc_dev_split(sc_ctx *ctx, const void *d_in, uint64_t n,
                        uint64_t *selected)
 {
     return sc_dev_select(ctx, __func__, SC_DEV_SPLIT, d_in, n, NULL, pred,
-                      SC_EMIT_VALUES, 0, d_sel, d_rej, selected, 0, NULL);
+                         SC_EMIT_VALUES, 0, d_sel, d_rej, selected, 0, NULL);
 }
 
 /* A scan as sc_scan_type checks it, less the float sums: their fixed
