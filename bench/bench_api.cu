@@ -6,7 +6,11 @@
  * which writes the rejects reversed after the selected), exclusive sum of
  * uint32 (cub::DeviceScan::ExclusiveSum) and sort on bits 0:32
  * (cub::DeviceRadixSort::SortKeys on a DoubleBuffer, copied back when it
- * ends in the other buffer).  Each is called two ways:
+ * ends in the other buffer); then the same scan and sort of uint64 at
+ * 2^24 and 2^27 (sc_dev_scan_type and sc_dev_sort_type of SC_U64, on bits
+ * 0:64, against CUB's on uint64_t; the uint32 rows' calls are the same
+ * typed ones of SC_U32, which sc_dev_scan and sc_dev_sort are).  Each is
+ * called two ways:
  *   stream-ordered  sc_dev_*_async with our temp, CUB with its temp:
  *                   QUEUED calls back to back on one stream between two
  *                   events, per call; the median of BATCHES such runs;
@@ -29,7 +33,8 @@
  * 1: libsc faster); CUB+wait ms and sc blk ms blocking; blk/async = sc
  * blk ms / sc ms, what waiting for each call costs.
  *
- * Usage: bench_api [log2 n ...]   (default 20 24 28; 2^28 takes ~7.5 GiB)
+ * Usage: bench_api [log2 n ...]   (default 20 24 28; 2^28 takes ~7.5 GiB;
+ * the uint64 rows run at 2^24 and 2^27 whatever the sizes given)
  */
 #include <algorithm>
 #include <stdio.h>
@@ -43,6 +48,7 @@
 static const int QUEUED = 20, BATCHES = 5, BLOCKING = 15;
 static const int SMALL_LG = 16, SMALL_CALLS = 10000;
 static const int CHAIN_MAX_LG = 24;
+static const int U64_LGS[] = { 24, 27 }, U64_MAX_LG = 27;
 
 #define CK(call)                                                            \
     do {                                                                    \
@@ -79,14 +85,16 @@ static uint64_t *h_cnt;                 /* pinned: CUB's count, read back */
 static unsigned long long *d_bad;
 static int g_failures;
 
-static __global__ void fill(uint32_t *d, uint64_t n)
+/* The hash's upper 32 bits, or all 64. */
+template <class T>
+static __global__ void fill(T *d, uint64_t n)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
          i += (uint64_t)gridDim.x * blockDim.x) {
         uint64_t z = i * 0x9e3779b97f4a7c15ull + 12345;
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        d[i] = (uint32_t)((z ^ (z >> 31)) >> 32);
+        d[i] = (T)((z ^ (z >> 31)) >> (64 - 8 * sizeof(T)));
     }
 }
 
@@ -115,7 +123,8 @@ static in_range cub_range(int keep)
 }
 
 /* mismatches of a[i] vs b[i] (or b[b_len-1-i] when reversed) over [0, n) */
-static __global__ void cmp_kernel(const uint32_t *a, const uint32_t *b,
+template <class T>
+static __global__ void cmp_kernel(const T *a, const T *b,
                                   uint64_t n, uint64_t b_len, int reversed,
                                   unsigned long long *bad)
 {
@@ -125,7 +134,8 @@ static __global__ void cmp_kernel(const uint32_t *a, const uint32_t *b,
             atomicAdd(bad, 1ull);
 }
 
-static uint64_t mismatches(const uint32_t *a, const uint32_t *b, uint64_t n,
+template <class T>
+static uint64_t mismatches(const T *a, const T *b, uint64_t n,
                            uint64_t b_len, int reversed)
 {
     unsigned long long h = 0;
@@ -272,7 +282,8 @@ static void cub_count_back(void)
     CK(cudaStreamSynchronize(g_s));
 }
 
-static void cub_scan(const uint32_t *in, uint32_t *out, uint64_t n)
+template <class T>
+static void cub_scan(const T *in, T *out, uint64_t n)
 {
     size_t b = g_cub_bytes;
     CK(cub::DeviceScan::ExclusiveSum(g_cub_temp, b, in, out, (int)n, g_s));
@@ -280,14 +291,20 @@ static void cub_scan(const uint32_t *in, uint32_t *out, uint64_t n)
 
 /* In place on keys, as libsc sorts: a DoubleBuffer, copied back when the
  * passes end in the other buffer. */
-static void cub_sort(uint32_t *keys, uint32_t *alt, uint64_t n)
+template <class T>
+static void cub_sort(T *keys, T *alt, uint64_t n)
 {
-    cub::DoubleBuffer<uint32_t> db(keys, alt);
+    cub::DoubleBuffer<T> db(keys, alt);
     size_t b = g_cub_bytes;
-    CK(cub::DeviceRadixSort::SortKeys(g_cub_temp, b, db, (int)n, 0, 32, g_s));
+    CK(cub::DeviceRadixSort::SortKeys(g_cub_temp, b, db, (int)n, 0, 8 * sizeof(T), g_s));
     if (db.Current() != keys)
-        CK(cudaMemcpyAsync(keys, db.Current(), n * 4, cudaMemcpyDeviceToDevice, g_s));
+        CK(cudaMemcpyAsync(keys, db.Current(), n * sizeof(T), cudaMemcpyDeviceToDevice,
+                           g_s));
 }
+
+template <class T> static sc_type type_of(void);
+template <> sc_type type_of<uint32_t>(void) { return SC_U32; }
+template <> sc_type type_of<uint64_t>(void) { return SC_U64; }
 
 static void bench_compact(uint64_t n, int lg, int keep)
 {
@@ -343,66 +360,80 @@ static void bench_split(uint64_t n, int lg, int keep)
     row("split", lg, keep, cub, sc, cub_blk, sc_blk);
 }
 
-static void bench_scan(uint64_t n, int lg)
+/* Exclusive sums of T in d_in's bytes to d_out's, CUB's to d_cub's. */
+template <class T>
+static void bench_scan(uint64_t n, int lg, const char *name)
 {
+    const sc_type t = type_of<T>();
+    const T *in = (const T *)d_in;
+    T *out = (T *)d_out, *cub_out = (T *)d_cub;
     uint64_t carry = 0;
-    cub_scan(d_in, d_cub, n);
-    SCK(sc_dev_scan_async(g_ctx, d_in, n, SC_OP_SUM, 0, 0, NULL, d_out, NULL, &g_q));
-    if (!agree("exclusive sum async", lg, -1, 0, 0, mismatches(d_out, d_cub, n, n, 0)))
+    auto sc_async = [&] {
+        SCK(sc_dev_scan_type_async(g_ctx, in, n, t, SC_OP_SUM, 0, 0, NULL, out, NULL, &g_q));
+    };
+    auto sc_blocking = [&] {
+        carry = 0;
+        SCK(sc_dev_scan_type(g_ctx, in, n, t, SC_OP_SUM, 0, 0, out, &carry));
+    };
+    cub_scan(in, cub_out, n);
+    sc_async();
+    if (!agree("exclusive sum async", lg, -1, 0, 0, mismatches(out, cub_out, n, n, 0)))
         return;
-    SCK(sc_dev_scan(g_ctx, d_in, n, SC_OP_SUM, 0, 0, d_out, &carry));
-    if (!agree("exclusive sum", lg, -1, 0, 0, mismatches(d_out, d_cub, n, n, 0)))
+    sc_blocking();
+    if (!agree("exclusive sum", lg, -1, 0, 0, mismatches(out, cub_out, n, n, 0)))
         return;
 
-    double cub = queued_ms([&] { cub_scan(d_in, d_cub, n); });
-    double sc = queued_ms([&] {
-        SCK(sc_dev_scan_async(g_ctx, d_in, n, SC_OP_SUM, 0, 0, NULL, d_out, NULL, &g_q));
-    });
+    double cub = queued_ms([&] { cub_scan(in, cub_out, n); });
+    double sc = queued_ms(sc_async);
     /* CUB has no total to bring back: the wait alone */
     double cub_blk = blocking_ms([&] {
-        cub_scan(d_in, d_cub, n);
+        cub_scan(in, cub_out, n);
         CK(cudaStreamSynchronize(g_s));
     }, no_prep);
-    double sc_blk = blocking_ms([&] {
-        carry = 0;
-        SCK(sc_dev_scan(g_ctx, d_in, n, SC_OP_SUM, 0, 0, d_out, &carry));
-    }, no_prep);
-    row("exclusive sum", lg, -1, cub, sc, cub_blk, sc_blk);
+    double sc_blk = blocking_ms(sc_blocking, no_prep);
+    row(name, lg, -1, cub, sc, cub_blk, sc_blk);
 }
 
-static void copy_keys(uint32_t *keys, uint64_t n)
+template <class T>
+static void copy_keys(T *keys, uint64_t n)
 {
-    CK(cudaMemcpyAsync(keys, d_in, n * 4, cudaMemcpyDeviceToDevice, g_s));
+    CK(cudaMemcpyAsync(keys, d_in, n * sizeof(T), cudaMemcpyDeviceToDevice, g_s));
 }
 
-static void bench_sort(uint64_t n, int lg)
+/* Sorts of T on all their bits: copies of d_in in d_out and (CUB's, its
+ * other buffer d_cub2) d_cub. */
+template <class T>
+static void bench_sort(uint64_t n, int lg, const char *name)
 {
-    copy_keys(d_cub, n);
-    cub_sort(d_cub, d_cub2, n);
-    copy_keys(d_out, n);
-    SCK(sc_dev_sort_async(g_ctx, d_out, n, 0, 32, 0, &g_q));
-    if (!agree("sort async", lg, -1, 0, 0, mismatches(d_out, d_cub, n, n, 0)))
+    const sc_type t = type_of<T>();
+    const unsigned bits = 8 * sizeof(T);
+    T *out = (T *)d_out, *cub_keys = (T *)d_cub, *cub_alt = (T *)d_cub2;
+    auto sc_async = [&] { SCK(sc_dev_sort_type_async(g_ctx, out, n, t, 0, bits, 0, &g_q)); };
+    auto sc_blocking = [&] { SCK(sc_dev_sort_type(g_ctx, out, n, t, 0, bits, 0)); };
+    copy_keys(cub_keys, n);
+    cub_sort(cub_keys, cub_alt, n);
+    copy_keys(out, n);
+    sc_async();
+    if (!agree("sort async", lg, -1, 0, 0, mismatches(out, cub_keys, n, n, 0)))
         return;
-    copy_keys(d_out, n);
+    copy_keys(out, n);
     CK(cudaStreamSynchronize(g_s));
-    SCK(sc_dev_sort(g_ctx, d_out, n, 0, 32, 0));
-    if (!agree("sort", lg, -1, 0, 0, mismatches(d_out, d_cub, n, n, 0)))
+    sc_blocking();
+    if (!agree("sort", lg, -1, 0, 0, mismatches(out, cub_keys, n, n, 0)))
         return;
 
-    double copy = queued_ms([&] { copy_keys(d_out, n); });
-    double cub = queued_ms([&] { copy_keys(d_cub, n); cub_sort(d_cub, d_cub2, n); });
+    double copy = queued_ms([&] { copy_keys(out, n); });
+    double cub = queued_ms([&] { copy_keys(cub_keys, n); cub_sort(cub_keys, cub_alt, n); });
     double sc = queued_ms([&] {
-        copy_keys(d_out, n);
-        SCK(sc_dev_sort_async(g_ctx, d_out, n, 0, 32, 0, &g_q));
+        copy_keys(out, n);
+        sc_async();
     });
     double cub_blk = blocking_ms([&] {
-        cub_sort(d_cub, d_cub2, n);
+        cub_sort(cub_keys, cub_alt, n);
         CK(cudaStreamSynchronize(g_s));
-    }, [&] { copy_keys(d_cub, n); });
-    double sc_blk = blocking_ms([&] {
-        SCK(sc_dev_sort(g_ctx, d_out, n, 0, 32, 0));
-    }, [&] { copy_keys(d_out, n); });
-    row("sort 0:32", lg, -1, cub - copy, sc - copy, cub_blk, sc_blk);
+    }, [&] { copy_keys(cub_keys, n); });
+    double sc_blk = blocking_ms(sc_blocking, [&] { copy_keys(out, n); });
+    row(name, lg, -1, cub - copy, sc - copy, cub_blk, sc_blk);
 }
 
 /* 10,000 compactions of 2^16 queued back to back: one timed run each. */
@@ -568,6 +599,18 @@ static void size_temps(const std::vector<int> &lgs, size_t *sc_b, size_t *cub_b)
         CK(cub::DeviceRadixSort::SortKeys(NULL, b, db, (int)n, 0, 32));
         *cub_b = std::max(*cub_b, b);
     }
+    for (int lg : U64_LGS) {
+        uint64_t n = 1ull << lg;
+        for (sc_dev_op op : ops)
+            *sc_b = std::max(*sc_b, sc_dev_temp_bytes_type(op, n, SC_U64));
+        size_t b = 0;
+        uint64_t *in = (uint64_t *)d_in, *keys = (uint64_t *)d_cub;
+        cub::DoubleBuffer<uint64_t> db(keys, (uint64_t *)d_cub2);
+        CK(cub::DeviceScan::ExclusiveSum(NULL, b, in, keys, (int)n));
+        *cub_b = std::max(*cub_b, b);
+        CK(cub::DeviceRadixSort::SortKeys(NULL, b, db, (int)n, 0, 64));
+        *cub_b = std::max(*cub_b, b);
+    }
 }
 
 static void *dev_alloc(size_t bytes, double *total)
@@ -604,12 +647,14 @@ int main(int argc, char **argv)
     }
     uint64_t nmax = 1ull << *std::max_element(lgs.begin(), lgs.end());
     uint64_t nchain = std::min<uint64_t>(nmax, 1ull << CHAIN_MAX_LG);
+    /* room for nmax uint32 or the uint64 rows' largest n */
+    size_t bytes = std::max<size_t>(nmax * 4, (1ull << U64_MAX_LG) * 8);
     double total = 0;
-    d_in = (uint32_t *)dev_alloc(nmax * 4, &total);
-    d_out = (uint32_t *)dev_alloc(nmax * 4, &total);
+    d_in = (uint32_t *)dev_alloc(bytes, &total);
+    d_out = (uint32_t *)dev_alloc(bytes, &total);
     d_rej = (uint32_t *)dev_alloc(nmax * 4, &total);
-    d_cub = (uint32_t *)dev_alloc(nmax * 4, &total);
-    d_cub2 = (uint32_t *)dev_alloc(nmax * 4, &total);
+    d_cub = (uint32_t *)dev_alloc(bytes, &total);
+    d_cub2 = (uint32_t *)dev_alloc(bytes, &total);
     d_alt = (uint32_t *)dev_alloc(nchain * 4, &total);
     d_cnt = (uint64_t *)dev_alloc(8, &total);
     d_cub_cnt = (uint64_t *)dev_alloc(8, &total);
@@ -645,10 +690,18 @@ int main(int argc, char **argv)
             bench_compact(n, lg, keep);
         for (int keep : { 10, 50, 90 })
             bench_split(n, lg, keep);
-        bench_scan(n, lg);
-        bench_sort(n, lg);
+        bench_scan<uint32_t>(n, lg, "exclusive sum");
+        bench_sort<uint32_t>(n, lg, "sort 0:32");
         if (lg <= CHAIN_MAX_LG)
             bench_chain(n, lg);
+    }
+    for (int lg : U64_LGS) {
+        uint64_t n = 1ull << lg;
+        fill<<<4096, 256>>>((uint64_t *)d_in, n);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        bench_scan<uint64_t>(n, lg, "excl sum u64");
+        bench_sort<uint64_t>(n, lg, "sort u64 0:64");
     }
     bench_many_small();
 

@@ -101,6 +101,12 @@ int scg_scan_type(void *d_in, uint64_t n, uint32_t type, int op,
                   void *d_out, uint64_t *d_carry_out, void *d_scratch,
                   scg_stream s);
 
+/* *d_dst = sc_scan_carry(type, op, *d_src, unrank) (sc_hd.h): a carry
+ * of the element's bits to the rank scg_scan_type keeps, or back; d_dst
+ * may be d_src. */
+int scg_scan_carry(const uint64_t *d_src, uint64_t *d_dst, uint32_t type,
+                   int op, int unrank, scg_stream s);
+
 /* Stable LSD radix sort of d_keys on bits [lo_bit, hi_bit), ascending or
  * descending; d_alt has room for n keys.  *result_is_alt (host) is set to
  * 1 when the sorted keys ended in d_alt, else 0.  Returns when the sort is

@@ -63,6 +63,12 @@ __global__ void sign_extend_xor(uint64_t *out, uint64_t n, const uint64_t *carry
     if (i0 == 0) *carry_out = sign_fixed(*carry_out, c);
 }
 
+__global__ void carry_kernel(const uint64_t *src, uint64_t *dst, uint32_t type,
+                             int op, int unrank)
+{
+    *dst = sc_scan_carry(type, op, *src, unrank);
+}
+
 unsigned grid_for(uint64_t n)
 {
     int sms = 0;
@@ -84,9 +90,9 @@ extern "C" int scg_scan_type(void *d_in_, uint64_t n, uint32_t type, int op,
                           d_scratch, stream);
     uint32_t *d_in = (uint32_t *)d_in_;
     int ranks = sc_scan_ranks(type, op);
-    int biased = type == SC_I32 && wide && op == SC_OP_SUM;
+    int rewrites = sc_scan_rewrites_input(type, op, wide);
     int sxor = type == SC_I32 && wide && op == SC_OP_XOR;
-    if (n == 0 || (!ranks && !biased && !sxor))
+    if (n == 0 || (!rewrites && !sxor))
         return scg_scan(d_in, n, op, inclusive, wide, d_carry_in, d_out, d_carry_out,
                         d_scratch, stream);
     unsigned grid = grid_for(n);
@@ -99,7 +105,7 @@ extern "C" int scg_scan_type(void *d_in_, uint64_t n, uint32_t type, int op,
         SCG_CHECK_LAUNCH();
         return 0;
     }
-    rank_in<<<grid, 256, 0, s>>>(d_in, n, biased ? sc_key_of(SC_I32) : sc_key_of(type));
+    rank_in<<<grid, 256, 0, s>>>(d_in, n, ranks ? sc_key_of(type) : sc_key_of(SC_I32));
     SCG_CHECK_LAUNCH();
     int err = scg_scan(d_in, n, op, inclusive, wide, d_carry_in, d_out, d_carry_out,
                        d_scratch, stream);
@@ -108,6 +114,14 @@ extern "C" int scg_scan_type(void *d_in_, uint64_t n, uint32_t type, int op,
         unrank_out<<<grid, 256, 0, s>>>(d_out, n, type, wide);
     else
         unbias_out<<<grid, 256, 0, s>>>((uint64_t *)d_out, n, inclusive, d_carry_out);
+    SCG_CHECK_LAUNCH();
+    return 0;
+}
+
+extern "C" int scg_scan_carry(const uint64_t *d_src, uint64_t *d_dst, uint32_t type,
+                              int op, int unrank, scg_stream stream)
+{
+    carry_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(d_src, d_dst, type, op, unrank);
     SCG_CHECK_LAUNCH();
     return 0;
 }

@@ -12,8 +12,9 @@
 
 typedef struct sc_lanes sc_lanes;
 
-/* One call on the caller's device arrays (ops_dev.c): the work (GEN,
- * COMPACT, SPLIT, SCAN; SORT with its bits), the arrays, and the device
+/* One call on the caller's device arrays (ops_dev.c): the work (GEN;
+ * COMPACT and SPLIT of elements or of records, w.rec; SCAN and SORT of
+ * w.type's elements, SORT with its bits), the arrays, and the device
  * words of a stream-ordered call. */
 typedef struct sc_dev_call {
     sc_dev_op op;
@@ -94,13 +95,14 @@ typedef struct sc_backend {
      * on q's stream and returns; dev_block runs it on the default
      * stream with the context's scratch and waits once, *result holding SCAN's carry-in and
      * receiving the count or the final carry (d_carry_in and d_result
-     * are not used).  dev_temp: the scratch op needs on n elements. */
+     * are not used).  dev_temp: the scratch op needs on n elements of
+     * type (SCAN, SORT; the others' serves every type and record). */
     sc_status (*dev_queue)(sc_ctx *ctx, const sc_dev_call *c,
                            const sc_dev_queue *q);
     sc_status (*dev_block)(sc_ctx *ctx, const sc_dev_call *c,
                            uint64_t *result);
     sc_status (*dev_sync)(sc_ctx *ctx, void *stream);
-    size_t (*dev_temp)(sc_dev_op op, uint64_t n);
+    size_t (*dev_temp)(sc_dev_op op, uint64_t n, sc_type type);
     /* The device's side of the chunk pipeline: lanes that queue chunks
      * and finish them later (the GPU's, cuda.h); NULL for the CPU, whose
      * side is the pipeline's own threads.  Host buffers the lanes use are

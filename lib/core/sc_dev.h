@@ -10,18 +10,22 @@ extern "C" {
 
 /* ------------------------------------------------------------------ */
 /* Device arrays (CUDA builds with a CUDA context only; SC_ERR_NODEVICE  */
-/* otherwise).  Compaction and split take the predicate's type; scans   */
-/* and sorts are of uint32.                                              */
+/* otherwise).  Compaction and split take the predicate's type, or      */
+/* records of 8 and 16 bytes; scans and sorts take every sc_type (the    */
+/* _type calls; those without take uint32), but for float sums, which   */
+/* run on host arrays only (sc_scan_type).  Each array is aligned to its */
+/* elements or records (SC_ERR_USAGE otherwise).                         */
 
 /* Stream-ordered calls: each queues its work on the caller's CUDA
  * stream and returns without waiting for the GPU, so that it runs
  * between the caller's own kernels and can be captured in a CUDA graph.
- * Counts and carries are 64-bit words in device memory (a scan that is
- * not wide keeps its carries' low 32 bits); output past the count is
- * left as it was.  temp is device scratch of at least
- * sc_dev_temp_bytes(op, n) bytes, aligned to 256 (cudaMalloc's are),
- * owned by the call's work until it is done on the stream (one temp of
- * the largest size serves a chain of calls on one stream); calls with
+ * Counts and carries are 64-bit words in device memory (a scan of a
+ * 32-bit type that is not wide keeps its carries' low 32 bits); output
+ * past the count is left as it was.  temp is device scratch of at least
+ * sc_dev_temp_bytes_type(op, n, type) bytes, aligned to 256
+ * (cudaMalloc's are), owned by the call's work until it is done on the
+ * stream (one temp of the largest size serves a chain of calls on one
+ * stream); calls with
  * temps of their own may come from several host threads on several
  * streams at once.  With temp NULL, the context keeps one scratch for all
  * such calls: they must then run one after another (one stream, say),
@@ -37,13 +41,18 @@ typedef struct sc_dev_queue {
     size_t temp_bytes;
 } sc_dev_queue;
 typedef enum sc_dev_op {
-    SC_DEV_COMPACT,     /* sc_dev_compact* and sc_dev_indices* */
-    SC_DEV_SPLIT,
+    SC_DEV_COMPACT,     /* sc_dev_compact*, sc_dev_indices* */
+    SC_DEV_SPLIT,       /* sc_dev_split* */
     SC_DEV_SCAN,
     SC_DEV_SORT,
     SC_DEV_GEN
 } sc_dev_op;
-/* Bytes of temp that op needs on n elements (0 in a build without CUDA). */
+/* Bytes of temp that op needs on n elements of type (0 in a build
+ * without CUDA): SC_DEV_SCAN and SC_DEV_SORT need more for 8-byte types
+ * than for 4-byte ones, and a scan of i32 or f32 room for a copy of its
+ * input; compaction and split need the same for every type and record.
+ * sc_dev_temp_bytes is the same for uint32. */
+size_t sc_dev_temp_bytes_type(sc_dev_op op, uint64_t n, sc_type type);
 size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n);
 
 /* Compaction and split take elements of the predicate's type, 4 or 8
@@ -62,14 +71,57 @@ sc_status sc_dev_indices_async(sc_ctx *ctx, const void *d_in, uint64_t n,
 sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                              const sc_pred *pred, void *d_sel, void *d_rej,
                              uint64_t *d_selected, const sc_dev_queue *q);
-/* Prefix scan from *d_carry_in (NULL: op's identity) to d_out (uint64
- * when wide); the final accumulator to *d_carry_out, which must not be
- * d_carry_in (NULL: not written).  d_in may be d_out unless wide. */
+/* Records (sc_record) of 8 or 16 bytes whose key is in the host's byte
+ * order, tested by pred of the key's type; other layouts are
+ * SC_ERR_USAGE here (sc_compact_records and the like take them on host
+ * arrays).  Whole records move, as sc_compact_records moves them; d_in,
+ * d_out, d_sel and d_rej are aligned to the record's size and must not
+ * overlap.  Positions are those of records, as uint64.  A stable split,
+ * as sc_dev_split: the passing records to d_sel, the others to d_rej.
+ * (A sort of records on device arrays, sc_dev_sort_records, is to come
+ * with its kernel.) */
+sc_status sc_dev_compact_records_async(sc_ctx *ctx, const void *d_in,
+                                       uint64_t n, const sc_record *r,
+                                       const sc_pred *pred, void *d_out,
+                                       uint64_t *d_kept,
+                                       const sc_dev_queue *q);
+sc_status sc_dev_compact_records_indices_async(sc_ctx *ctx, const void *d_in,
+                                               uint64_t n, const sc_record *r,
+                                               const sc_pred *pred,
+                                               uint64_t first_index,
+                                               uint64_t *d_pos,
+                                               uint64_t *d_kept,
+                                               const sc_dev_queue *q);
+sc_status sc_dev_split_records_async(sc_ctx *ctx, const void *d_in,
+                                     uint64_t n, const sc_record *r,
+                                     const sc_pred *pred, void *d_sel,
+                                     void *d_rej, uint64_t *d_selected,
+                                     const sc_dev_queue *q);
+/* Prefix scan of n elements of type, as sc_scan_type: the same
+ * operators, `wide` for 32-bit types, the same outputs and carries, the
+ * carries as 64-bit words in device memory (the element's bits, or with
+ * `wide` a sum's or xor's in the 64-bit type); but float sums are
+ * SC_ERR_USAGE (their fixed order is the host's).  From *d_carry_in
+ * (NULL: op's identity) to d_out; the final accumulator to *d_carry_out,
+ * which must not be d_carry_in (NULL: not written).  d_in may be d_out
+ * unless wide; it is read only. */
+sc_status sc_dev_scan_type_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                                 sc_type type, sc_scan_op op, int inclusive,
+                                 int wide, const uint64_t *d_carry_in,
+                                 void *d_out, uint64_t *d_carry_out,
+                                 const sc_dev_queue *q);
+/* The same of uint32 (d_out uint64 when wide). */
 sc_status sc_dev_scan_async(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                             sc_scan_op op, int inclusive, int wide,
                             const uint64_t *d_carry_in, void *d_out,
                             uint64_t *d_carry_out, const sc_dev_queue *q);
-/* Stable LSD radix sort of d_keys on bits [lo_bit, hi_bit), in place. */
+/* Stable LSD radix sort of d_keys in place, n elements of type, as
+ * sc_sort_type: on bits [lo_bit, hi_bit) of their ranks (hi_bit at most
+ * the type's width; signed integers by value, floats by totalOrder). */
+sc_status sc_dev_sort_type_async(sc_ctx *ctx, void *d_keys, uint64_t n,
+                                 sc_type type, unsigned lo_bit,
+                                 unsigned hi_bit, int descending,
+                                 const sc_dev_queue *q);
 sc_status sc_dev_sort_async(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
                             unsigned lo_bit, unsigned hi_bit, int descending,
                             const sc_dev_queue *q);
@@ -93,10 +145,27 @@ sc_status sc_dev_indices(sc_ctx *ctx, const void *d_in, uint64_t n,
 sc_status sc_dev_split(sc_ctx *ctx, const void *d_in, uint64_t n,
                        const sc_pred *pred, void *d_sel, void *d_rej,
                        uint64_t *selected);
+sc_status sc_dev_compact_records(sc_ctx *ctx, const void *d_in, uint64_t n,
+                                 const sc_record *r, const sc_pred *pred,
+                                 void *d_out, uint64_t *kept);
+sc_status sc_dev_compact_records_indices(sc_ctx *ctx, const void *d_in,
+                                         uint64_t n, const sc_record *r,
+                                         const sc_pred *pred,
+                                         uint64_t first_index,
+                                         uint64_t *d_pos, uint64_t *kept);
+sc_status sc_dev_split_records(sc_ctx *ctx, const void *d_in, uint64_t n,
+                               const sc_record *r, const sc_pred *pred,
+                               void *d_sel, void *d_rej, uint64_t *selected);
 /* *carry holds the carry-in and receives the final accumulator. */
+sc_status sc_dev_scan_type(sc_ctx *ctx, const void *d_in, uint64_t n,
+                           sc_type type, sc_scan_op op, int inclusive,
+                           int wide, void *d_out, uint64_t *carry);
 sc_status sc_dev_scan(sc_ctx *ctx, const uint32_t *d_in, uint64_t n,
                       sc_scan_op op, int inclusive, int wide, void *d_out,
                       uint64_t *carry);
+sc_status sc_dev_sort_type(sc_ctx *ctx, void *d_keys, uint64_t n,
+                           sc_type type, unsigned lo_bit, unsigned hi_bit,
+                           int descending);
 sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending);
 sc_status sc_dev_gen(sc_ctx *ctx, const sc_gen_params *g,

@@ -125,6 +125,26 @@ SC_HD int sc_scan_ranks(uint32_t type, int op)
     return type != SC_U32 && (op == SC_OP_MAX || op == SC_OP_MIN);
 }
 
+/* A carry as sc_scan_type's *carry holds it (the element's bits) to the
+ * accumulator the backends keep (a rank where sc_scan_ranks), or back
+ * (unrank); other carries are their own. */
+SC_HD uint64_t sc_scan_carry(uint32_t type, int op, uint64_t carry,
+                             int unrank)
+{
+    if (!sc_scan_ranks(type, op)) return carry;
+    return unrank ? sc_type_unrank(type, carry) : sc_type_rank(type, carry);
+}
+
+/* Whether the GPU's scan of a 32-bit type rewrites its input (ranked or
+ * biased in place, scan_typed.cu): max and min of i32 and f32, and an
+ * i32 wide sum (run on x + 2^31). */
+SC_HD int sc_scan_rewrites_input(uint32_t type, int op, int wide)
+{
+    return !sc_type_is_64bit(type) &&
+           (sc_scan_ranks(type, op) ||
+            (type == SC_I32 && wide && op == SC_OP_SUM));
+}
+
 /* No data-dependent branch: every term is evaluated and and-ed.  x as
  * sc_pred_eval reads it: an integer as it is, a float turned.  One body
  * for both widths: W is the word of the type's width, and a 32-bit

@@ -77,14 +77,7 @@ uint64_t sc_scan_reduce_type(const void *in, uint64_t n, sc_type type,
 uint64_t sc_scan_carry_rank(sc_type type, sc_scan_op op, uint64_t carry,
                             int unrank)
 {
-    if (!sc_scan_ranks((uint32_t)type, (int)op)) return carry;
-    if (elems64(type)) {
-        sc_key64 k = sc_key64_of((uint32_t)type);
-        return unrank ? sc_key64_unrank(k, carry) : sc_key64_rank(k, carry);
-    }
-    sc_key k = sc_key_of((uint32_t)type);
-    return unrank ? sc_key_unrank(k, (uint32_t)carry)
-                  : sc_key_rank(k, (uint32_t)carry);
+    return sc_scan_carry((uint32_t)type, (int)op, carry, unrank);
 }
 
 uint64_t sc_scan_identity_of(sc_type type, sc_scan_op op)

@@ -10,18 +10,31 @@
 
 static size_t round_up(size_t b) { return (b + ALIGN - 1) & ~(size_t)(ALIGN - 1); }
 
-/* A sort's second buffer of keys comes first in its scratch; a scan
- * keeps two spare words last: a final carry no one asked for, and the
- * identity where no carry-in is given. */
-static size_t alt_bytes(uint64_t n) { return round_up(n * 4 + 16); }
+/* The scratch's layout.  A sort's second buffer of keys comes first; a
+ * scan of a 32-bit type that rewrites its input (sc_scan_rewrites_input)
+ * runs on a copy of it, after the kernels' scratch; a scan keeps its
+ * spare words in the last unit: a final carry no one asked for, and the
+ * carry-in as the kernels take it (the identity, or the caller's ranked). */
+static size_t alt_bytes(uint64_t n, sc_type type)
+{
+    return round_up(n * sc_type_size(type) + 16);
+}
 
-size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n)
+static size_t scan_copy_bytes(uint64_t n, sc_type type)
+{
+    return type == SC_I32 || type == SC_F32 ? round_up(n * 4) : 0;
+}
+
+size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type)
 {
     switch (op) {
     case SC_DEV_COMPACT: return sc_cuda_scratch(SC_JOB_COMPACT, n);
     case SC_DEV_SPLIT: return sc_cuda_scratch(SC_JOB_SPLIT, n);
-    case SC_DEV_SCAN: return round_up(sc_cuda_scratch(SC_JOB_SCAN, n)) + ALIGN;
-    case SC_DEV_SORT: return alt_bytes(n) + sc_cuda_scratch(SC_JOB_SORT, n);
+    case SC_DEV_SCAN:
+        return round_up(sc_cuda_scratch(SC_JOB_SCAN, n)) +
+               scan_copy_bytes(n, type) + ALIGN;
+    case SC_DEV_SORT:
+        return alt_bytes(n, type) + sc_cuda_sort_scratch(n, type);
     default: return 0;
     }
 }
@@ -33,30 +46,72 @@ static const char *what(const sc_dev_call *c)
     return c->op <= SC_DEV_GEN ? names[c->op] : "device call";
 }
 
+/* A scan's carries as its kernels take them: the carry-in (cin, the
+ * caller's, or NULL: the op's identity) ranked into spare[1] where the
+ * op runs on ranks; the final carry to res (NULL: to spare[0]), unranked
+ * by the caller.  A cudaError_t. */
+static int scan_carries(const sc_dev_call *c, cudaStream_t s, uint64_t *spare,
+                        const uint64_t **cin, uint64_t **res)
+{
+    sc_type t = c->w.type;
+    int ranks = sc_scan_ranks((uint32_t)t, (int)c->w.op);
+    if (!*res) *res = spare;
+    if (*cin && !ranks) return 0;
+    if (*cin) {
+        int err = scg_scan_carry(*cin, spare + 1, (uint32_t)t, (int)c->w.op,
+                                 0, s);
+        *cin = spare + 1;
+        return err;
+    }
+    /* Memsets, which a graph capture takes, not a copy from the host: the
+     * identity is 0, or all ones of the element's width for min (of
+     * ranks, for the types that rank). */
+    cudaError_t e = cudaMemsetAsync(spare + 1, 0, 8, s);
+    if (!e && c->w.op == SC_OP_MIN)
+        e = cudaMemsetAsync(spare + 1, 0xff, sc_type_size(t), s);
+    *cin = spare + 1;
+    return (int)e;
+}
+
+static int queue_scan(const sc_dev_call *c, cudaStream_t s, void *temp,
+                      const uint64_t *cin, uint64_t *res)
+{
+    sc_type t = c->w.type;
+    size_t total = sc_cuda_dev_temp(SC_DEV_SCAN, c->n, t);
+    uint64_t *spare = (uint64_t *)((char *)temp + total - ALIGN);
+    uint64_t *want = res;
+    int err = scan_carries(c, s, spare, &cin, &res);
+    if (err) return err;
+    /* The kernels rank or bias such an input in place: the caller's is
+     * const, so they take a copy, unless the scan is in place. */
+    const void *in = c->in;
+    if (c->n && in != c->out &&
+        sc_scan_rewrites_input((uint32_t)t, (int)c->w.op, c->w.wide)) {
+        void *copy = (char *)temp + total - ALIGN - scan_copy_bytes(c->n, t);
+        cudaError_t e = cudaMemcpyAsync(copy, in, c->n * 4,
+                                        cudaMemcpyDeviceToDevice, s);
+        if (e) return (int)e;
+        in = copy;
+    }
+    sc_cuda_bufs b = { in, c->out, NULL, temp, NULL, cin, res };
+    err = sc_cuda_queue(&c->w, c->n, c->first, &b, s);
+    if (!err && want && sc_scan_ranks((uint32_t)t, (int)c->w.op))
+        err = scg_scan_carry(want, want, (uint32_t)t, (int)c->w.op, 1, s);
+    return err;
+}
+
 /* Queues c on s with its scratch temp; cin and res are SCAN's carries
  * and COMPACT's and SPLIT's count.  A cudaError_t. */
 static int queue(const sc_dev_call *c, cudaStream_t s, void *temp,
                  const uint64_t *cin, uint64_t *res)
 {
     if (c->op == SC_DEV_SORT)
-        return scg_sort_keys((uint32_t *)c->in, temp, c->n, c->lo_bit,
-                             c->hi_bit, c->descending,
-                             (char *)temp + alt_bytes(c->n), s);
-    if (c->op == SC_DEV_SCAN) {
-        uint64_t *spare = (uint64_t *)((char *)temp +
-                                       sc_cuda_dev_temp(SC_DEV_SCAN, c->n) -
-                                       ALIGN);
-        if (!res) res = spare;
-        if (!cin) {
-            /* Memsets, which a graph capture takes, not a copy from the
-             * host: the identity is 0, or UINT32_MAX for min. */
-            int ones = c->w.op == SC_OP_MIN;
-            cudaError_t e = cudaMemsetAsync(spare + 1, 0, 8, s);
-            if (!e && ones) e = cudaMemsetAsync(spare + 1, 0xff, 4, s);
-            if (e) return (int)e;
-            cin = spare + 1;
-        }
-    }
+        return scg_sort_keys_type((void *)c->in, temp, c->n,
+                                  (uint32_t)c->w.type, c->lo_bit, c->hi_bit,
+                                  c->descending,
+                                  (char *)temp + alt_bytes(c->n, c->w.type),
+                                  s);
+    if (c->op == SC_DEV_SCAN) return queue_scan(c, s, temp, cin, res);
     sc_cuda_bufs b = { c->in, c->out, c->rej, temp, res, cin, res };
     return sc_cuda_queue(&c->w, c->n, c->first, &b, s);
 }
@@ -83,7 +138,7 @@ sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
 {
     static const sc_dev_queue plain;    /* the default stream, our scratch */
     if (!q) q = &plain;
-    size_t need = sc_cuda_dev_temp(c->op, c->n);
+    size_t need = sc_cuda_dev_temp(c->op, c->n, c->w.type);
     void *temp = q->temp;
     sc_status st = sc_cuda_bind(ctx);
     if (st) return st;
@@ -105,7 +160,7 @@ sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
 {
     struct sc_cuda *g = ctx->cuda;
     cudaStream_t s = 0;
-    size_t need = sc_cuda_dev_temp(c->op, c->n);
+    size_t need = sc_cuda_dev_temp(c->op, c->n, c->w.type);
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) ||
         (need && (st = sc_cuda_ensure(ctx, g, BUF_SCRATCH, need))))

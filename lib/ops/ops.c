@@ -116,8 +116,7 @@ static sc_status scan_on_device(sc_ctx *ctx, const void *in, uint64_t n,
               scan(ctx, NULL, in, n, type, op, inclusive, wide, out, acc));
 }
 
-static sc_status scan_refused(sc_ctx *ctx, sc_type type, sc_scan_op op,
-                              int wide)
+sc_status sc_scan_check(sc_ctx *ctx, sc_type type, sc_scan_op op, int wide)
 {
     const char *name = sc_type_name(type);
     if ((unsigned)op > SC_OP_XOR)
@@ -139,7 +138,7 @@ sc_status sc_scan_type(sc_ctx *ctx, const void *in, uint64_t n,
                        void *out, uint64_t *carry)
 {
     sc_status bad = BAD_ARGS(ctx, !carry || (n && (!in || !out)));
-    if (!bad) bad = scan_refused(ctx, type, op, wide);
+    if (!bad) bad = sc_scan_check(ctx, type, op, wide);
     if (bad) return bad;
     if (sc_type_is_float(type) && op == SC_OP_SUM) {
         sc_fsum_state st = { 0, 0, 0 };
@@ -163,9 +162,14 @@ sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
     return sc_sort_type(ctx, keys, n, SC_U32, lo_bit, hi_bit, descending);
 }
 
-static int bits_fit(sc_type type, unsigned lo_bit, unsigned hi_bit)
+sc_status sc_sort_check(sc_ctx *ctx, sc_type type, unsigned lo_bit,
+                        unsigned hi_bit)
 {
-    return lo_bit < hi_bit && hi_bit <= 8 * sc_type_size(type);
+    if (sc_type_size(type) == 0)
+        return sc_fail(ctx, SC_ERR_USAGE, "sort: no such element type");
+    if (lo_bit < hi_bit && hi_bit <= 8 * sc_type_size(type)) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
+                   hi_bit);
 }
 
 sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
@@ -185,11 +189,8 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                         unsigned hi_bit, int descending, sc_ready_fn ready,
                         void *arg)
 {
-    if (sc_type_size(type) == 0)
-        return sc_fail(ctx, SC_ERR_USAGE, "sort: no such element type");
-    if (!bits_fit(type, lo_bit, hi_bit))
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid bit range %u:%u", lo_bit,
-                       hi_bit);
+    sc_status bad = sc_sort_check(ctx, type, lo_bit, hi_bit);
+    if (bad) return bad;
     const sc_backend *b = sc_backend_pick(ctx, SC_JOB_SORT,
                                           n * sc_type_size(type));
     if (!b) return SC_ERR_NODEVICE;

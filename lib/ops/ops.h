@@ -13,10 +13,34 @@
 /* A call with a missing pointer (or a value out of its range) is the
  * caller's mistake: say so rather than crash. Buffers may be NULL when n
  * is 0. */
-#define BAD_ARGS(ctx, cond)                                                   \
+#define BAD_ARGS(ctx, cond) BAD_CALL(ctx, __func__, cond)
+/* The same for the call fn, whose body is shared. */
+#define BAD_CALL(ctx, fn, cond)                                               \
     (!(ctx) ? SC_ERR_USAGE                                                    \
-     : (cond) ? sc_fail((ctx), SC_ERR_USAGE, "%s: invalid argument", __func__)\
+     : (cond) ? sc_fail((ctx), SC_ERR_USAGE, "%s: invalid argument", (fn))    \
      : SC_OK)
+
+/* The checks that the host-array and the device-array calls share,
+ * each SC_OK or SC_ERR_USAGE with the message set: a scan's operator
+ * and `wide` for the type (ops.c); a sort's type and bits (ops.c); a
+ * record layout, and pred's type against its key's when pred is given,
+ * fn naming the call (ops_records.c). */
+sc_status sc_scan_check(sc_ctx *ctx, sc_type type, sc_scan_op op, int wide);
+sc_status sc_sort_check(sc_ctx *ctx, sc_type type, unsigned lo_bit,
+                        unsigned hi_bit);
+sc_status sc_record_check(sc_ctx *ctx, const char *fn, const sc_record *r,
+                          const sc_pred *pred);
+
+/* The device arrays' compaction (values, or positions for
+ * SC_EMIT_IDX64) and split (op SC_DEV_SPLIT) of elements of pred's type
+ * (r NULL) or of records of r's layout, which the caller has checked:
+ * queued on q (async) or run and waited for, *count the count's device
+ * word or its host one; fn names the public call (ops_dev.c). */
+sc_status sc_dev_select(sc_ctx *ctx, const char *fn, sc_dev_op op,
+                        const void *d_in, uint64_t n, const sc_record *r,
+                        const sc_pred *pred, int out_kind, uint64_t first,
+                        void *d_out, void *d_rej, uint64_t *count, int async,
+                        const sc_dev_queue *q);
 
 /* The device policy (policy.c). */
 /* The CPU's table, and the GPU's (NULL in a build without CUDA). */

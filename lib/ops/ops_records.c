@@ -6,10 +6,8 @@
 #include <string.h>
 #include "ops/ops.h"
 
-/* Why r (and pred, when given) will not do for fn, as its message; or
- * SC_OK. */
-static sc_status layout_check(sc_ctx *ctx, const char *fn, const sc_record *r,
-                              const sc_pred *pred)
+sc_status sc_record_check(sc_ctx *ctx, const char *fn, const sc_record *r,
+                          const sc_pred *pred)
 {
     const char *bad = !r || !r->size ? "no record layout" : sc_record_fault(r);
     if (!bad && pred && pred->type != (uint32_t)r->key_type)
@@ -41,7 +39,7 @@ static sc_status compact_any(sc_ctx *ctx, const char *fn, const void *in,
                              uint64_t first_index, void *out, uint64_t *kept)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !kept || (n && (!in || !out)));
-    if (!bad) bad = layout_check(ctx, fn, r, pred);
+    if (!bad) bad = sc_record_check(ctx, fn, r, pred);
     if (bad) return bad;
     return ran(ctx, sc_op_compact_records(ctx, NULL, in, n, r, 0, pred, kind,
                                           first_index, out, kept));
@@ -70,7 +68,7 @@ sc_status sc_split_records(sc_ctx *ctx, const void *in, uint64_t n,
                            void *out, uint64_t *selected)
 {
     sc_status bad = BAD_ARGS(ctx, !pred || !selected || (n && (!in || !out)));
-    if (!bad) bad = layout_check(ctx, __func__, r, pred);
+    if (!bad) bad = sc_record_check(ctx, __func__, r, pred);
     if (bad) return bad;
     /* The rejects wait aside: where they start is known only at the
      * end. */
@@ -106,7 +104,7 @@ sc_status sc_sort_records(sc_ctx *ctx, void *recs, uint64_t n,
                           const sc_record *r, int descending)
 {
     sc_status bad = BAD_ARGS(ctx, n && !recs);
-    if (!bad) bad = layout_check(ctx, __func__, r, NULL);
+    if (!bad) bad = sc_record_check(ctx, __func__, r, NULL);
     if (bad || n < 2) return bad;
     /* The records are gathered in their order beside the input, which
      * they then replace. */
@@ -123,7 +121,7 @@ sc_status sc_argsort_records(sc_ctx *ctx, const void *recs, uint64_t n,
                              uint64_t *idx)
 {
     sc_status bad = BAD_ARGS(ctx, n && (!recs || !idx));
-    if (!bad) bad = layout_check(ctx, __func__, r, NULL);
+    if (!bad) bad = sc_record_check(ctx, __func__, r, NULL);
     if (bad) return bad;
     return sort_into(ctx, recs, n, r, descending, 1, idx);
 }

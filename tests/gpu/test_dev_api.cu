@@ -11,6 +11,20 @@
  * call and checked in full after it, GUARD elements past n included: a
  * write past the count or past n fails too.
  *
+ * The typed calls (sc_dev_scan_type*, sc_dev_sort_type*) are checked
+ * the same way for every type against sc_scan_type and sc_sort_type
+ * (every operator each type takes, wide for 32-bit types, carries in
+ * device memory, from the identity and on the host, a scan in two calls
+ * whose carry passes on the device; bit ranges, descending, keys whose
+ * upper half is all equal), and the record calls (sc_dev_*_records*)
+ * for 8- and 16-byte layouts against sc_compact_records,
+ * sc_compact_records_indices and sc_split_records, at sizes 0 to
+ * 2^20 + 3; a scan's d_in must come back unchanged.  Their refusals:
+ * float sums, xor of floats, wide 64-bit scans, no such type, arrays
+ * off their grid, bits past the width, a scratch too small for the
+ * type, record layouts the GPU does not take, a predicate of another
+ * type than the key's.
+ *
  * Then what the stream-ordered calls are for: a chain queued on one
  * stream between the caller's own kernels with one wait at the end; the
  * context's scratch (temp NULL) on one stream and on the default stream;
@@ -535,6 +549,9 @@ static void test_selects64(uint64_t n, uint64_t seed)
 static const char *const op_name[] = { "sum", "max", "min", "xor" };
 
 enum { SCAN_CARRY, SCAN_IDENTITY, SCAN_BLOCKING };
+static const char *const carry_name[] = { "carry-in in device memory",
+                                          "d_carry_in NULL (identity)",
+                                          "carry on the host" };
 
 /* A carry-in that changes the result: past 32 bits for a wide sum or
  * xor, whose accumulator has 64; mid-range for max and min. */
@@ -547,31 +564,44 @@ static uint64_t carry_for(int op, int wide)
     }
 }
 
+/* One scan of n elements of type t from in to out by mode (SCAN_CARRY:
+ * the carry-in cin in device memory; SCAN_IDENTITY: none, d_carry_in
+ * NULL; SCAN_BLOCKING: cin on the host), its carry-out to *carry, the
+ * carry-in word checked unchanged: through the uint32 calls
+ * (sc_dev_scan*) when u32_calls, else the typed ones. */
+static bool scan_call(sc_type t, bool u32_calls, const void *in, void *out, uint64_t n,
+                      int op, int incl, int wide, int mode, uint64_t cin, uint64_t *carry)
+{
+    const char *name = u32_calls ? "sc_dev_scan" : "sc_dev_scan_type";
+    if (mode == SCAN_BLOCKING) {
+        *carry = cin;
+        return called(u32_calls ? sc_dev_scan(g_gpu, (const uint32_t *)in, n, (sc_scan_op)op,
+                                              incl, wide, out, carry)
+                                : sc_dev_scan_type(g_gpu, in, n, t, (sc_scan_op)op, incl, wide,
+                                                   out, carry), name);
+    }
+    upload(&d_words[1], &cin, 8);
+    poison(&d_words[2], 8);
+    const uint64_t *cp = mode == SCAN_CARRY ? &d_words[1] : NULL;
+    sc_status st = u32_calls
+        ? sc_dev_scan_async(g_gpu, (const uint32_t *)in, n, (sc_scan_op)op, incl, wide, cp,
+                            out, &d_words[2], &g_q)
+        : sc_dev_scan_type_async(g_gpu, in, n, t, (sc_scan_op)op, incl, wide, cp, out,
+                                 &d_words[2], &g_q);
+    bool ok = finished(st, name, g_stream);
+    *carry = word(&d_words[2]);
+    return ok && count_is(word(&d_words[1]), cin, "d_carry_in changed to");
+}
+
 /* want: the CPU's output (uint32 or uint64 by wide) from carry-in cin,
  * and its final accumulator. */
 static void scan_case(uint64_t n, int op, int incl, int wide, int mode,
                       uint64_t cin, const std::vector<uint64_t> &want,
                       uint64_t want_carry)
 {
-    static const char *const carry_name[] = { "carry-in in device memory",
-                                              "d_carry_in NULL (identity)",
-                                              "carry on the host" };
     uint64_t carry;
-    bool ok;
     poison_outputs(n);
-    if (mode == SCAN_BLOCKING) {
-        carry = cin;
-        ok = called(sc_dev_scan(g_gpu, d_in, n, (sc_scan_op)op, incl, wide,
-                                d_out, &carry), "sc_dev_scan");
-    } else {
-        upload(&d_words[1], &cin, 8);
-        sc_status st = sc_dev_scan_async(g_gpu, d_in, n, (sc_scan_op)op, incl,
-                                         wide, mode == SCAN_CARRY ? &d_words[1] : NULL,
-                                         d_out, &d_words[2], &g_q);
-        ok = finished(st, "sc_dev_scan_async", g_stream);
-        carry = word(&d_words[2]);
-        ok = ok && count_is(word(&d_words[1]), cin, "d_carry_in changed to");
-    }
+    bool ok = scan_call(SC_U32, true, d_in, d_out, n, op, incl, wide, mode, cin, &carry);
     ok = ok && count_is(carry, want_carry, "carry-out") &&
          (wide ? same<uint64_t>(d_out, want.data(), n, n + GUARD)
                : same<uint32_t>(d_out, (const uint32_t *)want.data(), n, n + GUARD));
@@ -1283,6 +1313,409 @@ static void test_sync_and_nodevice(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Typed scans and sorts (sc_dev_scan_type*, sc_dev_sort_type*) and     */
+/* records (sc_dev_*_records*), against the CPU context's sc_scan_type, */
+/* sc_sort_type, sc_compact_records, sc_compact_records_indices and     */
+/* sc_split_records on the same data.                                   */
+
+static const sc_type all_types[] = { SC_U32, SC_I32, SC_F32, SC_U64, SC_I64, SC_F64 };
+
+/* Arrays of elements of any type or of records of up to 16 bytes, for
+ * n up to g_tmax, GUARD more each. */
+static void *d_tin, *d_tout, *d_trej;
+static uint64_t g_tmax;
+
+/* n elements of type t, packed (sc_type_size(t) bytes each). */
+static std::vector<uint64_t> typed_data(sc_type t, uint64_t n, uint64_t seed)
+{
+    std::vector<uint64_t> out(n + 1);
+    if (sc_type_size(t) == 8) {
+        std::vector<uint64_t> h;
+        make_64(h, n, seed, t);
+        if (n) memcpy(out.data(), h.data(), n * 8);
+    } else {
+        std::vector<uint32_t> h;
+        if (t == SC_F32)
+            make_f32(h, n, seed);
+        else
+            make_u32(h, n, seed);
+        if (n) memcpy(out.data(), h.data(), n * 4);
+    }
+    return out;
+}
+
+/* same() by the size of what is compared: 4 or 8 bytes, or 16-byte
+ * records as pairs of words. */
+static bool same_sized(const void *d, const void *want, uint64_t k, uint64_t total,
+                       size_t size)
+{
+    if (size == 4)
+        return same<uint32_t>(d, (const uint32_t *)want, k, total);
+    unsigned m = (unsigned)(size / 8);
+    return same<uint64_t>(d, (const uint64_t *)want, k * m, total * m);
+}
+
+/* A carry-in that changes the result: past 32 bits for a sum or xor of
+ * a 64-bit accumulator; a value mid-way in the type's order for max and
+ * min (0.5 for floats), as the element's bits. */
+static uint64_t typed_carry(sc_type t, int op, int wide)
+{
+    int acc64 = wide || sc_type_size(t) == 8;
+    if (op == SC_OP_SUM || op == SC_OP_XOR)
+        return acc64 ? 0x123456789abull : 0x9e3779b9u;
+    if (t == SC_F32) return 0x3f000000u;
+    if (t == SC_F64) return 0x3fe0000000000000ull;
+    return sc_type_size(t) == 8 ? 1ull << 62 : 1u << 30;
+}
+
+static bool typed_op_ok(sc_type t, int op)
+{
+    return sc_type_is_float(t) ? op == SC_OP_MAX || op == SC_OP_MIN : true;
+}
+
+static void scan_typed_case(sc_type t, const std::vector<uint64_t> &h, uint64_t n,
+                            int op, int incl, int wide, int mode)
+{
+    size_t esz = sc_type_size(t), osz = wide || esz == 8 ? 8 : 4;
+    uint64_t cin = typed_carry(t, op, wide);
+    uint64_t want_carry = mode == SCAN_IDENTITY ? sc_scan_identity_of(t, (sc_scan_op)op) : cin;
+    std::vector<uint64_t> want(n + 1);
+    need(sc_scan_type(g_cpu, h.data(), n, t, (sc_scan_op)op, incl, wide, want.data(),
+                      &want_carry), "sc_scan_type");
+    poison(d_tout, (n + GUARD) * osz);
+    uint64_t carry;
+    bool ok = scan_call(t, false, d_tin, d_tout, n, op, incl, wide, mode, cin, &carry);
+    ok = ok && count_is(carry, want_carry, "carry-out") &&
+         same_sized(d_tout, want.data(), n, n + GUARD, osz) &&
+         same_sized(d_tin, h.data(), n, n, esz);
+    tap(ok, "scan_type %s %s n=%llu %s %s%s, %s (d_in unchanged)", sc_type_name(t),
+        mode == SCAN_BLOCKING ? "blocking" : "async", (unsigned long long)n, op_name[op],
+        incl ? "inclusive" : "exclusive", wide ? " wide" : "", carry_name[mode]);
+}
+
+/* Two calls queued back to back, the first's d_carry_out the second's
+ * d_carry_in: the same as one scan of the whole (the carries are the
+ * elements' bits, ranked and unranked on the device). */
+static void scan_typed_halves(sc_type t, const std::vector<uint64_t> &h, uint64_t n,
+                              int op, int incl)
+{
+    size_t esz = sc_type_size(t);
+    uint64_t half = n / 2 + (n & 1), cin = typed_carry(t, op, 0), fin = cin;
+    std::vector<uint64_t> want(n + 1);
+    need(sc_scan_type(g_cpu, h.data(), n, t, (sc_scan_op)op, incl, 0, want.data(), &fin),
+         "sc_scan_type");
+    poison(d_tout, (n + GUARD) * esz);
+    upload(&d_words[1], &cin, 8);
+    sc_status s1 = sc_dev_scan_type_async(g_gpu, d_tin, half, t, (sc_scan_op)op, incl, 0,
+                                          &d_words[1], d_tout, &d_words[2], &g_q);
+    sc_status s2 = sc_dev_scan_type_async(g_gpu, (char *)d_tin + half * esz, n - half, t,
+                                          (sc_scan_op)op, incl, 0, &d_words[2],
+                                          (char *)d_tout + half * esz, &d_words[3], &g_q);
+    bool ok = called(s1, "sc_dev_scan_type_async, 1st half") &&
+              finished(s2, "sc_dev_scan_type_async, 2nd half", g_stream) &&
+              count_is(word(&d_words[3]), fin, "carry-out") &&
+              same_sized(d_tout, want.data(), n, n + GUARD, esz);
+    tap(ok, "scan_type %s n=%llu %s %s in two calls, the carry passed on the device",
+        sc_type_name(t), (unsigned long long)n, op_name[op],
+        incl ? "inclusive" : "exclusive");
+}
+
+static void test_typed_scans(uint64_t n, uint64_t seed)
+{
+    for (sc_type t : all_types) {
+        std::vector<uint64_t> h = typed_data(t, n, seed + t);
+        upload(d_tin, h.data(), n * sc_type_size(t));
+        int wides = sc_type_size(t) == 4 ? 2 : 1;
+        for (int op = 0; op < 4; op++) {
+            if (!typed_op_ok(t, op))
+                continue;
+            for (int incl = 0; incl < 2; incl++)
+                for (int wide = 0; wide < wides; wide++)
+                    for (int mode = SCAN_CARRY; mode <= SCAN_BLOCKING; mode++)
+                        scan_typed_case(t, h, n, op, incl, wide, mode);
+            scan_typed_halves(t, h, n, op, op & 1);
+        }
+    }
+}
+
+/* The cases of sorts for every type, their bits scaled to its width
+ * (top_equal: the upper half of every key the same). */
+static void test_typed_sorts(uint64_t n, uint64_t seed)
+{
+    for (sc_type t : all_types) {
+        size_t esz = sc_type_size(t);
+        unsigned width = (unsigned)(8 * esz);
+        std::vector<uint64_t> h = typed_data(t, n, seed + 10 * t);
+        for (const sort_case &c : sorts) {
+            std::vector<uint64_t> keys = h;
+            if (c.top_equal) {
+                for (uint64_t i = 0; i < n; i++) {
+                    if (esz == 8)
+                        keys[i] = (keys[i] & 0xffffffffull) | 0x5a5a5a5a00000000ull;
+                    else
+                        ((uint32_t *)keys.data())[i] =
+                            (((uint32_t *)keys.data())[i] & 0xffffu) | 0x5a5a0000u;
+                }
+            }
+            unsigned lo = c.lo * width / 32, hi = c.hi * width / 32;
+            std::vector<uint64_t> want = keys;
+            need(sc_sort_type(g_cpu, want.data(), n, t, lo, hi, c.descending),
+                 "sc_sort_type");
+            for (int async = 1; async >= 0; async--) {
+                poison(d_tin, (n + GUARD) * esz);
+                upload(d_tin, keys.data(), n * esz);
+                bool ok = async
+                    ? finished(sc_dev_sort_type_async(g_gpu, d_tin, n, t, lo, hi,
+                                                      c.descending, &g_q),
+                               "sc_dev_sort_type_async", g_stream)
+                    : called(sc_dev_sort_type(g_gpu, d_tin, n, t, lo, hi, c.descending),
+                             "sc_dev_sort_type");
+                ok = ok && same_sized(d_tin, want.data(), n, n + GUARD, esz);
+                tap(ok, "sort_type %s %s n=%llu bits %u:%u%s%s", sc_type_name(t),
+                    mode_name(async), (unsigned long long)n, lo, hi,
+                    c.descending ? " descending" : "", c.top_equal ? ", upper half equal" : "");
+            }
+        }
+    }
+}
+
+/* The layouts the GPU takes: 8 and 16 bytes, every key type and place. */
+static const sc_record gpu_records[] = {
+    { 8, 0, SC_U32 }, { 8, 4, SC_I32 }, { 8, 4, SC_F32 }, { 8, 0, SC_U64 },
+    { 8, 0, SC_F64 }, { 16, 8, SC_U64 }, { 16, 0, SC_I64 }, { 16, 8, SC_F64 },
+    { 16, 12, SC_F32 }, { 16, 4, SC_I32 },
+};
+
+/* n records of r's layout: every byte from the index, the key from
+ * typed_data of its type. */
+static std::vector<uint64_t> record_data(const sc_record *r, uint64_t n, uint64_t seed)
+{
+    size_t ksz = sc_type_size(r->key_type);
+    std::vector<uint64_t> v((n * r->size) / 8 + 1);
+    for (size_t w = 0; w < v.size(); w++)
+        v[w] = mix64(seed ^ (w * 0x632be59bd9b4e019ull));
+    std::vector<uint64_t> keys = typed_data(r->key_type, n, seed);
+    for (uint64_t i = 0; i < n; i++)
+        memcpy((char *)v.data() + i * r->size + r->key_off, (char *)keys.data() + i * ksz,
+               ksz);
+    return v;
+}
+
+static void test_records_on(const sc_record *r, uint64_t n, uint64_t seed)
+{
+    size_t sz = r->size;
+    sc_type t = r->key_type;
+    std::vector<uint64_t> h = record_data(r, n, seed);
+    upload(d_tin, h.data(), n * sz);
+    uint64_t ten_bits = 10;
+    if (t == SC_F32) ten_bits = f32_bits(10.0f);
+    if (t == SC_F64) {
+        double ten = 10.0;
+        memcpy(&ten_bits, &ten, 8);
+    }
+    sc_pred p[2];
+    need(sc_pred_default_type(&p[0], t), "default");
+    need(sc_pred_all_type(&p[1], t), "all");
+    need(sc_pred_add_cmp(&p[1], SC_LT, ten_bits), "lt");
+    for (int k = 0; k < 2; k++) {
+        std::vector<uint64_t> vals(h.size()), split(h.size()), pos(n + 1);
+        uint64_t kept = 0, k1 = 0, k2 = 0;
+        need(sc_compact_records(g_cpu, h.data(), n, r, &p[k], vals.data(), &kept),
+             "sc_compact_records");
+        need(sc_compact_records_indices(g_cpu, h.data(), n, r, &p[k], FIRST, pos.data(),
+                                        &k1), "sc_compact_records_indices");
+        need(sc_split_records(g_cpu, h.data(), n, r, &p[k], split.data(), &k2),
+             "sc_split_records");
+        for (int async = 1; async >= 0; async--) {
+            bool ok = true;
+            for (int call = 0; call < 3; call++) {
+                uint64_t got = ~0ull;
+                poison(d_tout, (n + GUARD) * 16);
+                poison(d_trej, (n + GUARD) * 16);
+                sc_status st;
+                if (call == 0)
+                    st = async ? sc_dev_compact_records_async(g_gpu, d_tin, n, r, &p[k],
+                                                              d_tout, &d_words[0], &g_q)
+                               : sc_dev_compact_records(g_gpu, d_tin, n, r, &p[k], d_tout,
+                                                        &got);
+                else if (call == 1)
+                    st = async ? sc_dev_compact_records_indices_async(
+                                     g_gpu, d_tin, n, r, &p[k], FIRST, (uint64_t *)d_tout,
+                                     &d_words[0], &g_q)
+                               : sc_dev_compact_records_indices(g_gpu, d_tin, n, r, &p[k],
+                                                                FIRST, (uint64_t *)d_tout,
+                                                                &got);
+                else
+                    st = async ? sc_dev_split_records_async(g_gpu, d_tin, n, r, &p[k],
+                                                            d_tout, d_trej, &d_words[0],
+                                                            &g_q)
+                               : sc_dev_split_records(g_gpu, d_tin, n, r, &p[k], d_tout,
+                                                      d_trej, &got);
+                ok = ok && (async ? finished(st, "a record call", g_stream)
+                                  : called(st, "a record call"));
+                if (async)
+                    got = word(&d_words[0]);
+                ok = ok && count_is(got, kept, "kept");
+                if (call == 0)
+                    ok = ok && same_sized(d_tout, vals.data(), kept, n + GUARD, sz);
+                else if (call == 1)
+                    ok = ok && same_sized(d_tout, pos.data(), kept, n + GUARD, 8);
+                else
+                    ok = ok && same_sized(d_tout, split.data(), kept, n + GUARD, sz) &&
+                         same_sized(d_trej, (char *)split.data() + kept * sz, n - kept,
+                                    n + GUARD, sz);
+            }
+            tap(ok, "records of %u, %s key at %u, n=%llu, %s, %s: compact, indices, "
+                "split, %llu kept", r->size, sc_type_name(t), r->key_off,
+                (unsigned long long)n, k ? "key < 10" : "key != 0", mode_name(async),
+                (unsigned long long)kept);
+        }
+    }
+}
+
+static void test_typed_records(uint64_t n, uint64_t seed)
+{
+    for (size_t l = 0; l < sizeof gpu_records / sizeof gpu_records[0]; l++)
+        test_records_on(&gpu_records[l], n, seed + l);
+}
+
+/* A typed scan that ranks its input (f32 max, through a copy in the
+ * scratch and the carries' rank kernels) and a u64 sort, captured in a
+ * graph with the caller's temp and launched twice. */
+static void test_typed_graph(void)
+{
+    const uint64_t n = g_quick ? 4097 : 1000003;
+    size_t tb = sc_dev_temp_bytes_type(SC_DEV_SCAN, n, SC_F32);
+    if (sc_dev_temp_bytes_type(SC_DEV_SORT, n, SC_U64) > tb)
+        tb = sc_dev_temp_bytes_type(SC_DEV_SORT, n, SC_U64);
+    void *temp;
+    CK(cudaMalloc(&temp, tb ? tb : 256));
+    sc_dev_queue q = { g_stream, temp, tb };
+    cudaGraph_t graph = NULL;
+    CK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    sc_status s1 = sc_dev_scan_type_async(g_gpu, d_tin, n, SC_F32, SC_OP_MAX, 1, 0,
+                                          &d_words[1], d_tout, &d_words[2], &q);
+    sc_status s2 = sc_dev_sort_type_async(g_gpu, d_trej, n, SC_U64, 0, 64, 0, &q);
+    cudaError_t e = cudaStreamEndCapture(g_stream, &graph);
+    if (e != cudaSuccess) {
+        why("cudaStreamEndCapture: %s", cudaGetErrorString(e));
+        cudaGetLastError();
+    }
+    bool ok = called(s1, "sc_dev_scan_type_async in capture") &&
+              called(s2, "sc_dev_sort_type_async in capture") && e == cudaSuccess && graph;
+    if (ok) {
+        cudaGraphExec_t exec;
+        CK(cudaGraphInstantiate(&exec, graph, 0));
+        for (int launch = 0; launch < 2 && ok; launch++) {
+            std::vector<uint64_t> f = typed_data(SC_F32, n, 900 + launch);
+            std::vector<uint64_t> k = typed_data(SC_U64, n, 910 + launch);
+            std::vector<uint64_t> want(n + 1), sorted = k;
+            uint64_t cin = 0x3f000000u, fin = cin;
+            need(sc_scan_type(g_cpu, f.data(), n, SC_F32, SC_OP_MAX, 1, 0, want.data(), &fin),
+                 "sc_scan_type");
+            need(sc_sort_type(g_cpu, sorted.data(), n, SC_U64, 0, 64, 0), "sc_sort_type");
+            upload(d_tin, f.data(), n * 4);
+            upload(d_trej, k.data(), n * 8);
+            upload(&d_words[1], &cin, 8);
+            poison(d_tout, (n + GUARD) * 4);
+            CK(cudaGraphLaunch(exec, g_stream));
+            CK(cudaStreamSynchronize(g_stream));
+            ok = count_is(word(&d_words[2]), fin, "carry-out") &&
+                 same_sized(d_tout, want.data(), n, n + GUARD, 4) &&
+                 same_sized(d_tin, f.data(), n, n, 4) &&
+                 same_sized(d_trej, sorted.data(), n, n, 8);
+        }
+        CK(cudaGraphExecDestroy(exec));
+    }
+    if (graph)
+        CK(cudaGraphDestroy(graph));
+    CK(cudaFree(temp));
+    tap(ok, "graph: f32 max scan (ranked on a copy, carries on the device) and u64 sort "
+        "of %llu, captured and launched twice", (unsigned long long)n);
+}
+
+/* What the typed and record calls refuse on a GPU context: SC_ERR_USAGE
+ * and nothing queued or written. */
+static void test_typed_refusals(void)
+{
+    const uint64_t n = 4096;
+    poison(d_tout, (n + GUARD) * 16);
+    poison(d_words, 4 * 8);
+    sc_record r12 = { 12, 0, SC_U32 }, r4 = { 4, 0, SC_U32 }, r64 = { 64, 8, SC_F64 };
+    sc_record r16 = { 16, 8, SC_U64 };
+    sc_pred pu32, pu64;
+    need(sc_pred_default_type(&pu32, SC_U32), "default");
+    need(sc_pred_default_type(&pu64, SC_U64), "default64");
+    sc_pred pf64;
+    need(sc_pred_default_type(&pf64, SC_F64), "default f64");
+    uint64_t carry = 0, kept = 0;
+    /* the scratch a u32 sort needs: short for a u64 one */
+    sc_dev_queue small = { g_stream, g_temp, sc_dev_temp_bytes(SC_DEV_SORT, n) };
+    struct { sc_status st; const char *what; } c[] = {
+        { sc_dev_scan_type_async(g_gpu, d_tin, n, SC_F32, SC_OP_SUM, 1, 0, NULL, d_tout,
+                                 d_words, &g_q), "an f32 sum" },
+        { sc_dev_scan_type(g_gpu, d_tin, n, SC_F64, SC_OP_SUM, 1, 0, d_tout, &carry),
+          "an f64 sum" },
+        { sc_dev_scan_type(g_gpu, d_tin, n, SC_F64, SC_OP_XOR, 1, 0, d_tout, &carry),
+          "an f64 xor" },
+        { sc_dev_scan_type(g_gpu, d_tin, n, SC_U64, SC_OP_SUM, 1, 1, d_tout, &carry),
+          "a wide u64 scan" },
+        { sc_dev_scan_type(g_gpu, d_tin, n, (sc_type)9, SC_OP_MAX, 1, 0, d_tout, &carry),
+          "a scan of no type" },
+        { sc_dev_scan_type_async(g_gpu, (char *)d_tin + 4, n, SC_I64, SC_OP_MAX, 1, 0, NULL,
+                                 d_tout, d_words, &g_q), "an i64 scan off its grid" },
+        { sc_dev_sort_type(g_gpu, (char *)d_tin + 2, n, SC_I32, 0, 32, 0),
+          "an i32 sort off its grid" },
+        { sc_dev_sort_type_async(g_gpu, d_tin, n, SC_U64, 0, 65, 0, &g_q),
+          "a u64 sort of bits 0:65" },
+        { sc_dev_sort_type_async(g_gpu, d_tin, n, SC_U64, 0, 64, 0, &small),
+          "a u64 sort with a u32 sort's scratch" },
+        { sc_dev_compact_records(g_gpu, d_tin, n, &r12, &pu32, d_tout, &kept),
+          "12-byte records" },
+        { sc_dev_split_records_async(g_gpu, d_tin, n, &r4, &pu32, d_tout, d_trej, d_words,
+                                     &g_q), "4-byte records" },
+        { sc_dev_compact_records_indices_async(g_gpu, d_tin, n, &r64, &pf64, 0,
+                                               (uint64_t *)d_tout, d_words, &g_q),
+          "64-byte records" },
+        { sc_dev_compact_records(g_gpu, (char *)d_tin + 8, n, &r16, &pu64, d_tout, &kept),
+          "16-byte records off their grid" },
+        { sc_dev_compact_records(g_gpu, d_tin, n, &r16, &pu32, d_tout, &kept),
+          "a u32 predicate on a u64 key" },
+    };
+    for (auto &k : c) {
+        if (k.st != SC_ERR_USAGE)
+            why("got %s", sc_strerror(k.st));
+        tap(k.st == SC_ERR_USAGE, "%s: SC_ERR_USAGE", k.what);
+    }
+    sc_status sy = sc_dev_sync(g_gpu, g_stream);
+    std::vector<uint64_t> pois(2 * (n + GUARD));
+    memset(pois.data(), POISON, pois.size() * 8);
+    bool untouched = same<uint64_t>(d_tout, pois.data(), 2 * (n + GUARD), 2 * (n + GUARD)) &&
+                     same<uint64_t>(d_words, pois.data(), 4, 4);
+    if (sy != SC_OK)
+        why("sc_dev_sync: %s", sc_strerror(sy));
+    tap(untouched && sy == SC_OK, "after the typed and record refusals nothing was "
+        "written and sc_dev_sync is SC_OK");
+}
+
+/* Messages say why: each refusal's own, checked one at a time. */
+static void test_typed_messages(void)
+{
+    uint64_t carry = 0, kept = 0;
+    sc_record r12 = { 12, 0, SC_U32 };
+    sc_pred p;
+    need(sc_pred_default_type(&p, SC_U32), "default");
+    sc_status st = sc_dev_scan_type(g_gpu, d_tin, 8, SC_F32, SC_OP_SUM, 1, 0, d_tout, &carry);
+    tap(st == SC_ERR_USAGE && strstr(sc_ctx_message(g_gpu), "host"),
+        "an f32 sum on device arrays says it runs on host arrays (%s)",
+        sc_ctx_message(g_gpu));
+    st = sc_dev_compact_records(g_gpu, d_tin, 8, &r12, &p, d_tout, &kept);
+    tap(st == SC_ERR_USAGE && strstr(sc_ctx_message(g_gpu), "8- and 16-byte"),
+        "12-byte records on device arrays: the message names the layouts the GPU "
+        "takes (%s)", sc_ctx_message(g_gpu));
+}
+
+/* ------------------------------------------------------------------ */
 
 int main(void)
 {
@@ -1316,12 +1749,21 @@ int main(void)
     CK(cudaMalloc(&d_rej, (nmax + GUARD) * 4));
     CK(cudaMalloc(&d_out, (nmax + GUARD) * 8));
     CK(cudaMalloc(&d_words, 4 * 8));
+    const uint64_t tsizes[] = { 0, 1, 31, 33, 4095, 65537, (1ull << 20) + 3 };
+    const uint64_t tquick[] = { 0, 1, 33, 4095, 65537 };
+    const uint64_t *tsz = g_quick ? tquick : tsizes;
+    int nts = g_quick ? 5 : (int)(sizeof tsizes / sizeof tsizes[0]);
+    g_tmax = tsz[nts - 1];
+    CK(cudaMalloc(&d_tin, (g_tmax + GUARD) * 16));
+    CK(cudaMalloc(&d_tout, (g_tmax + GUARD) * 16));
+    CK(cudaMalloc(&d_trej, (g_tmax + GUARD) * 16));
     /* one temp for every op: the largest of what each needs */
     const sc_dev_op ops[] = { SC_DEV_COMPACT, SC_DEV_SPLIT, SC_DEV_SCAN,
                               SC_DEV_SORT, SC_DEV_GEN };
     for (int k = 0; k < 5; k++)
-        if (sc_dev_temp_bytes(ops[k], nmax) > g_temp_bytes)
-            g_temp_bytes = sc_dev_temp_bytes(ops[k], nmax);
+        for (sc_type t : all_types)
+            if (sc_dev_temp_bytes_type(ops[k], nmax, t) > g_temp_bytes)
+                g_temp_bytes = sc_dev_temp_bytes_type(ops[k], nmax, t);
     CK(cudaMalloc(&g_temp, g_temp_bytes ? g_temp_bytes : 256));
     CK(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
     g_q.stream = g_stream;
@@ -1335,6 +1777,14 @@ int main(void)
         test_sorts(sz[s], 10 * s + 4);
         test_gens(sz[s]);
     }
+    for (int s = 0; s < nts; s++) {
+        test_typed_scans(tsz[s], 100 * s + 5);
+        test_typed_sorts(tsz[s], 100 * s + 6);
+        test_typed_records(tsz[s], 100 * s + 7);
+    }
+    test_typed_graph();
+    test_typed_refusals();
+    test_typed_messages();
     test_stream_order();
     test_shared_scratch();
     test_threads();
@@ -1352,6 +1802,9 @@ int main(void)
     CK(cudaFree(d_rej));
     CK(cudaFree(d_out));
     CK(cudaFree(d_words));
+    CK(cudaFree(d_tin));
+    CK(cudaFree(d_tout));
+    CK(cudaFree(d_trej));
     sc_ctx_free(g_gpu);
     sc_ctx_free(g_cpu);
     printf("1..%d\n", n_tests);

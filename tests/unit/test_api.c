@@ -2304,6 +2304,160 @@ static void test_bad_arguments(void)
     test_job_check(c);
 }
 
+/* The typed and record calls on device arrays, on the CPU context:
+ * arguments that will not do are SC_ERR_USAGE before any device is
+ * looked for (so a build or a machine without a GPU checks them too);
+ * those that will are SC_ERR_NODEVICE there, which no GPU takes. */
+static void test_dev_calls(void)
+{
+    sc_ctx *c = cpu_ctx;
+    uint64_t buf[8] = { 0 }, words[4] = { 0 }, carry = 0, kept = 0;
+    char *odd = (char *)buf + 2;
+    sc_pred p;
+    sc_dev_queue q = { NULL, NULL, 0 };
+    for (int t = SC_U32; t < SC_TYPE_COUNT; t++) {
+        const char *name = sc_type_name((sc_type)t);
+        int fl = sc_type_is_float((sc_type)t), w64 = sc_type_size((sc_type)t) == 8;
+        sc_scan_op op = fl ? SC_OP_MAX : SC_OP_XOR;
+        ok(sc_dev_scan_type_async(c, buf, 4, (sc_type)t, op, 1, 0, NULL, buf + 4,
+                                  words, &q) == SC_ERR_NODEVICE &&
+           sc_dev_scan_type(c, buf, 4, (sc_type)t, SC_OP_MIN, 0, 0, buf + 4,
+                            &carry) == SC_ERR_NODEVICE &&
+           sc_dev_sort_type_async(c, buf, 4, (sc_type)t, 0, w64 ? 64 : 32, 1,
+                                  &q) == SC_ERR_NODEVICE &&
+           sc_dev_sort_type(c, buf, 4, (sc_type)t, 3, 9, 0) == SC_ERR_NODEVICE,
+           "sc_dev_scan_type and sc_dev_sort_type of %s, async and blocking: "
+           "SC_ERR_NODEVICE on the CPU", name);
+        ok(sc_dev_scan_type(c, odd, 3, (sc_type)t, SC_OP_MAX, 0, 0, buf,
+                            &carry) == SC_ERR_USAGE &&
+           strstr(sc_ctx_message(c), "aligned") &&
+           sc_dev_sort_type(c, odd, 3, (sc_type)t, 0, 8, 0) == SC_ERR_USAGE,
+           "sc_dev_scan_type and sc_dev_sort_type of %s refuse d_in off the "
+           "element's grid (%s)", name, sc_ctx_message(c));
+        ok(sc_dev_sort_type(c, buf, 4, (sc_type)t, 0, w64 ? 65 : 33, 0) ==
+               SC_ERR_USAGE &&
+           sc_dev_sort_type_async(c, buf, 4, (sc_type)t, 8, 8, 0, &q) ==
+               SC_ERR_USAGE,
+           "sc_dev_sort_type of %s: bits past the type's width, or none, are "
+           "refused", name);
+        if (fl)
+            ok(sc_dev_scan_type(c, buf, 4, (sc_type)t, SC_OP_SUM, 0, 0, buf + 4,
+                                &carry) == SC_ERR_USAGE &&
+               strstr(sc_ctx_message(c), "host") &&
+               sc_dev_scan_type_async(c, buf, 4, (sc_type)t, SC_OP_SUM, 1, 0,
+                                      NULL, buf + 4, words, &q) ==
+                   SC_ERR_USAGE &&
+               sc_dev_scan_type(c, buf, 4, (sc_type)t, SC_OP_XOR, 0, 0, buf + 4,
+                                &carry) == SC_ERR_USAGE,
+               "sc_dev_scan_type of %s: sums (host arrays only) and xor are "
+               "refused (%s)", name, sc_ctx_message(c));
+        if (w64)
+            ok(sc_dev_scan_type(c, buf, 2, (sc_type)t, SC_OP_MAX, 0, 1, buf + 4,
+                                &carry) == SC_ERR_USAGE,
+               "sc_dev_scan_type of %s: wide is refused", name);
+    }
+    ok(sc_dev_scan_type(c, buf, 4, SC_TYPE_COUNT, SC_OP_MAX, 0, 0, buf + 4,
+                        &carry) == SC_ERR_USAGE &&
+       sc_dev_sort_type(c, buf, 4, (sc_type)77, 0, 32, 0) == SC_ERR_USAGE &&
+       sc_dev_scan_type(c, buf, 4, SC_U64, (sc_scan_op)9, 0, 0, buf + 4,
+                        &carry) == SC_ERR_USAGE &&
+       sc_dev_scan_type(c, buf, 4, SC_U64, SC_OP_SUM, 0, 0, buf + 4, NULL) ==
+           SC_ERR_USAGE &&
+       sc_dev_scan_type_async(c, buf, 4, SC_U64, SC_OP_SUM, 0, 0, words, buf + 4,
+                              words, &q) == SC_ERR_USAGE &&
+       sc_dev_scan_type(c, buf, 2, SC_U32, SC_OP_SUM, 0, 1, buf, &carry) ==
+           SC_ERR_USAGE &&
+       sc_dev_scan_type(c, buf, 2, SC_U32, SC_OP_SUM, 0, 1, odd, &carry) ==
+           SC_ERR_USAGE,
+       "sc_dev_scan_type and sc_dev_sort_type: no such type or operator, no "
+       "carry, one carry word for both, a wide scan in place or to an "
+       "output off its 8-byte grid: refused");
+
+    /* Records: the layouts the GPU's kernels take are NODEVICE here;
+     * others are refused, saying which run on the device. */
+    static const sc_record gpu_layouts[] = {
+        { 8, 0, SC_U32 }, { 8, 4, SC_F32 }, { 8, 0, SC_I64 },
+        { 16, 8, SC_U64 }, { 16, 12, SC_I32 }, { 16, 0, SC_F64 },
+    };
+    for (size_t l = 0; l < sizeof gpu_layouts / sizeof gpu_layouts[0]; l++) {
+        const sc_record *r = &gpu_layouts[l];
+        sc_pred_default_type(&p, r->key_type);
+        ok(sc_dev_compact_records(c, buf, 2, r, &p, buf + 4, &kept) ==
+               SC_ERR_NODEVICE &&
+           sc_dev_compact_records_async(c, buf, 2, r, &p, buf + 4, words, &q) ==
+               SC_ERR_NODEVICE &&
+           sc_dev_compact_records_indices(c, buf, 2, r, &p, 9, words,
+                                          &kept) == SC_ERR_NODEVICE &&
+           sc_dev_compact_records_indices_async(c, buf, 2, r, &p, 9, words,
+                                                words + 3, NULL) ==
+               SC_ERR_NODEVICE &&
+           sc_dev_split_records(c, buf, 1, r, &p, buf + 2, buf + 4, &kept) ==
+               SC_ERR_NODEVICE &&
+           sc_dev_split_records_async(c, buf, 1, r, &p, buf + 2, buf + 4,
+                                      words, &q) == SC_ERR_NODEVICE,
+           "sc_dev_*_records of %u-byte records, %s key at %u, async and "
+           "blocking: SC_ERR_NODEVICE on the CPU", r->size,
+           sc_type_name(r->key_type), r->key_off);
+        ok(sc_dev_compact_records(c, odd, 1, r, &p, buf, &kept) ==
+               SC_ERR_USAGE &&
+           strstr(sc_ctx_message(c), "records") &&
+           sc_dev_split_records(c, buf, 1, r, &p, buf, odd, &kept) ==
+               SC_ERR_USAGE &&
+           sc_dev_compact_records_indices(c, buf, 1, r, &p, 0,
+                                          (uint64_t *)odd, &kept) ==
+               SC_ERR_USAGE,
+           "sc_dev_*_records of %u-byte records refuse arrays off their grid "
+           "(%s)", r->size, sc_ctx_message(c));
+    }
+    static const sc_record host_only[] = {
+        { 4, 0, SC_U32 }, { 12, 4, SC_I32 }, { 24, 0, SC_U64 },
+        { 64, 8, SC_F64 }, { 4096, 0, SC_U32 },
+    };
+    for (size_t l = 0; l < sizeof host_only / sizeof host_only[0]; l++) {
+        const sc_record *r = &host_only[l];
+        sc_pred_default_type(&p, r->key_type);
+        ok(sc_dev_compact_records(c, buf, 0, r, &p, buf, &kept) ==
+               SC_ERR_USAGE &&
+           strstr(sc_ctx_message(c), "8- and 16-byte") &&
+           sc_dev_split_records_async(c, buf, 0, r, &p, buf, buf, words, &q) ==
+               SC_ERR_USAGE &&
+           sc_dev_compact_records_indices_async(c, buf, 0, r, &p, 0, words,
+                                                words, &q) == SC_ERR_USAGE,
+           "sc_dev_*_records refuse %u-byte records, saying which run on "
+           "the device (%s)", r->size, sc_ctx_message(c));
+    }
+    sc_record u64 = { 16, 8, SC_U64 }, bad = { 16, 4, SC_U64 };
+    sc_pred_default_type(&p, SC_U32);
+    ok(sc_dev_compact_records(c, buf, 1, &u64, &p, buf + 2, &kept) ==
+           SC_ERR_USAGE && strstr(sc_ctx_message(c), "type") &&
+       sc_dev_split_records(c, buf, 1, &bad, &p, buf + 2, buf + 4, &kept) ==
+           SC_ERR_USAGE &&
+       sc_dev_compact_records(c, buf, 1, NULL, &p, buf + 2, &kept) ==
+           SC_ERR_USAGE &&
+       sc_dev_compact_records(c, buf, 1, &u64, NULL, buf + 2, &kept) ==
+           SC_ERR_USAGE &&
+       sc_dev_split_records(c, buf, 1, &u64, &p, buf + 2, NULL, &kept) ==
+           SC_ERR_USAGE &&
+       sc_dev_split_records(NULL, buf, 1, &u64, &p, buf + 2, buf, &kept) ==
+           SC_ERR_USAGE,
+       "sc_dev_*_records: a predicate of another type than the key's, a key "
+       "off its grid, no layout, no predicate, no rejects, no context: "
+       "refused");
+
+    /* The typed size query: 8-byte sorts and i32/f32 scans need more. */
+    size_t s32 = sc_dev_temp_bytes(SC_DEV_SORT, 100000);
+    ok(s32 == sc_dev_temp_bytes_type(SC_DEV_SORT, 100000, SC_U32) &&
+       sc_dev_temp_bytes_type(SC_DEV_SORT, 1, (sc_type)9) == 0 &&
+       (s32 == 0 ||
+        (sc_dev_temp_bytes_type(SC_DEV_SORT, 100000, SC_F64) > s32 &&
+         sc_dev_temp_bytes_type(SC_DEV_SCAN, 100000, SC_I32) >
+             sc_dev_temp_bytes(SC_DEV_SCAN, 100000) &&
+         sc_dev_temp_bytes_type(SC_DEV_COMPACT, 100000, SC_U64) ==
+             sc_dev_temp_bytes(SC_DEV_COMPACT, 100000))),
+       "sc_dev_temp_bytes_type: uint32's is sc_dev_temp_bytes's, no type's 0, "
+       "more for f64 sorts and i32 scans where there is CUDA (%zu)", s32);
+}
+
 /* sc_stat on a CUDA context: the GPU's kernel, the CPU's figures. */
 static void test_stat_devices(void)
 {
@@ -2569,6 +2723,7 @@ int main(void)
     test_records();
     test_record_arrays();
     test_bad_arguments();
+    test_dev_calls();
     test_verbose_per_run();
     sc_ctx_free(cpu_ctx);
     sc_ctx_free(cpu1_ctx);
