@@ -4,6 +4,7 @@
  * with the context's scratch, the count or carry read back and waited
  * for once (blocking).  Both queue the same kernels, laid out in the scratch the
  * same way (sc_cuda_dev_temp). */
+#include <string.h>
 #include "cuda/cuda_internal.h"
 
 #define ALIGN 256
@@ -12,8 +13,11 @@ static size_t round_up(size_t b) { return (b + ALIGN - 1) & ~(size_t)(ALIGN - 1)
 
 /* A sort's second buffer of keys comes first in its scratch; a scan
  * keeps two spare words last: a final carry no one asked for, and the
- * identity where no carry-in is given. */
+ * identity where no carry-in is given.  A stat's accumulator comes
+ * first, then room for the figures, where a blocking call has them
+ * made before it fetches them. */
 static size_t alt_bytes(uint64_t n) { return round_up(n * 4 + 16); }
+static size_t acc_bytes(void) { return round_up(sizeof(scg_stat_acc)); }
 
 size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n)
 {
@@ -22,6 +26,7 @@ size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n)
     case SC_DEV_SPLIT: return sc_cuda_scratch(SC_JOB_SPLIT, n);
     case SC_DEV_SCAN: return round_up(sc_cuda_scratch(SC_JOB_SCAN, n)) + ALIGN;
     case SC_DEV_SORT: return alt_bytes(n) + sc_cuda_scratch(SC_JOB_SORT, n);
+    case SC_DEV_STAT: return acc_bytes() + round_up(sizeof(sc_stats_typed));
     default: return 0;
     }
 }
@@ -29,8 +34,8 @@ size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n)
 static const char *what(const sc_dev_call *c)
 {
     static const char *const names[] = { "compact", "split", "scan", "sort",
-                                         "gen" };
-    return c->op <= SC_DEV_GEN ? names[c->op] : "device call";
+                                         "gen", "stat" };
+    return c->op <= SC_DEV_STAT ? names[c->op] : "device call";
 }
 
 /* Queues c on s with its scratch temp; cin and res are SCAN's carries
@@ -38,6 +43,13 @@ static const char *what(const sc_dev_call *c)
 static int queue(const sc_dev_call *c, cudaStream_t s, void *temp,
                  const uint64_t *cin, uint64_t *res)
 {
+    if (c->op == SC_DEV_STAT) {
+        sc_cuda_bufs b = { .in = c->in, .scratch = temp };
+        int e = scg_stat_reset(temp, s);
+        if (!e) e = sc_cuda_queue(&c->w, c->n, 0, &b, s);
+        if (!e) e = scg_stat_figures(temp, c->n, (uint32_t)c->w.type, c->out, s);
+        return e;
+    }
     if (c->op == SC_DEV_SORT)
         return scg_sort_keys((uint32_t *)c->in, temp, c->n, c->lo_bit,
                              c->hi_bit, c->descending,
@@ -101,7 +113,7 @@ sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
  * call follows what the caller queued there before it (a cudaMemcpy of
  * its input, say), as a call with no stream argument is expected to. */
 sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
-                            uint64_t *result)
+                            void *result)
 {
     struct sc_cuda *g = ctx->cuda;
     cudaStream_t s = 0;
@@ -110,20 +122,28 @@ sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
     if ((st = sc_cuda_bind(ctx)) ||
         (need && (st = sc_cuda_ensure(ctx, g, BUF_SCRATCH, need))))
         return st;
+    void *temp = g->buf[BUF_SCRATCH];
+    sc_dev_call own = *c;
     const uint64_t *cin = NULL;
     if (c->op == SC_DEV_SCAN) {
-        g->h_small[0] = *result;
+        memcpy(g->h_small, result, 8);
         CK(cudaMemcpyAsync(g->d_small, g->h_small, 8, cudaMemcpyHostToDevice,
                            s), "upload");
         cin = g->d_small;
     }
-    int err = queue(c, s, g->buf[BUF_SCRATCH], cin, g->d_small + 1);
+    if (c->op == SC_DEV_STAT) own.out = (char *)temp + acc_bytes();
+    int err = queue(&own, s, temp, cin, g->d_small + 1);
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, what(c));
-    if (result)
+    /* The figures straight to the caller's (pageable) memory: a copy
+     * that waits for the kernels, before the one wait below. */
+    if (c->op == SC_DEV_STAT)
+        CK(cudaMemcpyAsync(result, own.out, sizeof(sc_stats_typed),
+                           cudaMemcpyDeviceToHost, s), "download");
+    else if (result)
         CK(cudaMemcpyAsync(g->h_small + 1, g->d_small + 1, 8,
                            cudaMemcpyDeviceToHost, s), "download");
     CK(cudaStreamSynchronize(s), "running kernels");
-    if (result) *result = g->h_small[1];
+    if (result && c->op != SC_DEV_STAT) memcpy(result, g->h_small + 1, 8);
     return SC_OK;
 }
 

@@ -49,7 +49,7 @@ static sc_status reduce(stat_state *ss, void *x, size_t n)
 {
     sc_status st = ss->typed
         ? sc_stat_add_type(ss->ctx, ss->times, x, n, ss->seen, &ss->t, ss->acc)
-        : sc_stat_add(ss->ctx, ss->times, x, n, ss->acc);
+        : sc_stat_add(ss->ctx, ss->times, x, n, SC_U32, ss->acc);
     if (st == SC_OK && ss->quant)
         st = sc_sample_add(ss->ctx, ss->times, ss->quant, x, n, ss->seen);
     ss->seen += n;
@@ -68,7 +68,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_ctx *ctx = ss->ctx;
     sc_status st;
     pthread_mutex_lock(&ss->lock);
-    SC_ON(b, stat(ctx, ss->times, s->c.in, s->c.n, ss->acc));
+    SC_ON(b, stat(ctx, ss->times, s->c.in, s->c.n, SC_U32, ss->acc));
     pthread_mutex_unlock(&ss->lock);
     return st;
 }

@@ -11,15 +11,16 @@ static sc_status bits_ok(sc_ctx *ctx, unsigned lo_bit, unsigned hi_bit)
                    hi_bit);
 }
 
-/* Compaction and split read elements of the predicate's type, which
- * must be one, from an array aligned to them. */
+/* Compaction and split read elements of the predicate's type, stat
+ * those of its own, which must be one, from an array aligned to them. */
 static sc_status elems_ok(sc_ctx *ctx, const sc_dev_call *c)
 {
     const sc_pred *p = c->w.pred;
-    if (!p) return SC_OK;
-    unsigned size = sc_type_size((sc_type)p->type);
+    if (!p && c->op != SC_DEV_STAT) return SC_OK;
+    unsigned size = sc_type_size(p ? (sc_type)p->type : c->w.type);
     if (!size)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid predicate element type");
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid %s element type",
+                       p ? "predicate" : "stat");
     if ((uintptr_t)c->in % size)
         return sc_fail(ctx, SC_ERR_USAGE, "d_in is not aligned to its %u-byte "
                        "elements", size);
@@ -35,7 +36,7 @@ static sc_status queued(sc_ctx *ctx, const sc_dev_call *c,
     return b ? b->dev_queue(ctx, c, q) : SC_ERR_NODEVICE;
 }
 
-static sc_status blocking(sc_ctx *ctx, const sc_dev_call *c, uint64_t *result)
+static sc_status blocking(sc_ctx *ctx, const sc_dev_call *c, void *result)
 {
     sc_status bad = elems_ok(ctx, c);
     if (bad) return bad;
@@ -102,6 +103,24 @@ static sc_dev_call gen_call(const sc_gen_plan *plan, uint64_t first,
     c.w.work = SC_JOB_GEN;
     c.w.plan = plan;
     return c;
+}
+
+/* The float types' sums have their fixed order on the host
+ * (sc_stat_type). */
+static sc_status stat_call(sc_ctx *ctx, const void *d_in, uint64_t n,
+                           sc_type type, sc_stats_typed *figs,
+                           sc_dev_call *c)
+{
+    sc_status bad = BAD_ARGS(ctx, !figs || (n && !d_in));
+    if (bad == SC_OK && sc_type_is_float(type))
+        bad = sc_fail(ctx, SC_ERR_USAGE, "sc_dev_stat: the sum of %s "
+                      "elements is sc_stat_type()'s, on the host",
+                      sc_type_name(type));
+    sc_dev_call call = { .op = SC_DEV_STAT, .n = n, .in = d_in, .out = figs };
+    call.w.work = SC_JOB_STAT;
+    call.w.type = type;
+    *c = call;
+    return bad;
 }
 
 #define ARRAYS(in, out) (n && (!(in) || !(out)))
@@ -194,6 +213,15 @@ sc_status sc_dev_gen_async(sc_ctx *ctx, const sc_gen_params *g,
     return queued(ctx, &c, q);
 }
 
+sc_status sc_dev_stat_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                            sc_type type, sc_stats_typed *d_figs,
+                            const sc_dev_queue *q)
+{
+    sc_dev_call c;
+    sc_status bad = stat_call(ctx, d_in, n, type, d_figs, &c);
+    return bad ? bad : queued(ctx, &c, q);
+}
+
 sc_status sc_dev_sync(sc_ctx *ctx, void *stream)
 {
     sc_status bad = BAD_ARGS(ctx, 0);
@@ -263,4 +291,13 @@ sc_status sc_dev_gen(sc_ctx *ctx, const sc_gen_params *g,
     sc_gen_plan_make(&plan, g);
     sc_dev_call c = gen_call(&plan, first_index, d_out, n);
     return blocking(ctx, &c, NULL);
+}
+
+sc_status sc_dev_stat(sc_ctx *ctx, const void *d_in, uint64_t n, sc_type type,
+                      sc_stats_typed *figs)
+{
+    sc_dev_call c;
+    sc_status bad = stat_call(ctx, d_in, n, type, figs, &c);
+    c.out = NULL;
+    return bad ? bad : blocking(ctx, &c, figs);
 }
