@@ -1,7 +1,7 @@
 #!/bin/sh
 # kernels.sh — the CUDA kernel benchmarks against CUB (bench_compact,
 # bench_select_types, bench_select_records, bench_scan_sort,
-# bench_scan_types, bench_sort_types) and libsc's
+# bench_scan_types, bench_sort_types, bench_stat) and libsc's
 # device API against CUB
 # (bench_api), each built here and run once.  Part of `make bench`
 # (run-bench's section f); `make bench-kernels` runs it alone.
@@ -20,7 +20,7 @@ say() { printf '%s\n' "$*"; }
 # bench_sort_types and bench_scan_types time every tile of 8-byte keys or
 # elements (-DSCG_TUNE) and mark the one libsc calls.
 libsc="-I$S/lib/core -L$B/lib/.libs -lsc -Xlinker -rpath -Xlinker $B/lib/.libs"
-for b in ${BENCHES:-bench_compact bench_select_types bench_select_records bench_scan_sort bench_scan_types bench_sort_types bench_api}; do
+for b in ${BENCHES:-bench_compact bench_select_types bench_select_records bench_scan_sort bench_scan_types bench_sort_types bench_stat bench_api}; do
     case $b in
     bench_compact) srcs="$S/kernels/compact.cu $S/kernels/split.cu $S/kernels/gen.cu" ;;
     bench_select_types|bench_select_records)
@@ -28,6 +28,7 @@ for b in ${BENCHES:-bench_compact bench_select_types bench_select_records bench_
     bench_scan_sort) srcs="$S/kernels/scan.cu $S/kernels/sort.cu" ;;
     bench_scan_types) srcs="-DSCG_TUNE $S/kernels/scan.cu $S/kernels/scan_typed.cu $libsc" ;;
     bench_sort_types) srcs="-DSCG_TUNE $S/kernels/sort.cu" ;;
+    bench_stat) srcs="$S/kernels/stat.cu $libsc" ;;
     bench_api) srcs=$libsc ;;
     esac
     if [ ! -f "$S/bench/$b.cu" ]; then

@@ -43,21 +43,39 @@ static void ref_reset(scg_stat_acc &a)
     a.min64 = ~(uint64_t)0;
 }
 
-static void ref_add(scg_stat_acc &a, const uint32_t *v, size_t n)
+/* The CPU's rule on elements of type: their ranks (sc_type_rank) summed
+ * in 128 bits, compared and sketched; zeros of the elements themselves
+ * (a float's sign aside).  An 8-byte type's min and max are min64 and
+ * max64. */
+template <typename W>
+static void ref_add_type(scg_stat_acc &a, uint32_t type, const W *v, size_t n)
 {
+    bool fl = type == SC_F32 || type == SC_F64;
+    W zbits = fl ? (W)~(W)0 >> 1 : (W)~(W)0;
     u128 s = (u128)a.sum_hi << 64 | a.sum;
     for (size_t i = 0; i < n; i++) {
-        uint32_t x = v[i];
-        s += x;
-        a.zeros += x == 0;
-        a.min = std::min(a.min, x);
-        a.max = std::max(a.max, x);
-        uint64_t h = sc_hll_hash(x);
-        uint32_t r = sc_hll_reg(h), k = sc_hll_rank(h);
-        if (k > a.reg[r]) a.reg[r] = k;
+        W x = v[i];
+        W r = (W)sc_type_rank(type, x);
+        s += r;
+        a.zeros += (x & zbits) == 0;
+        if (sizeof(W) == 8) {
+            a.min64 = std::min<uint64_t>(a.min64, r);
+            a.max64 = std::max<uint64_t>(a.max64, r);
+        } else {
+            a.min = std::min<uint32_t>(a.min, (uint32_t)r);
+            a.max = std::max<uint32_t>(a.max, (uint32_t)r);
+        }
+        uint64_t h = sc_hll_hash(r);
+        uint32_t g = sc_hll_reg(h), k = sc_hll_rank(h);
+        if (k > a.reg[g]) a.reg[g] = k;
     }
     a.sum = (uint64_t)s;
     a.sum_hi = (uint64_t)(s >> 64);
+}
+
+static void ref_add(scg_stat_acc &a, const uint32_t *v, size_t n)
+{
+    ref_add_type(a, SC_U32, v, n);
 }
 
 /* Field by field, saying what differs first. */
@@ -298,77 +316,7 @@ static void test_carry()
         "past 2^64 exactly (%s)", calls, n, why);
 }
 
-/* One call of more than 2^32 elements: the kernel's partial sums would
- * pass 2^64 within one launch but for scg_stat's slicing.  16 GiB. */
-static void test_huge()
-{
-    const uint64_t n = ((uint64_t)1 << 32) + 5;
-    size_t free_b = 0, total_b = 0;
-    SCG_CHECK_DIE(cudaMemGetInfo(&free_b, &total_b));
-    uint32_t *d = NULL;
-    /* Other suites may share the GPU (SC_TEST_JOBS): a failed allocation
-     * skips too. */
-    if (quick() || free_b < (n + 8) * 4 + ((size_t)1 << 30) ||
-        cudaMalloc(&d, (n + 8) * 4) != cudaSuccess) {
-        cudaGetLastError();
-        printf("ok %d - scg_stat over 2^32 + 5 elements # SKIP %s\n",
-               ++n_tests, quick() ? "SC_QUICK" : "less than 17 GiB free");
-        return;
-    }
-    SCG_CHECK_DIE(cudaMemset(d, 0xff, (n + 8) * 4));
-    /* d + 1: misaligned; a zero in the second slice, a 7 in the first. */
-    const uint32_t zero = 0, seven = 7;
-    SCG_CHECK_DIE(cudaMemcpy(d + 1 + ((uint64_t)1 << 32), &zero, 4,
-                             cudaMemcpyHostToDevice));
-    SCG_CHECK_DIE(cudaMemcpy(d + 1 + 5, &seven, 4, cudaMemcpyHostToDevice));
-    scg_stat_acc *d_acc = (scg_stat_acc *)g_acc.get(sizeof(scg_stat_acc));
-    scg_stat_acc want, got;
-    bool ok = scg_stat_reset(d_acc, 0) == 0 && scg_stat(d + 1, n, d_acc, 0) == 0;
-    SCG_CHECK_DIE(cudaDeviceSynchronize());
-    SCG_CHECK_DIE(cudaMemcpy(&got, d_acc, sizeof got, cudaMemcpyDeviceToHost));
-    cudaFree(d);
-    const uint32_t distinct[] = { 0xffffffffu, 0, 7 };
-    ref_reset(want);
-    ref_add(want, distinct, 3);
-    u128 s = (u128)(n - 2) * 0xffffffffu + 7;
-    want.sum = (uint64_t)s;
-    want.sum_hi = (uint64_t)(s >> 64);
-    char why[200] = "";
-    ok = ok && same(want, got, why, sizeof why);
-    tap(ok, "scg_stat over 2^32 + 5 elements in one call (%s)", why);
-}
-
 /* ---------------- every type, 4 and 8 bytes ---------------- */
-
-/* The CPU's rule on elements of type: their ranks (sc_type_rank) summed
- * in 128 bits, compared and sketched; zeros of the elements themselves
- * (a float's sign aside).  An 8-byte type's min and max are min64 and
- * max64. */
-template <typename W>
-static void ref_add_type(scg_stat_acc &a, uint32_t type, const W *v, size_t n)
-{
-    bool fl = type == SC_F32 || type == SC_F64;
-    W zbits = fl ? (W)~(W)0 >> 1 : (W)~(W)0;
-    u128 s = (u128)a.sum_hi << 64 | a.sum;
-    for (size_t i = 0; i < n; i++) {
-        W x = v[i];
-        W r = (W)sc_type_rank(type, x);
-        s += r;
-        a.zeros += (x & zbits) == 0;
-        if (sizeof(W) == 8) {
-            a.min64 = std::min<uint64_t>(a.min64, r);
-            a.max64 = std::max<uint64_t>(a.max64, r);
-        } else {
-            a.min = std::min<uint32_t>(a.min, (uint32_t)r);
-            a.max = std::max<uint32_t>(a.max, (uint32_t)r);
-        }
-        uint64_t h = sc_hll_hash(r);
-        uint32_t g = sc_hll_reg(h), k = sc_hll_rank(h);
-        if (k > a.reg[g]) a.reg[g] = k;
-    }
-    a.sum = (uint64_t)s;
-    a.sum_hi = (uint64_t)(s >> 64);
-}
 
 static bool same_type(const scg_stat_acc &want, const scg_stat_acc &got,
                       bool wide, char *why, size_t len)
@@ -573,42 +521,50 @@ static void test_carry64()
         err ? err : why);
 }
 
-/* One call of more than 2^32 8-byte elements (32 GiB): the halves' sums
- * would pass 2^64 within one launch but for the slicing. */
-static void test_huge64()
+/* One call of more than 2^32 elements of W (16 or 32 GiB): the kernel's
+ * partial sums (an 8-byte element's halves') would pass 2^64 within one
+ * launch but for scg_stat_type's slicing. */
+template <typename W>
+static void test_huge()
 {
+    const uint32_t type = sizeof(W) == 8 ? SC_U64 : SC_U32;
+    const char *name = sc_type_name((sc_type)type);
     const uint64_t n = ((uint64_t)1 << 32) + 5;
     size_t free_b = 0, total_b = 0;
     SCG_CHECK_DIE(cudaMemGetInfo(&free_b, &total_b));
-    uint64_t *d = NULL;
-    if (quick() || free_b < (n + 8) * 8 + ((size_t)1 << 30) ||
-        cudaMalloc(&d, (n + 8) * 8) != cudaSuccess) {
+    W *d = NULL;
+    /* Other suites may share the GPU (SC_TEST_JOBS): a failed allocation
+     * skips too. */
+    if (quick() || free_b < (n + 8) * sizeof(W) + ((size_t)1 << 30) ||
+        cudaMalloc(&d, (n + 8) * sizeof(W)) != cudaSuccess) {
         cudaGetLastError();
-        printf("ok %d - scg_stat_type u64 over 2^32 + 5 elements # SKIP %s\n",
-               ++n_tests, quick() ? "SC_QUICK" : "less than 33 GiB free");
+        printf("ok %d - scg_stat_type %s over 2^32 + 5 elements # SKIP %s\n",
+               ++n_tests, name, quick() ? "SC_QUICK" : "not enough free memory");
         return;
     }
-    SCG_CHECK_DIE(cudaMemset(d, 0xff, (n + 8) * 8));
-    const uint64_t zero = 0, seven = 7;
-    SCG_CHECK_DIE(cudaMemcpy(d + 1 + ((uint64_t)1 << 32), &zero, 8,
+    SCG_CHECK_DIE(cudaMemset(d, 0xff, (n + 8) * sizeof(W)));
+    /* d + 1: misaligned; a zero in the second slice, a 7 in the first. */
+    const W zero = 0, seven = 7;
+    SCG_CHECK_DIE(cudaMemcpy(d + 1 + ((uint64_t)1 << 32), &zero, sizeof(W),
                              cudaMemcpyHostToDevice));
-    SCG_CHECK_DIE(cudaMemcpy(d + 1 + 5, &seven, 8, cudaMemcpyHostToDevice));
+    SCG_CHECK_DIE(cudaMemcpy(d + 1 + 5, &seven, sizeof(W), cudaMemcpyHostToDevice));
     scg_stat_acc *d_acc = (scg_stat_acc *)g_acc.get(sizeof(scg_stat_acc));
     scg_stat_acc want, got;
     bool ok = scg_stat_reset(d_acc, 0) == 0 &&
-              scg_stat_type(d + 1, n, SC_U64, d_acc, 0) == 0;
+              scg_stat_type(d + 1, n, type, d_acc, 0) == 0;
     SCG_CHECK_DIE(cudaDeviceSynchronize());
     SCG_CHECK_DIE(cudaMemcpy(&got, d_acc, sizeof got, cudaMemcpyDeviceToHost));
     cudaFree(d);
-    const uint64_t distinct[] = { ~(uint64_t)0, 0, 7 };
+    const W distinct[] = { (W)~(W)0, 0, 7 };
     ref_reset(want);
-    ref_add_type(want, SC_U64, distinct, 3);
-    u128 s = (u128)(n - 2) * ~(uint64_t)0 + 7;
+    ref_add_type(want, type, distinct, 3);
+    u128 s = (u128)(n - 2) * (W)~(W)0 + 7;
     want.sum = (uint64_t)s;
     want.sum_hi = (uint64_t)(s >> 64);
     char why[300] = "";
-    ok = ok && same_type(want, got, true, why, sizeof why);
-    tap(ok, "scg_stat_type u64 over 2^32 + 5 elements in one call (%s)", why);
+    ok = ok && same_type(want, got, sizeof(W) == 8, why, sizeof why);
+    tap(ok, "scg_stat_type %s over 2^32 + 5 elements in one call (%s)", name,
+        why);
 }
 
 static void test_bad_args()
@@ -636,14 +592,14 @@ int main(void)
     test_rule();
     test_arrays();
     test_carry();
-    test_huge();
+    test_huge<uint32_t>();
     if (sc_ctx_new(&g_cpu, "cpu", 0) != SC_OK) {
         printf("Bail out! sc_ctx_new(cpu) failed\n");
         return 1;
     }
     test_types();
     test_carry64();
-    test_huge64();
+    test_huge<uint64_t>();
     test_bad_args();
     sc_ctx_free(g_cpu);
     return tap_done();
