@@ -111,16 +111,13 @@ static sc_status stat_call(sc_ctx *ctx, const void *d_in, uint64_t n,
                            sc_type type, sc_stats_typed *figs,
                            sc_dev_call *c)
 {
-    sc_status bad = BAD_ARGS(ctx, !figs || (n && !d_in));
-    if (bad == SC_OK && sc_type_is_float(type))
-        bad = sc_fail(ctx, SC_ERR_USAGE, "sc_dev_stat: the sum of %s "
-                      "elements is sc_stat_type()'s, on the host",
-                      sc_type_name(type));
     sc_dev_call call = { .op = SC_DEV_STAT, .n = n, .in = d_in, .out = figs };
     call.w.work = SC_JOB_STAT;
     call.w.type = type;
     *c = call;
-    return bad;
+    if (!sc_type_is_float(type)) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "sc_dev_stat: the sum of %s elements "
+                   "is sc_stat_type()'s, on the host", sc_type_name(type));
 }
 
 #define ARRAYS(in, out) (n && (!(in) || !(out)))
@@ -218,8 +215,9 @@ sc_status sc_dev_stat_async(sc_ctx *ctx, const void *d_in, uint64_t n,
                             const sc_dev_queue *q)
 {
     sc_dev_call c;
-    sc_status bad = stat_call(ctx, d_in, n, type, d_figs, &c);
-    return bad ? bad : queued(ctx, &c, q);
+    sc_status bad = BAD_ARGS(ctx, !d_figs || ARRAYS(d_in, d_figs));
+    if (bad || (bad = stat_call(ctx, d_in, n, type, d_figs, &c))) return bad;
+    return queued(ctx, &c, q);
 }
 
 sc_status sc_dev_sync(sc_ctx *ctx, void *stream)
@@ -297,7 +295,7 @@ sc_status sc_dev_stat(sc_ctx *ctx, const void *d_in, uint64_t n, sc_type type,
                       sc_stats_typed *figs)
 {
     sc_dev_call c;
-    sc_status bad = stat_call(ctx, d_in, n, type, figs, &c);
-    c.out = NULL;
-    return bad ? bad : blocking(ctx, &c, figs);
+    sc_status bad = BAD_ARGS(ctx, !figs || ARRAYS(d_in, figs));
+    if (bad || (bad = stat_call(ctx, d_in, n, type, NULL, &c))) return bad;
+    return blocking(ctx, &c, figs);
 }
