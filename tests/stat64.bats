@@ -124,6 +124,20 @@ same_devices64() {
     report_is_ref f64 s.bin
 }
 
+@test "stat64 (GPU): a GPU short of memory takes smaller pieces, then hands the chunks to the CPU: the same bytes" {
+    skip_without_gpu "a device memory cap needs a GPU"
+    local t
+    for t in $TYPES64; do
+        data "$t" 3000017 9 > in.bin
+        sc-stat -d cpu -e "$t" --hist 5 in.bin > want.out
+        SC_TEST_DEVICE_MEMORY=40M sc-stat -d cuda -e "$t" -c 32M --hist 5 in.bin > got.out
+        expect_same want.out got.out || { echo "# -e $t, 40M" >&2; return 1; }
+        SC_TEST_DEVICE_MEMORY=1M sc-stat -d cuda -v -e "$t" --hist 5 in.bin > got.out 2> err.txt
+        expect_same want.out got.out || { echo "# -e $t, 1M" >&2; return 1; }
+        grep -q "continued on the CPU" err.txt || { echo "# $(cat err.txt)" >&2; return 1; }
+    done
+}
+
 @test "stat64: u64 sums past 2^64 and i64 negative sums are exact, means to 6 decimals" {
     pack64 u64 18446744073709551615 18446744073709551615 18446744073709551614 > u.bin
     run -0 sc-stat -e u64 u.bin
