@@ -1,7 +1,7 @@
 #!/bin/sh
 # kernels.sh — the CUDA kernel benchmarks against CUB (bench_compact,
 # bench_select_types, bench_select_records, bench_scan_sort,
-# bench_scan_types, bench_sort_types, bench_sort_records) and libsc's
+# bench_scan_types, bench_sort_types, bench_sort_records, bench_stat) and libsc's
 # device API against CUB
 # (bench_api), each built here and run once.  Part of `make bench`
 # (run-bench's section f); `make bench-kernels` runs it alone.
@@ -22,7 +22,7 @@ say() { printf '%s\n' "$*"; }
 libsc="-I$S/lib/core -L$B/lib/.libs -lsc -Xlinker -rpath -Xlinker $B/lib/.libs"
 # The programs are built at once (nvcc compiles one file on one core and
 # each takes minutes), then run one at a time.
-all=${BENCHES:-bench_compact bench_select_types bench_select_records bench_scan_sort bench_scan_types bench_sort_types bench_sort_records bench_api}
+all=${BENCHES:-bench_compact bench_select_types bench_select_records bench_scan_sort bench_scan_types bench_sort_types bench_sort_records bench_stat bench_api}
 srcs_of() {
     case $1 in
     bench_compact) echo "$S/kernels/compact.cu $S/kernels/split.cu $S/kernels/gen.cu" ;;
@@ -32,6 +32,7 @@ srcs_of() {
     bench_scan_types) echo "-DSCG_TUNE $S/kernels/scan.cu $S/kernels/scan_typed.cu $libsc" ;;
     bench_sort_types) echo "-DSCG_TUNE $S/kernels/sort.cu" ;;
     bench_sort_records) echo "$S/kernels/sort.cu $S/kernels/sort_records.cu" ;;
+    bench_stat) echo "$S/kernels/stat.cu $libsc" ;;
     bench_api) echo "$libsc" ;;
     esac
 }

@@ -176,16 +176,33 @@ int scg_gen(const sc_gen_plan *plan, uint64_t first_index, uint32_t *d_out,
  * add any number of arrays to it, in any order; download it and merge it
  * into the host's sc_stat_acc.  The sum is exact in 128 bits (sum_hi
  * counts the carries out of sum); the sketch's registers are those of
- * sc_hd.h, a 32-bit word each so that atomicMax can merge them.  The
+ * sc_hd.h, a 32-bit word each so that atomicMax can merge them.  min and
+ * max are those of 4-byte elements, min64 and max64 of 8-byte ones: the
+ * width's own words, so that each width's atomics are of its size.  The
  * element count is the caller's: it is the n it passed. */
 typedef struct scg_stat_acc {
     uint64_t sum, sum_hi, zeros;
     uint32_t min, max;
     uint32_t reg[SC_HLL_REGS];
+    uint64_t min64, max64;
 } scg_stat_acc;
 int scg_stat_reset(scg_stat_acc *d_acc, scg_stream s);
+/* Elements of `type`, d_in aligned to their size: their ranks (sc_type_rank)
+ * are summed and compared, their sketch is of the ranks, and zeros counts
+ * the elements that are zero (both zeros of a float).  An unsigned type is
+ * its own rank: a u32 or u64 call on ranks made elsewhere figures them as
+ * given. */
+int scg_stat_type(const void *d_in, uint64_t n, uint32_t type,
+                  scg_stat_acc *d_acc, scg_stream s);
+/* scg_stat_type of u32 elements. */
 int scg_stat(const uint32_t *d_in, uint64_t n, scg_stat_acc *d_acc,
              scg_stream s);
+/* What sc_stat_type() reports of n elements of an integer type that an
+ * accumulator took (one block, on the device): *d_out, sc_hd.h's
+ * estimate of its sketch, the elements' min and max, the sum less the
+ * ranks' bias. */
+int scg_stat_figures(const scg_stat_acc *d_acc, uint64_t n, uint32_t type,
+                     sc_stats_typed *d_out, scg_stream s);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # stat64.bats -- sc-stat and sc-split --ranges on the 64-bit element types
-# (-e u64, -e i64, -e f64), which run on the CPU's threads whatever the
-# device.  Against sc-ref (tests/ref/sc-ref.c) on its own test data (sc-ref
+# (-e u64, -e i64, -e f64): sc-stat's figures of the ranks on the device the
+# policy picks (the GPU's kernel under -d cuda; an f64 sum in its fixed
+# order on the host), --ranges on the CPU's threads whatever the device.
+# -d cuda gives the bytes of -d cpu, and -v names the GPU.
+# Against sc-ref (tests/ref/sc-ref.c) on its own test data (sc-ref
 # gen: the specials of each type, many duplicates, any bit pattern): every
 # line of the report (distinct, an estimate, within 3 % of sc-ref's exact
 # count), --hist, --head, --tail; --quantiles with --sample and --seed cut
@@ -58,9 +61,81 @@ data() {
         sc-stat -d auto -e "$t" -c 4K in.bin > auto.out
         expect_same cpu.out auto.out
     done
-    # -v names the CPU, whatever was asked for
-    run -0 --separate-stderr sc-stat -d auto -v -e u64 in.bin
-    [[ "$stderr" == *"device: cpu"* ]] || { echo "# $stderr" >&2; return 1; }
+    # -v names the CPU asked for, with no note
+    run -0 --separate-stderr sc-stat -d cpu -v -e u64 in.bin
+    [[ "$stderr" == *"device: cpu"* && "$stderr" != *"note:"* ]] ||
+        { echo "# $stderr" >&2; return 1; }
+}
+
+# same_devices64 TYPE ARGS...: sc-stat -e TYPE ARGS on -d cpu and -d cuda,
+# the same bytes; -d cuda ran on the GPU (-v names it, and no note says
+# that the host's threads took the chunks).
+same_devices64() {
+    local t=$1
+    shift
+    sc-stat -d cpu -e "$t" "$@" > cpu.out 2> cpu.err ||
+        { echo "# -d cpu -e $t $* failed: $(cat cpu.err)" >&2; return 1; }
+    sc-stat -d cuda -v -e "$t" "$@" > gpu.out 2> gpu.err ||
+        { echo "# -d cuda -e $t $* failed: $(cat gpu.err)" >&2; return 1; }
+    expect_same cpu.out gpu.out || { echo "# differs: sc-stat -e $t $*" >&2; return 1; }
+    grep -q 'device: cuda' gpu.err && ! grep -q "host's threads" gpu.err ||
+        { echo "# -d cuda -e $t $*: not on the GPU: $(cat gpu.err)" >&2; return 1; }
+}
+
+@test "stat64 (GPU): -d cuda == -d cpu byte for byte, -v names the GPU: sizes, data, chunks, --hist" {
+    skip_without_gpu "comparing -d cuda with -d cpu needs one"
+    local t n
+    for t in $TYPES64; do
+        : > in.bin
+        same_devices64 "$t" in.bin || return 1
+        for n in 1 31 33 4095 65537 1000003; do
+            data "$t" "$n" $((n + 7)) > in.bin
+            same_devices64 "$t" in.bin || { echo "# n=$n" >&2; return 1; }
+        done
+        same_devices64 "$t" -c 4K in.bin || return 1
+        same_devices64 "$t" -c 64K -j 3 --hist 7 in.bin || return 1
+        same_devices64 "$t" --quantiles 4 in.bin || return 1
+        sc-stat -d cpu -e "$t" in.bin > want.out
+        cat in.bin | sc-stat -d cuda -e "$t" -c 64K > pipe.out
+        expect_same want.out pipe.out
+        gzip -c in.bin > in.gz
+        same_devices64 "$t" -c 64K in.gz || return 1
+        EXTRA=(-d cuda)
+        report_is_ref "$t" in.bin || return 1
+        EXTRA=()
+    done
+    # the ends: all ones (UINT64_MAX, -1, a NaN), all zeros (both signs),
+    # INT64_MIN and INT64_MAX; sums past 2^64 over many chunks
+    sc-gen -d cpu -e u64 --dist constant --value 18446744073709551615 -n 300001 > ones.bin
+    perl -e 'print pack("Q<*", map { $_ % 3 ? 0 : 1 << 63 } 1 .. 70001)' > zeros.bin
+    perl -e 'print pack("q<*", map { $_ & 1 ? -9223372036854775807 - 1 : 9223372036854775807 } 1 .. 70001)' > ends.bin
+    EXTRA=(-d cuda -c 64K)
+    for t in $TYPES64; do
+        for f in ones.bin zeros.bin ends.bin; do
+            same_devices64 "$t" -c 64K "$f" || return 1
+            report_is_ref "$t" "$f" || return 1
+        done
+    done
+    run -0 sc-stat -d cuda -e u64 ones.bin
+    [[ "$output" == *"sum 5534041668856939194051615"$'\n'* ]]
+    # f64 specials: NaNs of both signs with payloads, infinities, -0
+    perl -e 'print pack("Q<*", 0x7ff8000000000001, 0xfff0000000000001, 0x8000000000000000, 0x7ff0000000000000, 0xfff0000000000000, 0, 1)' > s.bin
+    same_devices64 f64 s.bin
+    report_is_ref f64 s.bin
+}
+
+@test "stat64 (GPU): a GPU short of memory takes smaller pieces, then hands the chunks to the CPU: the same bytes" {
+    skip_without_gpu "a device memory cap needs a GPU"
+    local t
+    for t in $TYPES64; do
+        data "$t" 3000017 9 > in.bin
+        sc-stat -d cpu -e "$t" --hist 5 in.bin > want.out
+        SC_TEST_DEVICE_MEMORY=40M sc-stat -d cuda -e "$t" -c 32M --hist 5 in.bin > got.out
+        expect_same want.out got.out || { echo "# -e $t, 40M" >&2; return 1; }
+        SC_TEST_DEVICE_MEMORY=1M sc-stat -d cuda -v -e "$t" --hist 5 in.bin > got.out 2> err.txt
+        expect_same want.out got.out || { echo "# -e $t, 1M" >&2; return 1; }
+        grep -q "continued on the CPU" err.txt || { echo "# $(cat err.txt)" >&2; return 1; }
+    done
 }
 
 @test "stat64: u64 sums past 2^64 and i64 negative sums are exact, means to 6 decimals" {

@@ -13,15 +13,15 @@
 typedef struct sc_lanes sc_lanes;
 
 /* One call on the caller's device arrays (ops_dev.c): the work (GEN;
- * COMPACT and SPLIT of elements or of records, w.rec; SCAN and SORT of
- * w.type's elements, SORT with its bits), the arrays, and the device
+ * COMPACT and SPLIT of elements or of records, w.rec; SCAN, SORT and STAT
+ * of w.type's elements, SORT with its bits), the arrays, and the device
  * words of a stream-ordered call. */
 typedef struct sc_dev_call {
     sc_dev_op op;
     sc_chunk_work w;
     uint64_t n, first;
     const void *in;             /* SORT: the keys, sorted in place */
-    void *out;
+    void *out;                  /* STAT: the figures, an sc_stats_typed */
     void *rej;                  /* SPLIT */
     unsigned lo_bit, hi_bit;    /* SORT */
     int descending;
@@ -87,20 +87,22 @@ typedef struct sc_backend {
                      const sc_gen_plan *plan, uint64_t first_index,
                      void *out, uint64_t n);
     /* Adds in[0..n)'s figures to acc, which is left as it was on failure
-     * (so that the CPU may take the same call again). */
-    sc_status (*stat)(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_stat_acc *acc);
+     * (so that the CPU may take the same call again): elements of an
+     * unsigned type, u32 or u64 (the ranks of the others). */
+    sc_status (*stat)(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                      uint64_t n, sc_type type, sc_stat_acc *acc);
     /* Device arrays, which only the library's user calls, unmeasured;
      * NULL for a device whose memory is the host's.  dev_queue queues c
      * on q's stream and returns; dev_block runs it on the default
-     * stream with the context's scratch and waits once, *result holding SCAN's carry-in and
-     * receiving the count or the final carry (d_carry_in and d_result
-     * are not used).  dev_temp: the scratch op needs on n elements of
-     * type (SCAN, SORT; the others' serves every type and record). */
+     * stream with the context's scratch and waits once, result (a
+     * uint64_t) holding SCAN's carry-in and receiving the count or the
+     * final carry, or for STAT receiving the sc_stats_typed (d_carry_in,
+     * d_result and out are not used).  dev_temp: the scratch op needs on
+     * n elements of type (SCAN, SORT; the others' serves every type and
+     * record). */
     sc_status (*dev_queue)(sc_ctx *ctx, const sc_dev_call *c,
                            const sc_dev_queue *q);
-    sc_status (*dev_block)(sc_ctx *ctx, const sc_dev_call *c,
-                           uint64_t *result);
+    sc_status (*dev_block)(sc_ctx *ctx, const sc_dev_call *c, void *result);
     sc_status (*dev_sync)(sc_ctx *ctx, void *stream);
     size_t (*dev_temp)(sc_dev_op op, uint64_t n, sc_type type);
     /* The device's side of the chunk pipeline: lanes that queue chunks

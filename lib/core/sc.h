@@ -271,9 +271,10 @@ sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out);
  * (floats by totalOrder); an integer type's sum is exact, sum_hi:sum a
  * 128-bit two's complement number (a signed type's sum may be negative);
  * a float type's is fsum, a double added in sc_scan_type's fixed order
- * (sum and sum_hi 0); zeros counts both zeros of a float.  The 64-bit
- * types are figured on the host's threads whatever the context's
- * device.  Empty arrays give count 0, min and max 0. */
+ * (sum and sum_hi 0); zeros counts both zeros of a float.  The elements
+ * are ranked (and a float sum added) on the host's threads, the ranks
+ * figured on the context's device, 4- and 8-byte ones alike.  Empty
+ * arrays give count 0, min and max 0. */
 typedef struct sc_stats_typed {
     sc_type type;
     uint64_t count, zeros;

@@ -11,10 +11,11 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Device arrays (CUDA builds with a CUDA context only; SC_ERR_NODEVICE  */
 /* otherwise).  Compaction and split take the predicate's type, or      */
-/* records of 8 and 16 bytes; scans and sorts take every sc_type (the    */
-/* _type calls; those without take uint32), but for float sums, which   */
-/* run on host arrays only (sc_scan_type).  Each array is aligned to its */
-/* elements or records (SC_ERR_USAGE otherwise).                         */
+/* records of 8 and 16 bytes; stat takes the integer types; scans and   */
+/* sorts take every sc_type (the _type calls; those without take        */
+/* uint32), but for float sums, which run on host arrays only           */
+/* (sc_scan_type).  Each array is aligned to its elements or records    */
+/* (SC_ERR_USAGE otherwise).                                            */
 
 /* Stream-ordered calls: each queues its work on the caller's CUDA
  * stream and returns without waiting for the GPU, so that it runs
@@ -45,7 +46,8 @@ typedef enum sc_dev_op {
     SC_DEV_SPLIT,       /* sc_dev_split* */
     SC_DEV_SCAN,
     SC_DEV_SORT,
-    SC_DEV_GEN
+    SC_DEV_GEN,
+    SC_DEV_STAT
 } sc_dev_op;
 /* Bytes of temp that op needs on n elements of type (0 in a build
  * without CUDA): SC_DEV_SCAN and SC_DEV_SORT need more for 8-byte types
@@ -130,6 +132,14 @@ sc_status sc_dev_sort_async(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
 sc_status sc_dev_gen_async(sc_ctx *ctx, const sc_gen_params *g,
                            uint64_t first_index, uint32_t *d_out, uint64_t n,
                            const sc_dev_queue *q);
+/* sc_stat_type()'s figures of d_in[0..n), elements of an integer type
+ * (u32, i32, u64, i64; SC_ERR_USAGE for the float types, whose sum's
+ * fixed order is sc_stat_type()'s on the host), aligned to their size,
+ * into *d_figs in device memory: the same bytes as sc_stat_type() gives
+ * on the host. */
+sc_status sc_dev_stat_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                            sc_type type, sc_stats_typed *d_figs,
+                            const sc_dev_queue *q);
 /* Waits for the work queued on stream (NULL: the default stream): SC_OK,
  * or the fault the GPU found. */
 sc_status sc_dev_sync(sc_ctx *ctx, void *stream);
@@ -170,6 +180,9 @@ sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending);
 sc_status sc_dev_gen(sc_ctx *ctx, const sc_gen_params *g,
                      uint64_t first_index, uint32_t *d_out, uint64_t n);
+/* The figures to *figs on the host. */
+sc_status sc_dev_stat(sc_ctx *ctx, const void *d_in, uint64_t n,
+                      sc_type type, sc_stats_typed *figs);
 
 #ifdef __cplusplus
 }

@@ -292,4 +292,91 @@ SC_HD uint32_t sc_hll_rank(uint64_t h)
 #endif
 }
 
+/* The sketch's distinct estimate, the same bits on the host and in a
+ * kernel: Ertl's improved raw estimator ("New cardinality estimation
+ * algorithms for HyperLogLog sketches", 2017), one formula from empty to
+ * full, with no bias tables and no switch to linear counting.  Every
+ * step is one IEEE operation, rounded to nearest: a kernel's products
+ * and sums are not fused (__dmul_rn, __dadd_rn), its sqrt and division
+ * are IEEE's, and ln 2 is a constant, not a call of log(). */
+#define SC_HLL_Q (64 - SC_HLL_BITS)
+
+SC_HD double sc_dmul(double a, double b)
+{
+#ifdef __CUDA_ARCH__
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+SC_HD double sc_dadd(double a, double b)
+{
+#ifdef __CUDA_ARCH__
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+SC_HD double sc_hll_sigma(double x)
+{
+    if (x == 1.0) return INFINITY;
+    double y = 1.0, z = x, prev;
+    do {
+        x = sc_dmul(x, x);
+        prev = z;
+        z = sc_dadd(z, sc_dmul(x, y));
+        y = sc_dadd(y, y);
+    } while (z != prev);
+    return z;
+}
+
+SC_HD double sc_hll_tau(double x)
+{
+    if (x == 0.0 || x == 1.0) return 0.0;
+    double y = 1.0, z = 1.0 - x, prev;
+    do {
+        x = sqrt(x);
+        prev = z;
+        y = sc_dmul(y, 0.5);
+        double d = 1.0 - x;
+        z = z - sc_dmul(sc_dmul(d, d), y);
+    } while (z != prev);
+    return z / 3.0;
+}
+
+/* The estimate from c[k], the number of registers holding k (k = 0 ..
+ * SC_HLL_Q + 1), rounded; never more than the elements (count) nor than
+ * the values between min and max (ranks), and at least 1 of a nonempty
+ * input. */
+SC_HD uint64_t sc_hll_distinct(const double *c, uint64_t count, uint64_t min,
+                               uint64_t max)
+{
+    if (count == 0) return 0;
+    double m = SC_HLL_REGS;
+    double z = sc_dmul(m, sc_hll_tau(1.0 - c[SC_HLL_Q + 1] / m));
+    for (int k = SC_HLL_Q; k >= 1; k--) z = sc_dmul(0.5, sc_dadd(z, c[k]));
+    z = sc_dadd(z, sc_dmul(m, sc_hll_sigma(c[0] / m)));
+    /* m^2 / (2 ln 2): the products are exact (powers of two apart). */
+    double e = sc_dmul(m, m) / (2.0 * 0.6931471805599453094) / z;
+    e = floor(sc_dadd(e, 0.5));
+    double most = (double)(max - min) + 1.0;
+    if ((double)count < most) most = (double)count;
+    return e < 1.0 ? 1 : e > most ? (uint64_t)most : (uint64_t)e;
+}
+
+/* A signed integer type's ranks are x + 2^(width - 1): their sum, lo:hi,
+ * is count times that more than the elements'.  Takes it off, two's
+ * complement in 128 bits (a float type's sum is not its ranks'). */
+SC_HD void sc_stat_unbias(uint32_t type, uint64_t count, uint64_t *lo,
+                          uint64_t *hi)
+{
+    if (type != SC_I32 && type != SC_I64) return;
+    unsigned s = type == SC_I64 ? 63 : 31;
+    uint64_t d_lo = count << s, d_hi = count >> (64 - s);
+    *hi -= d_hi + (*lo < d_lo);
+    *lo -= d_lo;
+}
+
 #endif /* SC_HD_H */

@@ -84,12 +84,10 @@ sc_status sc_cpu_gen_records(sc_ctx *ctx, sc_phase_times *times,
                              const sc_gen_plan *plan, const sc_record *rec,
                              int big_endian, uint64_t first_index, void *out,
                              uint64_t n);
-/* Adds in[0..n) to acc on the thread pool; the same for 64-bit
- * elements (not in the table: the GPU's kernel takes 32-bit ones). */
-sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_stat_acc *acc);
-sc_status sc_cpu_stat64(sc_ctx *ctx, sc_phase_times *times,
-                        const uint64_t *in, uint64_t n, sc_stat_acc *acc);
+/* Adds in[0..n), elements of type u32 or u64, to acc on the thread
+ * pool. */
+sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                      uint64_t n, sc_type type, sc_stat_acc *acc);
 
 /* Stable split of in[0..n), elements of type, into nb + 1 parts: part
  * p holds the x with exactly p bounds at or below its rank (bounds are

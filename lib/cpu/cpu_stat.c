@@ -61,14 +61,9 @@ static sc_status stat_run(sc_ctx *ctx, sc_phase_times *times, const void *in,
     return st;
 }
 
-sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_stat_acc *acc)
+sc_status sc_cpu_stat(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                      uint64_t n, sc_type type, sc_stat_acc *acc)
 {
-    return stat_run(ctx, times, in, n, acc, stat_count32);
-}
-
-sc_status sc_cpu_stat64(sc_ctx *ctx, sc_phase_times *times,
-                        const uint64_t *in, uint64_t n, sc_stat_acc *acc)
-{
-    return stat_run(ctx, times, in, n, acc, stat_count64);
+    return stat_run(ctx, times, in, n, acc,
+                    sc_type_size(type) == 8 ? stat_count64 : stat_count32);
 }

@@ -4,6 +4,7 @@
  * with the context's scratch, the count or carry read back and waited
  * for once (blocking).  Both queue the same kernels, laid out in the scratch the
  * same way (sc_cuda_dev_temp). */
+#include <string.h>
 #include "cuda/cuda_internal.h"
 
 #define ALIGN 256
@@ -14,11 +15,15 @@ static size_t round_up(size_t b) { return (b + ALIGN - 1) & ~(size_t)(ALIGN - 1)
  * scan of a 32-bit type that rewrites its input (sc_scan_rewrites_input)
  * runs on a copy of it, after the kernels' scratch; a scan keeps its
  * spare words in the last unit: a final carry no one asked for, and the
- * carry-in as the kernels take it (the identity, or the caller's ranked). */
+ * carry-in as the kernels take it (the identity, or the caller's ranked).
+ * A stat's accumulator comes first, then room for the figures, where a
+ * blocking call has them made before it fetches them. */
 static size_t alt_bytes(uint64_t n, sc_type type)
 {
     return round_up(n * sc_type_size(type) + 16);
 }
+
+static size_t acc_bytes(void) { return round_up(sizeof(scg_stat_acc)); }
 
 static size_t scan_copy_bytes(uint64_t n, sc_type type)
 {
@@ -35,6 +40,7 @@ size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type)
                scan_copy_bytes(n, type) + ALIGN;
     case SC_DEV_SORT:
         return alt_bytes(n, type) + sc_cuda_sort_scratch(n, type);
+    case SC_DEV_STAT: return acc_bytes() + round_up(sizeof(sc_stats_typed));
     default: return 0;
     }
 }
@@ -42,8 +48,8 @@ size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type)
 static const char *what(const sc_dev_call *c)
 {
     static const char *const names[] = { "compact", "split", "scan", "sort",
-                                         "gen" };
-    return c->op <= SC_DEV_GEN ? names[c->op] : "device call";
+                                         "gen", "stat" };
+    return c->op <= SC_DEV_STAT ? names[c->op] : "device call";
 }
 
 /* A scan's carries as its kernels take them: the carry-in (cin, the
@@ -105,6 +111,13 @@ static int queue_scan(const sc_dev_call *c, cudaStream_t s, void *temp,
 static int queue(const sc_dev_call *c, cudaStream_t s, void *temp,
                  const uint64_t *cin, uint64_t *res)
 {
+    if (c->op == SC_DEV_STAT) {
+        sc_cuda_bufs b = { .in = c->in, .scratch = temp };
+        int e = scg_stat_reset(temp, s);
+        if (!e) e = sc_cuda_queue(&c->w, c->n, 0, &b, s);
+        if (!e) e = scg_stat_figures(temp, c->n, (uint32_t)c->w.type, c->out, s);
+        return e;
+    }
     if (c->op == SC_DEV_SORT)
         return scg_sort_keys_type((void *)c->in, temp, c->n,
                                   (uint32_t)c->w.type, c->lo_bit, c->hi_bit,
@@ -156,7 +169,7 @@ sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
  * call follows what the caller queued there before it (a cudaMemcpy of
  * its input, say), as a call with no stream argument is expected to. */
 sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
-                            uint64_t *result)
+                            void *result)
 {
     struct sc_cuda *g = ctx->cuda;
     cudaStream_t s = 0;
@@ -165,20 +178,28 @@ sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
     if ((st = sc_cuda_bind(ctx)) ||
         (need && (st = sc_cuda_ensure(ctx, g, BUF_SCRATCH, need))))
         return st;
+    void *temp = g->buf[BUF_SCRATCH];
+    sc_dev_call own = *c;
     const uint64_t *cin = NULL;
     if (c->op == SC_DEV_SCAN) {
-        g->h_small[0] = *result;
+        memcpy(g->h_small, result, 8);
         CK(cudaMemcpyAsync(g->d_small, g->h_small, 8, cudaMemcpyHostToDevice,
                            s), "upload");
         cin = g->d_small;
     }
-    int err = queue(c, s, g->buf[BUF_SCRATCH], cin, g->d_small + 1);
+    if (c->op == SC_DEV_STAT) own.out = (char *)temp + acc_bytes();
+    int err = queue(&own, s, temp, cin, g->d_small + 1);
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, what(c));
-    if (result)
+    /* The figures straight to the caller's (pageable) memory: a copy
+     * that waits for the kernels, before the one wait below. */
+    if (c->op == SC_DEV_STAT)
+        CK(cudaMemcpyAsync(result, own.out, sizeof(sc_stats_typed),
+                           cudaMemcpyDeviceToHost, s), "download");
+    else if (result)
         CK(cudaMemcpyAsync(g->h_small + 1, g->d_small + 1, 8,
                            cudaMemcpyDeviceToHost, s), "download");
     CK(cudaStreamSynchronize(s), "running kernels");
-    if (result) *result = g->h_small[1];
+    if (result && c->op != SC_DEV_STAT) memcpy(result, g->h_small + 1, 8);
     return SC_OK;
 }
 

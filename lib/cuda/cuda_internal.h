@@ -48,7 +48,7 @@ struct sc_cuda {
 sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
                             const sc_dev_queue *q);
 sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
-                            uint64_t *result);
+                            void *result);
 sc_status sc_cuda_dev_sync(sc_ctx *ctx, void *stream);
 size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type);
 
@@ -109,16 +109,17 @@ sc_status sc_cuda_download(sc_ctx *ctx, sc_phase_times *times, void *dst,
                            const void *d_src, size_t bytes);
 void sc_cuda_stages_free(struct sc_cuda *c);
 
-/* The device's stat figures of n elements as the host's running state
- * (work.c): what sc_stat_acc_merge() then adds in. */
+/* The device's stat figures of n elements of type as the host's running
+ * state (work.c): what sc_stat_acc_merge() then adds in. */
 void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
-                          uint64_t n);
+                          uint64_t n, sc_type type);
 /* What one operation needs on the GPU and the kernels it runs (work.c),
  * the same for the array operations and the lanes. */
 /* Bytes of each of w's results in out: 0 for STAT, which writes none. */
 size_t sc_cuda_out_bytes(const sc_chunk_work *w);
 /* Bytes of each element w's kernels read: the record's or else the
- * predicate's type's for COMPACT and SPLIT, else 4. */
+ * predicate's type's for COMPACT and SPLIT, w's type's for SCAN and STAT,
+ * else 4. */
 size_t sc_cuda_in_bytes(const sc_chunk_work *w);
 /* Bytes of scratch that work's kernels need on n elements (0: none). */
 size_t sc_cuda_scratch(sc_job_kind work, uint64_t n);

@@ -264,7 +264,7 @@ static sc_status cuda_gen(sc_ctx *ctx, sc_phase_times *times,
     return in_pieces(ctx, times, n, gen_cb, &a);
 }
 
-typedef struct stat_args { sc_chunk_work w; const uint32_t *in;
+typedef struct stat_args { sc_chunk_work w; const char *in;
                            scg_stat_acc *d_acc; } stat_args;
 
 static sc_status stat_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
@@ -273,9 +273,10 @@ static sc_status stat_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
     stat_args *a = arg;
     struct sc_cuda *c = ctx->cuda;
     sc_status st;
+    size_t size = sc_type_size(a->w.type);
     if ((st = ensure_for(ctx, &a->w, len)) ||
-        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off,
-                             len * 4)))
+        (st = sc_cuda_upload(ctx, times, c->buf[BUF_IN], a->in + off * size,
+                             len * size)))
         return st;
     sc_cuda_bufs b = own_bufs(c);
     return run_kernels(ctx, times, &a->w, len, off, &b, "stat");
@@ -287,14 +288,15 @@ static sc_status stat_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
  * scratch, ensured here at the size the pieces ask for, so it stays where
  * it is while they add up. */
 static sc_status cuda_stat(sc_ctx *ctx, sc_phase_times *times,
-                           const uint32_t *in, uint64_t n, sc_stat_acc *acc)
+                           const void *in, uint64_t n, sc_type type,
+                           sc_stat_acc *acc)
 {
     if (n == 0) return SC_OK;
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) ||
         (st = ensure(ctx, BUF_SCRATCH, sc_cuda_scratch(SC_JOB_STAT, n))))
         return st;
-    stat_args a = { { .work = SC_JOB_STAT }, in,
+    stat_args a = { { .work = SC_JOB_STAT, .type = type }, in,
                     ctx->cuda->buf[BUF_SCRATCH] };
     int err = scg_stat_reset(a.d_acc, ctx->cuda->stream);
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, "stat");
@@ -304,7 +306,7 @@ static sc_status cuda_stat(sc_ctx *ctx, sc_phase_times *times,
     st = h && part ? sc_cuda_download(ctx, times, h, a.d_acc, sizeof *h)
                    : sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     if (st == SC_OK) {
-        sc_cuda_stat_figures(part, h, n);
+        sc_cuda_stat_figures(part, h, n, type);
         sc_stat_acc_merge(acc, part);
     }
     free(h);

@@ -231,7 +231,7 @@ sc_status sc_lanes_finish(sc_lanes *l, unsigned i, sc_chunk *c)
     c->n_sel = w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT
              ? ln->h_small[SMALL_COUNT] : 0;
     if (w->work == SC_JOB_STAT) {
-        sc_cuda_stat_figures(ln->stat, ln->h_stat, c->n);
+        sc_cuda_stat_figures(ln->stat, ln->h_stat, c->n, w->type);
         c->stat = ln->stat;
     }
     if ((w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) &&

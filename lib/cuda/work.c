@@ -15,7 +15,8 @@ size_t sc_cuda_in_bytes(const sc_chunk_work *w)
     int typed = (w->work == SC_JOB_COMPACT || w->work == SC_JOB_SPLIT) && w->pred;
     if (typed && w->rec) return w->rec->size;
     if (typed) return sc_type_size((sc_type)w->pred->type);
-    return w->work == SC_JOB_SCAN ? sc_type_size(w->type) : 4;
+    return w->work == SC_JOB_SCAN || w->work == SC_JOB_STAT
+           ? sc_type_size(w->type) : 4;
 }
 
 size_t sc_cuda_out_bytes(const sc_chunk_work *w)
@@ -84,7 +85,7 @@ int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
                              (int)w->op, w->inclusive, w->wide, b->carry_in,
                              b->out, b->carry_out, b->scratch, s);
     case SC_JOB_STAT:
-        return scg_stat(b->in, n, b->scratch, s);
+        return scg_stat_type(b->in, n, (uint32_t)w->type, b->scratch, s);
     default:
         return -1;
     }
@@ -103,14 +104,15 @@ sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
 }
 
 void sc_cuda_stat_figures(sc_stat_acc *out, const scg_stat_acc *d,
-                          uint64_t n)
+                          uint64_t n, sc_type type)
 {
+    int wide = sc_type_size(type) == 8;
     out->count = n;
     out->zeros = d->zeros;
     out->sum = d->sum;
     out->sum_hi = d->sum_hi;
-    out->min = d->min;
-    out->max = d->max;
+    out->min = wide ? d->min64 : d->min;
+    out->max = wide ? d->max64 : d->max;
     /* A rank is at most 64 - SC_HLL_BITS + 1: it fits the host's byte. */
     for (unsigned k = 0; k < SC_HLL_REGS; k++)
         out->reg[k] = (uint8_t)d->reg[k];

@@ -123,7 +123,8 @@ static sc_status stream(job_state *js, const sc_job_type *t,
         .independent = !t->reduce && !t->in_order, .reduce = t->reduce,
         .combine = t->combine,
     };
-    sc_status st = ops.cpu_only ? sc_policy_cpu_only(ctx) : SC_OK;
+    sc_status st = ops.cpu_only && !t->worker_device ? sc_policy_cpu_only(ctx)
+                                                     : SC_OK;
     if (st != SC_OK) return st;
     if (t->describe) t->describe(js, &ops.work);
     else ops.work.work = t->work;

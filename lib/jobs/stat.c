@@ -9,7 +9,10 @@
  * memory up to a quarter of RAM, then in a temporary file) and counted
  * into buckets once the pass is over.  The input itself is read once,
  * whatever it is: a pipe, gzip or text.  Records are looked at through
- * their keys (sc_job_keys), on the CPU, as elements of the key's type. */
+ * their keys (sc_job_keys, gathered on the CPU), as elements of the key's
+ * type.  Chunks that stay on the worker thread (typed, sampled, records)
+ * still reach the policy's device: reduce() hands them to the ops layer
+ * (sc_stat_add, sc_stat_add_type). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include "stream/stream.h"
@@ -36,9 +39,9 @@ typedef struct stat_state {
      * may be reported after it, as the histogram would miss what was
      * lost. */
     sc_status keep_st;
-    /* Elements of a signed, float or 64-bit type: figured as their
-     * ranks, on the worker thread in stream order (their float sum has
-     * one). */
+    /* Elements of a signed, float or 64-bit type: ranked on the worker
+     * thread in stream order (their float sum has one), the ranks then
+     * figured on the policy's device. */
     int typed;
     sc_stat_typed t;
 } stat_state;
@@ -49,7 +52,7 @@ static sc_status reduce(stat_state *ss, void *x, size_t n)
 {
     sc_status st = ss->typed
         ? sc_stat_add_type(ss->ctx, ss->times, x, n, ss->seen, &ss->t, ss->acc)
-        : sc_stat_add(ss->ctx, ss->times, x, n, ss->acc);
+        : sc_stat_add(ss->ctx, ss->times, x, n, SC_U32, ss->acc);
     if (st == SC_OK && ss->quant)
         st = sc_sample_add(ss->ctx, ss->times, ss->quant, x, n, ss->seen);
     ss->seen += n;
@@ -60,7 +63,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
 {
     job_state *js = op;
     stat_state *ss = js->own;
-    if (ss->cpu_only) {         /* the pipeline gives every chunk to the CPU */
+    if (ss->cpu_only) {         /* every chunk on the worker thread */
         void *x = sc_job_keys(js, &s->c);
         s->c.n_sel = sc_blocks_keep(&ss->blocks, x, s->c.n, s->c.first);
         return reduce(ss, x, (size_t)s->c.n_sel);
@@ -68,7 +71,7 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_ctx *ctx = ss->ctx;
     sc_status st;
     pthread_mutex_lock(&ss->lock);
-    SC_ON(b, stat(ctx, ss->times, s->c.in, s->c.n, ss->acc));
+    SC_ON(b, stat(ctx, ss->times, s->c.in, s->c.n, SC_U32, ss->acc));
     pthread_mutex_unlock(&ss->lock);
     return st;
 }
@@ -252,6 +255,7 @@ static void release(job_state *js)
 
 const sc_job_type sc_stat_job = {
     .work = SC_JOB_STAT, .process = process, .emit = emit, .check = check,
-    .open = open, .cpu_only = cpu_only, .in_order = 1, .alone = alone,
+    .open = open, .cpu_only = cpu_only, .in_order = 1, .worker_device = 1,
+    .alone = alone,
     .finish = finish, .free = release, .keys = 1,
 };

@@ -77,6 +77,12 @@ typedef struct sc_job_type {
      * for several threads at once). */
     int (*cpu_only)(const job_state *js);
     int in_order;
+    /* process() sends a chunk it takes on the worker thread to the
+     * device itself (through the ops layer, which picks one by the
+     * policy), so that a job whose chunks stay on the worker (cpu_only)
+     * is not the CPU's alone: -v says no more than the devices that ran
+     * (stat). */
+    int worker_device;
     /* Records are looked at through their keys alone (scan, stat): each
      * chunk's are gathered into its aux buffer by sc_job_keys(). */
     int keys;

@@ -14,15 +14,16 @@
 #include "ops/ops.h"
 
 /* The table for n elements of type t of work w: the policy's pick for
- * 4-byte elements and for compaction, split and scans of 8-byte ones;
- * other work on 8-byte elements is the host's threads' whatever the device
- * (no GPU kernel takes it yet), which then reads as the CPU under -v, with
- * no word of the policy's. */
+ * 4-byte elements and for compaction, split, scans and stat of 8-byte
+ * ones; other work on 8-byte elements (gen) is the host's threads'
+ * whatever the device (no GPU kernel takes it yet), which then reads as
+ * the CPU under -v, with no word of the policy's. */
 static const sc_backend *pick(sc_ctx *ctx, sc_job_kind w, sc_type t,
                               uint64_t n)
 {
     int gpu_takes = sc_type_size(t) == 4 || w == SC_JOB_COMPACT ||
-                    w == SC_JOB_SPLIT || w == SC_JOB_SCAN;
+                    w == SC_JOB_SPLIT || w == SC_JOB_SCAN ||
+                    w == SC_JOB_STAT;
     if (!gpu_takes) return sc_ops_cpu();
     return sc_backend_pick(ctx, w, n * sc_type_size(t));
 }
@@ -238,8 +239,9 @@ sc_status sc_gen(sc_ctx *ctx, const sc_gen_params *g, uint64_t first_index,
 }
 
 /* sc_stat()'s reduction (ops_stat.c makes the figures of it). */
-sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_stat_acc *acc)
+sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                      uint64_t n, sc_type type, sc_stat_acc *acc)
 {
-    ON_DEVICE(ctx, SC_JOB_STAT, SC_U32, n, stat(ctx, times, in, n, acc));
+    ON_DEVICE(ctx, SC_JOB_STAT, type, n,
+              stat(ctx, times, in, n, type, acc));
 }

@@ -110,16 +110,18 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                         void *arg);
 
 /* The array layer's dispatch of the same (ops.c), and the figures
- * (ops_stat.c). */
-sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const uint32_t *in,
-                      uint64_t n, sc_stat_acc *acc);
+ * (ops_stat.c): elements of an unsigned type, u32 or u64 (the others'
+ * ranks), on the device the policy picks. */
+sc_status sc_stat_add(sc_ctx *ctx, sc_phase_times *times, const void *in,
+                      uint64_t n, sc_type type, sc_stat_acc *acc);
 
 /* sc-stat of elements of a signed, float or 64-bit type: what it keeps
  * beyond the unsigned state, which takes their ranks (sc_key, sc_key64):
  * the zeros, and the float sum in its fixed order.  sc_stat_add_type()
  * counts x[0..n), elements of t->type at positions first.. of what is
- * looked at, in stream order, and leaves x ranked (ops_stat.c); 64-bit
- * elements on the host's threads, whatever the device. */
+ * looked at, in stream order, and leaves x ranked (ops_stat.c); the ranks
+ * go to the device the policy picks (sc_stat_add), the float sum's fixed
+ * order stays on the host's thread. */
 typedef struct sc_stat_typed {
     sc_type type;
     uint64_t zeros;

@@ -21,6 +21,7 @@ static unsigned out_size(const sc_dev_call *c)
 {
     if (c->op == SC_DEV_COMPACT && c->w.out_kind == SC_EMIT_IDX64) return 8;
     if (c->op == SC_DEV_SCAN && c->w.wide) return 8;
+    if (c->op == SC_DEV_STAT) return 8;     /* an sc_stats_typed */
     return in_size(c);
 }
 
@@ -45,9 +46,10 @@ static sc_status arrays_ok(sc_ctx *ctx, const sc_dev_call *c)
 }
 
 /* c queued on q (async), or run and waited for with *result holding a
- * scan's carry-in and receiving the count or the final carry. */
+ * scan's carry-in and receiving the count or the final carry (a
+ * uint64_t), or a stat's figures (an sc_stats_typed). */
 static sc_status run(sc_ctx *ctx, const sc_dev_call *c, int async,
-                     const sc_dev_queue *q, uint64_t *result)
+                     const sc_dev_queue *q, void *result)
 {
     sc_status bad = arrays_ok(ctx, c);
     if (bad) return bad;
@@ -291,6 +293,38 @@ sc_status sc_dev_gen(sc_ctx *ctx, const sc_gen_params *g,
                      uint64_t first_index, uint32_t *d_out, uint64_t n)
 {
     return gen_any(ctx, __func__, g, first_index, d_out, n, 0, NULL);
+}
+
+/* The integer types: a float sum's fixed order is sc_stat_type()'s, on
+ * the host. */
+static sc_status stat_any(sc_ctx *ctx, const char *fn, const void *d_in,
+                          uint64_t n, sc_type type, sc_stats_typed *figs,
+                          int async, const sc_dev_queue *q)
+{
+    sc_status bad = BAD_CALL(ctx, fn, !figs || ARRAYS(d_in, figs));
+    if (bad) return bad;
+    if (!sc_type_size(type))
+        return sc_fail(ctx, SC_ERR_USAGE, "%s: invalid element type", fn);
+    if (sc_type_is_float(type))
+        return sc_fail(ctx, SC_ERR_USAGE, "%s: the sum of %s elements is "
+                       "sc_stat_type()'s, on the host", fn, sc_type_name(type));
+    sc_dev_call c = { .op = SC_DEV_STAT, .n = n, .in = d_in, .out = figs };
+    c.w.work = SC_JOB_STAT;
+    c.w.type = type;
+    return run(ctx, &c, async, q, figs);
+}
+
+sc_status sc_dev_stat_async(sc_ctx *ctx, const void *d_in, uint64_t n,
+                            sc_type type, sc_stats_typed *d_figs,
+                            const sc_dev_queue *q)
+{
+    return stat_any(ctx, __func__, d_in, n, type, d_figs, 1, q);
+}
+
+sc_status sc_dev_stat(sc_ctx *ctx, const void *d_in, uint64_t n, sc_type type,
+                      sc_stats_typed *figs)
+{
+    return stat_any(ctx, __func__, d_in, n, type, figs, 0, NULL);
 }
 
 sc_status sc_dev_sync(sc_ctx *ctx, void *stream)

@@ -42,11 +42,7 @@ sc_status sc_stat_add_type(sc_ctx *ctx, sc_phase_times *times, void *x,
         sc_cpu_fsum(x, t->type, n, first, 1, 1, NULL, &t->fsum);
     rank(ctx, x, n, t->type);
     sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
-    if (!wide) return sc_stat_add(ctx, times, x, n, acc);
-    /* 64-bit elements are the host's threads' whatever the device: no
-     * kernel takes them yet. */
-    sc_backend_used(ctx, sc_ops_cpu());
-    return sc_cpu_stat64(ctx, times, x, n, acc);
+    return sc_stat_add(ctx, times, x, n, wide ? SC_U64 : SC_U32, acc);
 }
 
 sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out)
@@ -57,7 +53,7 @@ sc_status sc_stat(sc_ctx *ctx, const uint32_t *in, uint64_t n, sc_stats *out)
     sc_stat_acc *acc = malloc(sizeof *acc);
     if (!acc) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_stat_acc_init(acc);
-    sc_status st = sc_stat_add(ctx, NULL, in, n, acc);
+    sc_status st = sc_stat_add(ctx, NULL, in, n, SC_U32, acc);
     if (st == SC_OK) sc_stat_acc_result(acc, out);
     free(acc);
     return st;

@@ -7,7 +7,8 @@
  * indices, split (both halves), scan (every op, inclusive and exclusive,
  * wide and not, carry-in from device memory or the identity, carry-out),
  * sort (full, partial and descending bit ranges, keys whose top bits are
- * all equal) and gen.  Outputs are poisoned with 0xAB bytes before each
+ * all equal), gen and stat (sc_stat_type's figures of u32, i32, u64 and
+ * i64, the ends of the 64-bit types among the data).  Outputs are poisoned with 0xAB bytes before each
  * call and checked in full after it, GUARD elements past n included: a
  * write past the count or past n fails too.
  *
@@ -31,7 +32,8 @@
  * two host threads with a stream and temp each; a CUDA graph captured
  * from a chain and launched twice, and one of a scan from the identity;
  * a temp too small, and other arguments the header rules out, refused
- * with nothing queued; sc_dev_sync's SC_OK after good work.
+ * with nothing queued (sc_dev_stat's float types among them); a stat
+ * captured in a graph; sc_dev_sync's SC_OK after good work.
  *
  * This program links libsc like any user (sc.h only), unlike the kernel
  * tests beside it, which compile the kernels in.  SC_QUICK=1 keeps to
@@ -541,6 +543,159 @@ static void test_selects64(uint64_t n, uint64_t seed)
     CK(cudaFree(din));
     CK(cudaFree(dsel));
     CK(cudaFree(drej));
+}
+
+/* ------------------------------------------------------------------ */
+/* Stat: the figures of every integer type, async and blocking.        */
+
+/* Field by field (padding aside): whether got is want. */
+static bool figures_are(const sc_stats_typed &got, const sc_stats_typed &want)
+{
+    if (got.type == want.type && got.count == want.count &&
+        got.zeros == want.zeros && got.min == want.min &&
+        got.max == want.max && got.sum == want.sum &&
+        got.sum_hi == want.sum_hi && got.distinct == want.distinct &&
+        memcmp(&got.fsum, &want.fsum, 8) == 0)
+        return true;
+    why("type/count/zeros/min/max/sum_hi:sum/distinct %d/%llu/%llu/%#llx/%#llx/"
+        "%#llx:%#llx/%llu, want %d/%llu/%llu/%#llx/%#llx/%#llx:%#llx/%llu",
+        (int)got.type, (unsigned long long)got.count,
+        (unsigned long long)got.zeros, (unsigned long long)got.min,
+        (unsigned long long)got.max, (unsigned long long)got.sum_hi,
+        (unsigned long long)got.sum, (unsigned long long)got.distinct,
+        (int)want.type, (unsigned long long)want.count,
+        (unsigned long long)want.zeros, (unsigned long long)want.min,
+        (unsigned long long)want.max, (unsigned long long)want.sum_hi,
+        (unsigned long long)want.sum, (unsigned long long)want.distinct);
+    return false;
+}
+
+static sc_stats_typed *d_figs;     /* device figures of the async calls */
+
+/* sc_dev_stat and sc_dev_stat_async (the caller's temp, and the
+ * context's) of u32, i32, u64 and i64 arrays, the 8-byte ones also one
+ * element past a 16-byte boundary, against sc_stat_type on the CPU. */
+static void test_stats(uint64_t n, uint64_t seed)
+{
+    const sc_type types[] = { SC_U32, SC_I32, SC_U64, SC_I64 };
+    uint64_t *din;
+    CK(cudaMalloc(&din, (n + 2) * 8));
+    for (sc_type t : types) {
+        size_t size = sc_type_size(t);
+        std::vector<uint64_t> h64;
+        std::vector<uint32_t> h32;
+        const void *h;
+        if (size == 8) {
+            make_64(h64, n, seed, t);
+            /* the ends of the type among them: sums past 64 bits */
+            for (uint64_t i = 0; i < n; i += 7)
+                h64[i] = t == SC_U64 ? ~0ull : (i & 8) ? 1ull << 63 : ~0ull >> 1;
+            h = h64.data();
+        } else {
+            make_u32(h32, n, seed);
+            h = h32.data();
+        }
+        sc_stats_typed want;
+        need(sc_stat_type(g_cpu, h, n, t, &want), "sc_stat_type");
+        for (int off = 0; off < (size == 8 ? 2 : 1); off++) {
+            char *d = (char *)din + off * size;
+            upload(d, h, n * size);
+            for (int mode = 0; mode < 3; mode++) {
+                sc_stats_typed got;
+                memset(&got, POISON, sizeof got);
+                sc_status st;
+                bool ok;
+                if (mode == 0) {
+                    st = sc_dev_stat(g_gpu, d, n, t, &got);
+                    ok = called(st, "sc_dev_stat");
+                } else {
+                    poison(d_figs, sizeof *d_figs);
+                    st = sc_dev_stat_async(g_gpu, d, n, t, d_figs,
+                                           mode == 1 ? &g_q : NULL);
+                    ok = finished(st, "sc_dev_stat_async",
+                                  mode == 1 ? g_stream : NULL);
+                    CK(cudaMemcpy(&got, d_figs, sizeof got, cudaMemcpyDeviceToHost));
+                }
+                ok = ok && figures_are(got, want);
+                tap(ok, "stat %s of %s n=%llu%s: distinct %llu",
+                    mode == 0 ? "blocking" : mode == 1 ? "async" : "async, q NULL",
+                    sc_type_name(t), (unsigned long long)n,
+                    off ? ", 8 bytes past 16" : "", (unsigned long long)want.distinct);
+            }
+        }
+    }
+    CK(cudaFree(din));
+}
+
+/* What sc_dev_stat refuses, with nothing written: float types (their
+ * sums are the host's), a type that is none, an array off its grid, no
+ * figures, too small a temp; and a capture of it replayed. */
+static void test_stat_edges(void)
+{
+    const uint64_t n = 65537;
+    std::vector<uint32_t> h;
+    make_u32(h, n, 950);
+    upload(d_in, h.data(), n * 4);
+    size_t need_b = sc_dev_temp_bytes(SC_DEV_STAT, n);
+    sc_dev_queue small = { g_stream, g_temp, need_b ? need_b - 1 : 0 };
+    poison(d_figs, sizeof *d_figs);
+    sc_stats_typed f;
+    sc_status st[7] = {
+        sc_dev_stat_async(g_gpu, d_in, n, SC_F32, d_figs, &g_q),
+        sc_dev_stat(g_gpu, d_in, n / 2, SC_F64, &f),
+        sc_dev_stat_async(g_gpu, d_in, n, (sc_type)99, d_figs, &g_q),
+        sc_dev_stat_async(g_gpu, (char *)d_in + 4, 2, SC_U64, d_figs, &g_q),
+        sc_dev_stat_async(g_gpu, d_in, n, SC_U32, NULL, &g_q),
+        sc_dev_stat(g_gpu, NULL, n, SC_U32, &f),
+        need_b ? sc_dev_stat_async(g_gpu, d_in, n, SC_U32, d_figs, &small)
+               : SC_ERR_USAGE,
+    };
+    static const char *const what[7] = {
+        "f32", "f64 (blocking)", "type 99", "u64 at a 4-byte offset",
+        "d_figs NULL", "d_in NULL (blocking)", "temp one byte short" };
+    sc_status sy = sc_dev_sync(g_gpu, g_stream);
+    for (int k = 0; k < 7; k++) {
+        if (st[k] != SC_ERR_USAGE)
+            why("got %s", sc_strerror(st[k]));
+        tap(st[k] == SC_ERR_USAGE, "sc_dev_stat, %s: SC_ERR_USAGE", what[k]);
+    }
+    std::vector<uint8_t> pois(sizeof *d_figs, POISON);
+    tap(sy == SC_OK && same<uint8_t>(d_figs, pois.data(), sizeof *d_figs,
+                                     sizeof *d_figs),
+        "after the refusals the figures are untouched, sc_dev_sync SC_OK");
+    tap(sc_dev_stat(g_cpu, d_in, n, SC_U32, &f) == SC_ERR_NODEVICE,
+        "sc_dev_stat on a cpu context: SC_ERR_NODEVICE");
+
+    /* captured once, replayed on new data twice */
+    sc_stats_typed want;
+    cudaGraph_t graph = NULL;
+    CK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    sc_status sc = sc_dev_stat_async(g_gpu, d_in, n, SC_I32, d_figs, &g_q);
+    cudaError_t e = cudaStreamEndCapture(g_stream, &graph);
+    bool ok = called(sc, "sc_dev_stat_async in capture") && e == cudaSuccess && graph;
+    if (e != cudaSuccess) {
+        why("cudaStreamEndCapture: %s", cudaGetErrorString(e));
+        cudaGetLastError();
+    }
+    if (ok) {
+        cudaGraphExec_t exec;
+        CK(cudaGraphInstantiate(&exec, graph, 0));
+        for (int launch = 0; launch < 2 && ok; launch++) {
+            make_u32(h, n, 960 + launch);
+            upload(d_in, h.data(), n * 4);
+            need(sc_stat_type(g_cpu, h.data(), n, SC_I32, &want), "sc_stat_type");
+            poison(d_figs, sizeof *d_figs);
+            CK(cudaGraphLaunch(exec, g_stream));
+            CK(cudaStreamSynchronize(g_stream));
+            sc_stats_typed got;
+            CK(cudaMemcpy(&got, d_figs, sizeof got, cudaMemcpyDeviceToHost));
+            ok = figures_are(got, want);
+        }
+        CK(cudaGraphExecDestroy(exec));
+    }
+    if (graph)
+        CK(cudaGraphDestroy(graph));
+    tap(ok, "graph: sc_dev_stat_async of i32 captured, launched twice on new data");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1757,10 +1912,11 @@ int main(void)
     CK(cudaMalloc(&d_tin, (g_tmax + GUARD) * 16));
     CK(cudaMalloc(&d_tout, (g_tmax + GUARD) * 16));
     CK(cudaMalloc(&d_trej, (g_tmax + GUARD) * 16));
+    CK(cudaMalloc(&d_figs, sizeof *d_figs));
     /* one temp for every op: the largest of what each needs */
     const sc_dev_op ops[] = { SC_DEV_COMPACT, SC_DEV_SPLIT, SC_DEV_SCAN,
-                              SC_DEV_SORT, SC_DEV_GEN };
-    for (int k = 0; k < 5; k++)
+                              SC_DEV_SORT, SC_DEV_GEN, SC_DEV_STAT };
+    for (int k = 0; k < 6; k++)
         for (sc_type t : all_types)
             if (sc_dev_temp_bytes_type(ops[k], nmax, t) > g_temp_bytes)
                 g_temp_bytes = sc_dev_temp_bytes_type(ops[k], nmax, t);
@@ -1776,6 +1932,7 @@ int main(void)
         test_scans(sz[s], 10 * s + 3);
         test_sorts(sz[s], 10 * s + 4);
         test_gens(sz[s]);
+        test_stats(sz[s], 10 * s + 5);
     }
     for (int s = 0; s < nts; s++) {
         test_typed_scans(tsz[s], 100 * s + 5);
@@ -1792,6 +1949,7 @@ int main(void)
     test_graph_identity();
     test_small_temp();
     test_bad_args();
+    test_stat_edges();
     test_default_queue();
     test_sync_and_nodevice();
 
@@ -1805,6 +1963,7 @@ int main(void)
     CK(cudaFree(d_tin));
     CK(cudaFree(d_tout));
     CK(cudaFree(d_trej));
+    CK(cudaFree(d_figs));
     sc_ctx_free(g_gpu);
     sc_ctx_free(g_cpu);
     printf("1..%d\n", n_tests);

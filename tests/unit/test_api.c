@@ -1348,6 +1348,26 @@ static void test_ops64(void)
     p.type = 99;
     ok(sc_compact(cpu_ctx, &kept, 1, &p, &kept, &kept) == SC_ERR_USAGE,
        "sc_compact refuses a predicate of no type");
+    /* sc_dev_stat checks its arguments before it looks for a GPU: float
+     * types (their sums are the host's), no type, off the grid, no
+     * figures; then a context with no GPU has none. */
+    sc_stats_typed f;
+    ok(sc_dev_stat(cpu_ctx, grid, 2, SC_F64, &f) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(cpu_ctx), "f64") &&
+       sc_dev_stat_async(cpu_ctx, grid, 2, SC_F32, (sc_stats_typed *)grid,
+                         NULL) == SC_ERR_USAGE &&
+       sc_dev_stat(cpu_ctx, grid, 2, (sc_type)99, &f) == SC_ERR_USAGE &&
+       sc_dev_stat(cpu_ctx, (char *)grid + 4, 1, SC_I64, &f) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(cpu_ctx), "8-byte") &&
+       sc_dev_stat_async(cpu_ctx, grid, 2, SC_U64, NULL, NULL) == SC_ERR_USAGE &&
+       sc_dev_stat(cpu_ctx, NULL, 2, SC_U32, &f) == SC_ERR_USAGE &&
+       sc_dev_stat(NULL, grid, 2, SC_U32, &f) == SC_ERR_USAGE,
+       "sc_dev_stat refuses float types, no type, arrays off their grid and "
+       "missing pointers (%s)", sc_ctx_message(cpu_ctx));
+    ok(sc_dev_stat(cpu_ctx, grid, 2, SC_U64, &f) == SC_ERR_NODEVICE &&
+       sc_dev_stat_async(cpu_ctx, grid, 4, SC_U32, (sc_stats_typed *)grid,
+                         NULL) == SC_ERR_NODEVICE,
+       "sc_dev_stat and sc_dev_stat_async on a cpu context: SC_ERR_NODEVICE");
 }
 
 static void test_ops(void)
