@@ -9,6 +9,8 @@
 #   sh bench/kernels.sh SRCDIR BUILDDIR [WORKDIR]
 # NVCC_ALL: nvcc with its flags (Makefile.am's).  WORKDIR (default a
 # temporary directory) holds the programs.  BENCHES names fewer of them.
+# BENCH_BUILD_ONLY=DIR builds them into DIR and runs none (scripts/gpu
+# prebuild).
 set -eu
 S=$1 B=$2
 if [ -n "${3:-}" ]; then D=$3; else D=$(mktemp -d); trap 'rm -rf "$D"' EXIT; fi
@@ -48,6 +50,13 @@ for b in $all; do
     fi
 done
 wait
+if [ -n "${BENCH_BUILD_ONLY:-}" ]; then
+    for b in $all; do
+        if [ -x "$D/$b" ]; then cp "$D/$b" "$BENCH_BUILD_ONLY/"
+        else say "  $b: build FAILED:"; tail -n 20 "$D/$b.err" 2>/dev/null; fi
+    done
+    exit 0
+fi
 for b in $all; do
     if [ -f "$D/$b.why" ]; then
         say "  $b: $(cat "$D/$b.why")"
