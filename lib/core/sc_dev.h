@@ -80,8 +80,8 @@ sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
  * d_out, d_sel and d_rej are aligned to the record's size and must not
  * overlap.  Positions are those of records, as uint64.  A stable split,
  * as sc_dev_split: the passing records to d_sel, the others to d_rej.
- * (A sort of records on device arrays, sc_dev_sort_records, is to come
- * with its kernel.) */
+ * (Records are sorted on host arrays only, by sc_sort_records, which
+ * runs on the GPU where the policy picks it.) */
 sc_status sc_dev_compact_records_async(sc_ctx *ctx, const void *d_in,
                                        uint64_t n, const sc_record *r,
                                        const sc_pred *pred, void *d_out,

@@ -208,6 +208,20 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
     return st;
 }
 
+/* The caller's ready, noting that a piece went out. */
+typedef struct handed {
+    sc_ready_fn ready;
+    void *arg;
+    int any;
+} handed;
+
+static sc_status hand_on(void *arg, void *items, uint64_t n)
+{
+    handed *h = arg;
+    h->any = 1;
+    return h->ready(h->arg, items, n);
+}
+
 sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
                              uint64_t n, const sc_elem_order *o, int keypos,
                              uint64_t base, sc_ready_fn ready, void *arg)
@@ -218,9 +232,13 @@ sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;
     /* The GPU runs out of memory, if at all, before it hands on a
-     * piece. */
-    do st = b->sort_records(ctx, times, in, n, o, keypos, base, ready, arg);
-    while (sc_backend_retry(ctx, &b, st));
+     * piece; an SC_ERR_NOMEM after one (ready's own: an output's
+     * compressor, say) is the run's end, since a sort on the CPU would
+     * hand the same pieces on again. */
+    handed h = { ready, arg, 0 };
+    do st = b->sort_records(ctx, times, in, n, o, keypos, base,
+                            ready ? hand_on : NULL, ready ? (void *)&h : arg);
+    while (!h.any && sc_backend_retry(ctx, &b, st));
     sc_backend_used(ctx, b);
     return st;
 }

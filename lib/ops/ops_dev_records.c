@@ -2,8 +2,9 @@
  * (sc_dev.h): compaction, positions and split of the layouts the GPU's
  * kernels take (sc_record_on_gpu), refused with a message for the
  * others, then ops_dev.c's sc_dev_select as for elements.  A sort of
- * records on device arrays (sc_dev_sort_records) belongs here, with its
- * kernel, when it comes. */
+ * records on device arrays would belong here too, on the kernel that
+ * sc_sort_records' GPU path runs (kernels/sort_records.cu); none is
+ * offered yet. */
 #include "ops/ops.h"
 
 /* A layout the GPU's kernels take: sc_record_on_gpu's, keys in the

@@ -1,7 +1,9 @@
 /* test_sort64.c -- TAP unit tests of the sort of 64-bit elements (u64,
  * i64, f64) on the host's threads: sc_sort_type through sc.h, and the
  * internal sc_sort_ready that sc-rsort's job calls, whose sorted pieces
- * must come in order and make up the whole.
+ * must come in order and make up the whole; and the pieces of
+ * sc_op_sort_records (records, argsorts) when its ready fails: no second
+ * device sends them again.
  *
  * The reference is qsort on (rank over the bit range, input position):
  * a stable sort by construction, so that a sort by a sub-range of the
@@ -261,6 +263,55 @@ static void test_refusals(sc_ctx *ctx)
     ok(v[0] == 2 && v[1] == 1, "a refused sort leaves the keys alone");
 }
 
+/* sc_op_sort_records' pieces, the second of which ready refuses as an
+ * output out of memory would. */
+typedef struct refusing {
+    uint64_t items;
+    unsigned calls;
+} refusing;
+
+static sc_status refuse_second(void *arg, void *items, uint64_t n)
+{
+    refusing *r = arg;
+    (void)items;
+    r->items += n;
+    return ++r->calls == 2 ? SC_ERR_NOMEM : SC_OK;
+}
+
+/* A record sort whose ready fails after a piece went out ends there, on
+ * whichever device it ran: no other device hands the pieces on again.
+ * 3 Mi records of 8 bytes are two GPU pieces and six of the CPU's. */
+static void test_records_ready_fails(const char *spec)
+{
+    sc_ctx *ctx = NULL;
+    if (sc_ctx_new(&ctx, spec, 0) != SC_OK) {
+        printf("# no %s context: its record sort not tried\n", spec);
+        if (ctx) sc_ctx_free(ctx);     /* it holds the message */
+        return;
+    }
+    uint64_t n = (uint64_t)3 << 20;
+    uint64_t *recs = malloc(n * sizeof *recs);
+    if (!recs) { perror("malloc"); exit(99); }
+    for (uint64_t i = 0; i < n; i++) recs[i] = rnd64();
+    sc_elem_order o;
+    sc_elem_order_make(&o, 8, 0, SC_U32, 0, 0, 32, 0);
+    o.records = 1;
+    refusing all = { 0, 0 }, cut = { 0, 0 };
+    sc_status st = sc_op_sort_records(ctx, NULL, recs, 1, &o, SC_GATHER_ITEMS,
+                                      0, refuse_second, &all);
+    ok(st == SC_OK && all.items == 1 && all.calls == 1,
+       "%s: sc_op_sort_records of one record: one piece (status %d)", spec,
+       (int)st);
+    st = sc_op_sort_records(ctx, NULL, recs, n, &o, SC_GATHER_ITEMS, 0,
+                            refuse_second, &cut);
+    ok(st == SC_ERR_NOMEM && cut.calls == 2 && cut.items < n,
+       "%s: sc_op_sort_records whose ready fails at the second piece stops "
+       "there (status %d, %u pieces, %llu of %llu records)", spec, (int)st,
+       cut.calls, (unsigned long long)cut.items, (unsigned long long)n);
+    free(recs);
+    sc_ctx_free(ctx);
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -322,6 +373,8 @@ int main(void)
         }
         sc_ctx_free(ctx);
     }
+    test_records_ready_fails("cpu");
+    test_records_ready_fails("cuda");
     printf("1..%d\n", n_tests);
     return n_failed != 0;
 }
