@@ -145,20 +145,29 @@ int scg_sort_keys_type(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
  * position: the record, 16 bytes of its key as stored (zero-padded to 8)
  * and its position base + i (d_out 16-byte aligned), or that position as
  * a u64 (8-byte aligned).  algo: SCG_RSORT_WORDS (rank << 32 | index
- * words sorted, then gathered; at most 2^32 records), SCG_RSORT_DIRECT
- * (8-byte records with a 4-byte host-order key, as
- * scg_sort_records_direct says, d_in and d_out 8-byte aligned: sorted in
- * place as u64 words, d_out the sort's other buffer), or SCG_RSORT_AUTO,
- * the direct one wherever it applies.  The direct variant leaves d_in
- * sorted or reordered; the words' leaves it as it was.  Waits for the
- * stream, then *result_in_input says where the result is: 1 in d_in
- * (the direct variant only), 0 in d_out.  d_scratch: of
- * scg_sort_records_scratch(n) bytes. */
+ * words sorted, then gathered; at most 2^32 records), SCG_RSORT_INDEX
+ * (the key's rank and a u32 index sorted as pairs, then gathered; at
+ * most 2^32 records), SCG_RSORT_DIRECT (8-byte records with a 4-byte
+ * host-order key, as scg_sort_records_direct says, d_in and d_out 8-byte
+ * aligned: sorted in place as u64 words, d_out the sort's other buffer),
+ * SCG_RSORT_PAIRS (16-byte records with an 8-byte host-order key, as
+ * scg_sort_records_pairs says, d_in and d_out 8-byte aligned: the key
+ * and the other word sorted as pairs from d_in to d_out, d_in the
+ * passes' second buffer), or SCG_RSORT_AUTO, the direct one wherever it
+ * applies, else the pairs one wherever it applies, else the words'.  The
+ * direct and pairs variants leave d_in sorted or reordered; the others
+ * leave it as it was.  Waits for the stream, then *result_in_input says
+ * where the result is: 1 in d_in (the direct variant, and the pairs one
+ * for n < 2), 0 in d_out.  d_scratch: of scg_sort_records_scratch(n)
+ * bytes. */
 enum { SCG_GATHER_ITEMS = 0, SCG_GATHER_KEYPOS = 1, SCG_GATHER_POSITIONS = 2 };
-enum { SCG_RSORT_AUTO = 0, SCG_RSORT_WORDS = 1, SCG_RSORT_DIRECT = 2 };
+enum { SCG_RSORT_AUTO = 0, SCG_RSORT_WORDS = 1, SCG_RSORT_DIRECT = 2,
+       SCG_RSORT_PAIRS = 3, SCG_RSORT_INDEX = 4 };
 size_t scg_sort_records_scratch(uint64_t n);
 int scg_sort_records_direct(uint32_t rec_size, uint32_t key_off,
                             uint32_t key_type, int big_endian, int gather);
+int scg_sort_records_pairs(uint32_t rec_size, uint32_t key_off,
+                           uint32_t key_type, int big_endian, int gather);
 /* What algo runs, in words; NULL for no such variant. */
 const char *scg_sort_records_variant(int algo);
 int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,

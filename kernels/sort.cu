@@ -25,6 +25,7 @@
  */
 #include <cuda_runtime.h>
 #include <algorithm>
+#include <type_traits>
 #include <cstdio>
 #include <utility>
 #include "sc_kernels.h"
@@ -48,17 +49,17 @@ constexpr size_t BINS_OFF = HIST_OFF + MAX_PASSES * RADIX * 8;
 constexpr size_t MISC_OFF = BINS_OFF + MAX_PASSES * RADIX * 8;
 constexpr size_t STATUS_OFF = MISC_OFF + 256;
 
-template <class K>
+template <class K, class V = NoVal>
 struct SortCfg {
     int threads, items;
     bool split_full;
-    void (*kernel[2])(PassArgs<K>);     /* [ranked] */
+    void (*kernel[2])(PassArgs<K, V>);  /* [ranked] */
 };
 
 #ifdef SCG_TUNE
 /* Blocks per SM to ask of the register allocator for a tuning tile that
- * names none: keys and ranks take (1 + words a key) * ITEMS registers,
- * about 24 more do the rest.  (The defaults name their own in
+ * names none: keys (and values) and ranks take (1 + words an item) *
+ * ITEMS registers, about 24 more do the rest.  (The defaults name their own in
  * tile_config.cuh.) */
 constexpr int sort_min_blocks(int threads, int items, int words)
 {
@@ -67,9 +68,13 @@ constexpr int sort_min_blocks(int threads, int items, int words)
 }
 #endif
 
-#define SORT_CFG_B(K, T, I, F, B) \
-    { T, I, F, { sort_pass_kernel<T, I, F, B, K, false>, sort_pass_kernel<T, I, F, B, K, true> } }
+#define SORT_PAIRS_B(K, V, T, I, F, B)                                      \
+    { T, I, F, { sort_pass_kernel<T, I, F, B, K, V, false>,                \
+                 sort_pass_kernel<T, I, F, B, K, V, true> } }
+#define SORT_CFG_B(K, T, I, F, B) SORT_PAIRS_B(K, NoVal, T, I, F, B)
 #define SORT_CFG(K, T, I, F) SORT_CFG_B(K, T, I, F, sort_min_blocks(T, I, sizeof(K) / 4))
+#define SORT_PAIRS(K, V, T, I) \
+    SORT_PAIRS_B(K, V, T, I, true, sort_min_blocks(T, I, (sizeof(K) + sizeof(V)) / 4))
 /* 4-byte keys: the default tile, then the one for fast memory (current_cfg). */
 const SortCfg<uint32_t> sort_cfgs32[] = {
     SORT_CFG_B(uint32_t, te::cfg::sort::THREADS, te::cfg::sort::ITEMS, true,
@@ -98,23 +103,57 @@ const SortCfg<uint64_t> sort_cfgs64[] = {
     SORT_CFG(uint64_t, 512, 8, true),
 #endif
 };
+/* Keys with values: u64 -> u64 (16-byte records), u64 -> u32 and u32 ->
+ * u32 (ranks and record indices); the default tile first. */
+#define SORT_PAIRS_DEFAULT(K, V, C) \
+    SORT_PAIRS_B(K, V, te::cfg::C::THREADS, te::cfg::C::ITEMS, true, te::cfg::C::MINB)
+const SortCfg<uint64_t, uint64_t> pair_cfgs64[] = {
+    SORT_PAIRS_DEFAULT(uint64_t, uint64_t, sort_pairs64),
+#ifdef SCG_TUNE
+    SORT_PAIRS(uint64_t, uint64_t, 256, 10),
+    SORT_PAIRS(uint64_t, uint64_t, 256, 16),
+    SORT_PAIRS(uint64_t, uint64_t, 384, 10),
+    SORT_PAIRS(uint64_t, uint64_t, 512, 8),
+    SORT_PAIRS_B(uint64_t, uint64_t, 256, 20, true, 2),
+#endif
+};
+const SortCfg<uint64_t, uint32_t> pair_cfgs64_32[] = {
+    SORT_PAIRS_DEFAULT(uint64_t, uint32_t, sort_pairs64_32),
+#ifdef SCG_TUNE
+    SORT_PAIRS(uint64_t, uint32_t, 256, 12),
+    SORT_PAIRS(uint64_t, uint32_t, 256, 20),
+    SORT_PAIRS(uint64_t, uint32_t, 384, 12),
+#endif
+};
+const SortCfg<uint32_t, uint32_t> pair_cfgs32[] = {
+    SORT_PAIRS_DEFAULT(uint32_t, uint32_t, sort_pairs32),
+#ifdef SCG_TUNE
+    SORT_PAIRS(uint32_t, uint32_t, 256, 16),
+    SORT_PAIRS(uint32_t, uint32_t, 256, 24),
+    SORT_PAIRS(uint32_t, uint32_t, 384, 16),
+#endif
+};
 #undef SORT_CFG
 #undef SORT_CFG_B
+#undef SORT_PAIRS
+#undef SORT_PAIRS_B
+#undef SORT_PAIRS_DEFAULT
 
-/* Each width's table, and the tile a bench chose (-1: the device's). */
-template <class K> struct cfgs;
-template <> struct cfgs<uint32_t> {
-    static const SortCfg<uint32_t> *table() { return sort_cfgs32; }
-    static int count() { return (int)(sizeof sort_cfgs32 / sizeof sort_cfgs32[0]); }
-    static int chosen;
-};
-template <> struct cfgs<uint64_t> {
-    static const SortCfg<uint64_t> *table() { return sort_cfgs64; }
-    static int count() { return (int)(sizeof sort_cfgs64 / sizeof sort_cfgs64[0]); }
-    static int chosen;
-};
-int cfgs<uint32_t>::chosen = -1;
-int cfgs<uint64_t>::chosen = -1;
+/* Each table, and the tile a bench chose (-1: the device's). */
+template <class K, class V = NoVal> struct cfgs;
+#define CFG_TABLE(K, V, T)                                                     \
+    template <> struct cfgs<K, V> {                                            \
+        static const SortCfg<K, V> *table() { return T; }                      \
+        static int count() { return (int)(sizeof T / sizeof T[0]); }           \
+        static int chosen;                                                     \
+    };                                                                         \
+    int cfgs<K, V>::chosen = -1;
+CFG_TABLE(uint32_t, NoVal, sort_cfgs32)
+CFG_TABLE(uint64_t, NoVal, sort_cfgs64)
+CFG_TABLE(uint64_t, uint64_t, pair_cfgs64)
+CFG_TABLE(uint64_t, uint32_t, pair_cfgs64_32)
+CFG_TABLE(uint32_t, uint32_t, pair_cfgs32)
+#undef CFG_TABLE
 
 /* Whether the current device's memory reaches sort_fast_memory's peak
  * rate (clock x bus width, asked of the driver once a device). */
@@ -138,46 +177,54 @@ bool fast_memory()
 }
 
 /* The configuration a sort of n keys runs on the current device. */
-template <class K>
+template <class K, class V = NoVal>
 int current_cfg(uint64_t n)
 {
-    if (cfgs<K>::chosen >= 0)
-        return cfgs<K>::chosen;
-    if (sizeof(K) == 8)
+    if (cfgs<K, V>::chosen >= 0)
+        return cfgs<K, V>::chosen;
+    if (sizeof(K) == 8 || !std::is_same<V, NoVal>::value)
         return 0;
     return n >> te::cfg::sort_fast_memory::MIN_KEYS_LG && fast_memory() ? 1 : 0;
 }
 
-/* The smallest tile of a width's configurations sizes the scratch for
- * any of them. */
-template <class K>
+/* The smallest tile of a table sizes the scratch for any of its
+ * configurations. */
+template <class K, class V = NoVal>
 uint64_t sort_min_tile()
 {
     uint64_t m = ~0ull;
-    for (int i = 0; i < cfgs<K>::count(); i++)
-        m = std::min(m, (uint64_t)cfgs<K>::table()[i].threads * cfgs<K>::table()[i].items);
+    for (int i = 0; i < cfgs<K, V>::count(); i++)
+        m = std::min(m, (uint64_t)cfgs<K, V>::table()[i].threads *
+                            cfgs<K, V>::table()[i].items);
     return m;
 }
 
 } /* namespace */
 
 #ifdef SCG_TUNE
-template <class K>
+template <class K, class V = NoVal>
 static int tune(int cfg)
 {
-    if (cfg < -1 || cfg >= cfgs<K>::count())
+    if (cfg < -1 || cfg >= cfgs<K, V>::count())
         return 0;
-    cfgs<K>::chosen = cfg;
-    const SortCfg<K> &c = cfgs<K>::table()[current_cfg<K>(~0ull)];
+    cfgs<K, V>::chosen = cfg;
+    const SortCfg<K, V> &c = cfgs<K, V>::table()[current_cfg<K, V>(~0ull)];
     return c.threads << 16 | c.split_full << 15 | c.items;
 }
 
 /* Bench only: pick a tile configuration of 4-byte (scg_sort_tune) or
- * 8-byte keys (scg_sort64_tune), or with -1 go back to the device's (for
- * the largest sorts); returns threads << 16 | items, with bit 15 set
- * where full tiles run apart; 0 if none. */
+ * 8-byte keys (scg_sort64_tune), or of pairs (scg_sort_pairs_tune: which
+ * 0 for u64 -> u64, 1 for u64 -> u32, 2 for u32 -> u32), or with -1 go
+ * back to the device's (for the largest sorts); returns threads << 16 |
+ * items, with bit 15 set where full tiles run apart; 0 if none. */
 extern "C" int scg_sort_tune(int cfg) { return tune<uint32_t>(cfg); }
 extern "C" int scg_sort64_tune(int cfg) { return tune<uint64_t>(cfg); }
+extern "C" int scg_sort_pairs_tune(int which, int cfg)
+{
+    return which == 0 ? tune<uint64_t, uint64_t>(cfg)
+         : which == 1 ? tune<uint64_t, uint32_t>(cfg)
+         : which == 2 ? tune<uint32_t, uint32_t>(cfg) : 0;
+}
 #endif
 
 extern "C" const char *scg_sort_variant(void)
@@ -199,10 +246,10 @@ extern "C" const char *scg_sort_variant(void)
     return name;
 }
 
-template <class K>
+template <class K, class V = NoVal>
 static size_t scratch_for(uint64_t n)
 {
-    uint64_t tiles = (n + sort_min_tile<K>() - 1) / sort_min_tile<K>();
+    uint64_t tiles = (n + sort_min_tile<K, V>() - 1) / sort_min_tile<K, V>();
     return STATUS_OFF + te::round256(tiles * RADIX * 8);
 }
 
@@ -216,14 +263,22 @@ extern "C" size_t scg_sort_scratch_type(uint64_t n, uint32_t type)
     return sc_type_is_64bit(type) ? scratch_for<uint64_t>(n) : scratch_for<uint32_t>(n);
 }
 
+size_t scg_sort_pairs_scratch(uint64_t n)
+{
+    return std::max({scratch_for<uint64_t, uint64_t>(n), scratch_for<uint64_t, uint32_t>(n),
+                     scratch_for<uint32_t, uint32_t>(n)});
+}
+
 /* Queues the sort's kernels; where the keys end, known on the device
  * only (passes whose digit is the same for every key are skipped there),
- * goes to *d_result_out: 1 for d_alt. */
-template <class K>
-static int queue_sort(K *d_keys, K *d_alt, uint64_t n, key_map<K> map,
-                      int ranked, unsigned lo_bit, unsigned hi_bit,
-                      int descending, void *d_scratch, int **d_result_out,
-                      scg_stream s)
+ * goes to *d_result_out: 1 for d_alt.  va: the values that go with the
+ * keys (sort_pass.cuh's ValArgs; with rec_kin, the keys are read from
+ * there). */
+template <class K, class V = NoVal>
+static int queue_sort(K *d_keys, K *d_alt, const ValArgs<K, V> &va, uint64_t n,
+                      key_map<K> map, int ranked, unsigned lo_bit,
+                      unsigned hi_bit, int descending, void *d_scratch,
+                      int **d_result_out, scg_stream s)
 {
     Passes ps;
     ps.count = 0;
@@ -239,7 +294,7 @@ static int queue_sort(K *d_keys, K *d_alt, uint64_t n, key_map<K> map,
     uint32_t *counters = (uint32_t *)(scr + MISC_OFF + 64);
     u64 *status = (u64 *)(scr + STATUS_OFF);
 
-    const SortCfg<K> &cfg = cfgs<K>::table()[current_cfg<K>(n)];
+    const SortCfg<K, V> &cfg = cfgs<K, V>::table()[current_cfg<K, V>(n)];
     uint64_t tile = (uint64_t)cfg.threads * cfg.items;
     uint64_t tiles = (n + tile - 1) / tile;
     if (tiles > 0x7fffffffu)
@@ -254,12 +309,19 @@ static int queue_sort(K *d_keys, K *d_alt, uint64_t n, key_map<K> map,
     /* per-block shared counters are 32-bit */
     hist_blocks = std::max<uint64_t>(hist_blocks, n >> 31);
     auto hist_k = ranked ? hist_kernel<K, true> : hist_kernel<K, false>;
-    hist_k<<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(d_keys, n, aligned, ps, map, hist);
+    const K *hist_keys = d_keys;
+    if constexpr (!std::is_same<V, NoVal>::value)
+        if (va.rec_kin) {
+            hist_k = ranked ? hist_kernel<K, true, 2> : hist_kernel<K, false, 2>;
+            hist_keys = va.rec_kin;
+        }
+    hist_k<<<(unsigned)hist_blocks, HIST_THREADS, 0, s>>>(hist_keys, n, aligned, ps, map, hist);
     SCG_CHECK_LAUNCH();
     bins_kernel<<<ps.count, RADIX, 0, s>>>(hist, n, bins, trivial);
     SCG_CHECK_LAUNCH();
     for (int p = 0; p < ps.count; p++) {
-        PassArgs<K> a;
+        PassArgs<K, V> a;
+        static_cast<ValArgs<K, V> &>(a) = va;
         a.keys = d_keys;
         a.alt = d_alt;
         a.trivial = trivial;
@@ -288,8 +350,65 @@ int scg_queue_sort64(uint64_t *d_keys, uint64_t *d_alt, uint64_t n,
 {
     key_map<uint64_t> map;
     map.k = key;
-    return queue_sort<uint64_t>(d_keys, d_alt, n, map, ranked, lo_bit, hi_bit,
-                                descending, d_scratch, d_result, s);
+    return queue_sort<uint64_t>(d_keys, d_alt, ValArgs<uint64_t, NoVal>(), n, map,
+                                ranked, lo_bit, hi_bit, descending, d_scratch,
+                                d_result, s);
+}
+
+/* Keys that are their own ranks with u32 values. */
+template <class K>
+static int queue_index_pairs(K *d_keys, K *d_alt, uint32_t *d_vals,
+                             uint32_t *d_valt, uint64_t n, unsigned lo_bit,
+                             unsigned hi_bit, int descending, void *d_scratch,
+                             int **d_result, scg_stream s)
+{
+    ValArgs<K, uint32_t> va = {};
+    va.vals = d_vals;
+    va.valt = d_valt;
+    return queue_sort<K, uint32_t>(d_keys, d_alt, va, n,
+                                   key_map<K>::of(sizeof(K) == 8 ? SC_U64 : SC_U32), 0, lo_bit,
+                                   hi_bit, descending, d_scratch, d_result, s);
+}
+
+int scg_queue_pairs(uint64_t *d_keys, uint64_t *d_alt, uint32_t *d_vals,
+                    uint32_t *d_valt, uint64_t n, unsigned lo_bit,
+                    unsigned hi_bit, int descending, void *d_scratch,
+                    int **d_result, scg_stream s)
+{
+    return queue_index_pairs(d_keys, d_alt, d_vals, d_valt, n, lo_bit, hi_bit,
+                             descending, d_scratch, d_result, s);
+}
+
+int scg_queue_pairs(uint32_t *d_keys, uint32_t *d_alt, uint32_t *d_vals,
+                    uint32_t *d_valt, uint64_t n, unsigned lo_bit,
+                    unsigned hi_bit, int descending, void *d_scratch,
+                    int **d_result, scg_stream s)
+{
+    return queue_index_pairs(d_keys, d_alt, d_vals, d_valt, n, lo_bit, hi_bit,
+                             descending, d_scratch, d_result, s);
+}
+
+int scg_queue_record_pairs(const uint64_t *d_in, int key_word, uint64_t *d_out,
+                           uint64_t *d_a, uint64_t *d_b, uint64_t n,
+                           sc_key64 key, int ranked, unsigned lo_bit,
+                           unsigned hi_bit, int descending, void *d_scratch,
+                           scg_stream s)
+{
+    ValArgs<uint64_t, uint64_t> va = {};
+    /* the second pass that moves the records writes d_b: by then the
+     * first has read d_in, which may be d_b */
+    va.vals = d_b + n;
+    va.valt = d_a + n;
+    va.rec_kin = d_in + key_word;
+    va.rec_vin = d_in + (1 - key_word);
+    va.rec_kout = d_out + key_word;
+    va.rec_vout = d_out + (1 - key_word);
+    key_map<uint64_t> map;
+    map.k = key;
+    int *d_result = nullptr;
+    return queue_sort<uint64_t, uint64_t>(d_b, d_a, va, n, map, ranked, lo_bit,
+                                          hi_bit, descending, d_scratch,
+                                          &d_result, s);
 }
 
 /* The sorted keys back from d_alt where the passes left them there: a
@@ -314,7 +433,7 @@ static int queue_typed(void *d_keys, void *d_alt, uint64_t n, uint32_t type,
                        scg_stream s)
 {
     K *keys = (K *)d_keys, *alt = (K *)d_alt;
-    int err = queue_sort<K>(keys, alt, n, key_map<K>::of(type),
+    int err = queue_sort<K>(keys, alt, ValArgs<K, NoVal>(), n, key_map<K>::of(type),
                             type != SC_U32 && type != SC_U64, lo_bit, hi_bit,
                             descending, d_scratch, d_result_out, s);
     if (err || !keys_back) return err;

@@ -1,11 +1,13 @@
 /* sort_pass.cuh — the kernels of sort.cu's radix sort: the histogram
  * pass, the prefix over digits, and one onesweep pass (rank, place, look
- * back, write), each over keys of 4 or 8 bytes (K).  sort.cu says how they
- * fit together and launches them. */
+ * back, write), each over keys of 4 or 8 bytes (K), alone or with a value
+ * each (V; NoVal: keys alone).  sort.cu says how they fit together and
+ * launches them. */
 #ifndef SC_SORT_PASS_CUH
 #define SC_SORT_PASS_CUH
 
 #include <cuda_runtime.h>
+#include <type_traits>
 #include "sc_kernels.h"
 #include "tile_status.cuh"
 #include "tile_config.cuh"
@@ -54,7 +56,9 @@ template <class K> struct vec16;
 template <> struct vec16<uint32_t> { typedef uint4 v; enum { N = 4 }; };
 template <> struct vec16<uint64_t> { typedef ulonglong2 v; enum { N = 2 }; };
 
-template <class K, bool RANKED>
+/* STRIDE: key i at keys[i * STRIDE] (2: the keys of 16-byte records,
+ * read one at a time). */
+template <class K, bool RANKED, int STRIDE = 1>
 __global__ void __launch_bounds__(HIST_THREADS)
 hist_kernel(const K *keys, uint64_t n, int aligned, Passes ps,
             key_map<K> map, u64 *hist)
@@ -69,7 +73,7 @@ hist_kernel(const K *keys, uint64_t n, int aligned, Passes ps,
     uint64_t stride = (uint64_t)gridDim.x * HIST_THREADS;
     uint64_t t = (uint64_t)blockIdx.x * HIST_THREADS + threadIdx.x;
     uint64_t scalar_from = 0;
-    if (aligned) {
+    if (STRIDE == 1 && aligned) {
         typedef typename vec16<K>::v VT;
         const VT *kv = (const VT *)keys;
         for (uint64_t i = t; i < n / V; i += stride) {
@@ -82,7 +86,7 @@ hist_kernel(const K *keys, uint64_t n, int aligned, Passes ps,
         scalar_from = n / V * V;
     }
     for (uint64_t i = scalar_from + t; i < n; i += stride)
-        hist_add<PASSES>(h, ps, RANKED ? map.rank(keys[i]) : keys[i]);
+        hist_add<PASSES>(h, ps, RANKED ? map.rank(keys[i * STRIDE]) : keys[i * STRIDE]);
     __syncthreads();
 
     for (int i = threadIdx.x; i < ps.count * RADIX; i += HIST_THREADS) {
@@ -112,8 +116,29 @@ bins_kernel(const u64 *hist, uint64_t n, u64 *bins, int *trivial)
 
 /* ---------------- one pass: rank, place, look back, write ---------------- */
 
-template <class K>
-struct PassArgs {
+/* Keys alone: no values. */
+struct NoVal {};
+
+/* A pass's values, where V is not NoVal: they go where their keys go.
+ * With rec_kin set, the keys and values are instead read from and
+ * written to 16-byte records (key word and value word, in either order)
+ * by the first and the last pass that move them, the passes between
+ * going through the two buffers: a sort of records with no copies. */
+template <class K, class V>
+struct ValArgs {
+    V *vals, *valt;         /* beside keys and alt */
+    const V *vin;           /* chosen by the kernel */
+    V *vout;
+    const K *rec_kin;       /* the records' key words, or NULL */
+    const V *rec_vin;       /* their value words */
+    K *rec_kout;            /* the output records' words */
+    V *rec_vout;
+    int in_stride, out_stride;  /* chosen by the kernel: 2 for records */
+};
+template <class K> struct ValArgs<K, NoVal> {};
+
+template <class K, class V = NoVal>
+struct PassArgs : ValArgs<K, V> {
     K *keys, *alt;          /* the pass reads one, writes the other */
     const int *trivial;     /* [MAX_PASSES], from bins_kernel */
     int pass, passes;
@@ -133,7 +158,8 @@ struct PassArgs {
 };
 
 /* A pass's shared memory.  Per-warp digit counters and match words are
- * done with before the keys are placed. */
+ * done with before the keys are placed; the values (no wider than the
+ * keys) are placed in the keys' room once the keys are written. */
 template <int THREADS, int ITEMS, class K>
 struct PassShared {
     union {
@@ -150,14 +176,28 @@ struct PassShared {
 };
 
 /* One tile of a pass.  FULL: the tile holds TILE keys, so every bound
- * check folds away (rem is a constant); the last tile runs with them. */
-template <int THREADS, int ITEMS, bool FULL, bool RANKED, class K>
-__device__ __forceinline__ void sort_tile(const PassArgs<K> &a,
+ * check folds away (rem is a constant); the last tile runs with them.
+ * Values, as CUB's onesweep carries them: each thread loads its items'
+ * values at its keys' positions, and once the keys are written they are
+ * placed in shared memory by the keys' ranks and written where the keys
+ * at the same places went.  rank[i] keeps item i's rank in its low 16
+ * bits and, from the keys' write, the digit of the key written from
+ * place i above them. */
+template <int THREADS, int ITEMS, bool FULL, bool RANKED, class K, class V>
+__device__ __forceinline__ void sort_tile(const PassArgs<K, V> &a,
                                           PassShared<THREADS, ITEMS, K> &sh,
                                           uint32_t tile, uint32_t tile_n)
 {
     constexpr int TILE = THREADS * ITEMS;
     constexpr int WARPS = THREADS / 32;
+    constexpr bool PAIRS = !std::is_same<V, NoVal>::value;
+    static_assert(!PAIRS || (sizeof(V) <= sizeof(K) && TILE <= 65536),
+                  "values in the keys' room, ranks in 16 bits");
+    int is = 1, os = 1;     /* strides of the keys and values read, written */
+    if constexpr (PAIRS) {
+        is = a.in_stride;
+        os = a.out_stride;
+    }
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     uint32_t d = threadIdx.x;       /* the digit this thread looks after */
     uint64_t tile_base = (uint64_t)tile * TILE;
@@ -167,13 +207,20 @@ __device__ __forceinline__ void sort_tile(const PassArgs<K> &a,
     /* A warp owns ITEMS*32 consecutive keys; item i of lane l is key
      * i*32 + l of that run, so the order is (item, lane). */
     int first = warp * ITEMS * 32 + lane;      /* within the tile */
-    const K *src = a.in + tile_base + first;
+    const K *src = a.in + (tile_base + first) * is;
     /* item i is valid iff i*32 < rem: 32-bit compares only */
     const int rem = FULL ? ITEMS * 32 : (int)tile_n - first;
     K key[ITEMS];
 #pragma unroll
     for (int i = 0; i < ITEMS; i++)
-        key[i] = FULL ? __ldcs(src + i * 32) : i * 32 < rem ? src[i * 32] : 0;
+        key[i] = FULL ? __ldcs(src + i * 32 * is) : i * 32 < rem ? src[i * 32 * is] : 0;
+    V val[PAIRS ? ITEMS : 1];
+    if constexpr (PAIRS) {
+        const V *vsrc = a.vin + (tile_base + first) * is;
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            val[i] = FULL ? __ldcs(vsrc + i * 32 * is) : i * 32 < rem ? vsrc[i * 32 * is] : V();
+    }
     if (RANKED && a.rank_in) {
 #pragma unroll
         for (int i = 0; i < ITEMS; i++)
@@ -223,19 +270,38 @@ __device__ __forceinline__ void sort_tile(const PassArgs<K> &a,
         uint32_t j = threadIdx.x + i * THREADS;
         if (FULL || j < tile_n) {
             K k = sh.sm.keys[j];
-            a.out[sh.global[key_digit(a.dig, k)] + j] =
+            a.out[(sh.global[key_digit(a.dig, k)] + j) * os] =
                 RANKED && a.unrank_out ? a.map.unrank(k) : k;
+            if constexpr (PAIRS)
+                rank[i] |= key_digit(a.dig, k) << 16;
+        }
+    }
+    if constexpr (PAIRS) {
+        V *vals = (V *)sh.sm.keys;
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            if (i * 32 < rem)
+                vals[rank[i] & 0xffff] = val[i];
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++) {
+            uint32_t j = threadIdx.x + i * THREADS;
+            if (FULL || j < tile_n)
+                a.vout[(sh.global[rank[i] >> 16] + j) * os] = vals[j];
         }
     }
 }
 
 /* RANKED: the keys are of a signed or float type, sorted by rank (an
- * unsigned type's kernel carries none of it). */
-template <int THREADS, int ITEMS, bool SPLIT_FULL, int MINB, class K, bool RANKED>
+ * unsigned type's kernel carries none of it).  V: the values (NoVal:
+ * none). */
+template <int THREADS, int ITEMS, bool SPLIT_FULL, int MINB, class K, class V, bool RANKED>
 __global__ void __launch_bounds__(THREADS, MINB)
-sort_pass_kernel(PassArgs<K> a)
+sort_pass_kernel(PassArgs<K, V> a)
 {
     constexpr int TILE = THREADS * ITEMS;
+    constexpr bool PAIRS = !std::is_same<V, NoVal>::value;
     static_assert(THREADS >= RADIX && THREADS % 32 == 0, "one thread per digit");
     __shared__ PassShared<THREADS, ITEMS, K> sh;
     /* the passes before that moved keys say which buffer holds them, and
@@ -243,10 +309,15 @@ sort_pass_kernel(PassArgs<K> a)
     int moved = 0, later = 0;
     for (int q = 0; q < a.pass; q++)
         moved += !a.trivial[q];
-    if (RANKED)
+    if (RANKED || PAIRS)
         for (int q = a.pass + 1; q < a.passes; q++)
             later += !a.trivial[q];
     int skip = a.trivial[a.pass];
+    /* records reach the output only through a pass that moves them: where
+     * every pass is trivial, the last runs all the same */
+    if constexpr (PAIRS)
+        if (a.rec_kin && a.pass == a.passes - 1 && moved == 0)
+            skip = 0;
     if (a.pass == a.passes - 1 && blockIdx.x == 0 && threadIdx.x == 0)
         *a.result_is_alt = (moved + !skip) & 1;
     if (skip)
@@ -255,6 +326,23 @@ sort_pass_kernel(PassArgs<K> a)
     a.out = moved & 1 ? a.keys : a.alt;
     a.rank_in = moved == 0;
     a.unrank_out = later == 0;
+    if constexpr (PAIRS) {
+        a.vin = moved & 1 ? a.valt : a.vals;
+        a.vout = moved & 1 ? a.vals : a.valt;
+        a.in_stride = a.out_stride = 1;
+        if (a.rec_kin) {
+            if (moved == 0) {
+                a.in = a.rec_kin;
+                a.vin = a.rec_vin;
+                a.in_stride = 2;
+            }
+            if (later == 0) {
+                a.out = a.rec_kout;
+                a.vout = a.rec_vout;
+                a.out_stride = 2;
+            }
+        }
+    }
     if (threadIdx.x == 0)
         sh.tile = atomicAdd(a.tile_counter, 1u);
     for (int i = threadIdx.x; i < (int)(sizeof sh.sm.w / 4); i += THREADS)
@@ -263,9 +351,9 @@ sort_pass_kernel(PassArgs<K> a)
     uint32_t tile = sh.tile;
     uint32_t tile_n = (uint32_t)min((uint64_t)TILE, a.n - (uint64_t)tile * TILE);
     if (SPLIT_FULL && tile_n == TILE)
-        sort_tile<THREADS, ITEMS, true, RANKED>(a, sh, tile, tile_n);
+        sort_tile<THREADS, ITEMS, true, RANKED, K, V>(a, sh, tile, tile_n);
     else
-        sort_tile<THREADS, ITEMS, false, RANKED>(a, sh, tile, tile_n);
+        sort_tile<THREADS, ITEMS, false, RANKED, K, V>(a, sh, tile, tile_n);
 }
 
 }  // namespace

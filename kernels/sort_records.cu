@@ -29,6 +29,18 @@
  * masks narrowed to the field; a float key in the low half cannot be
  * (sc_key64 tests bit 63), so it takes the words.
  *
+ * 16-byte records with an 8-byte key in the host's order have another
+ * (SCG_RSORT_PAIRS): the key and the record's other word are sorted as a
+ * key and its value (sort.cu's pairs), the first pass reading them from
+ * the records and the last writing them to d_out as records, d_in the
+ * passes' second buffer once the first has read it: no words, no gather,
+ * as CUB's SortPairs u64 -> u64 but for the records' two arrays.
+ *
+ * The index variant (SCG_RSORT_INDEX) sorts each record's rank, 4 or 8
+ * bytes, with its u32 index as pairs, and gathers through the indices as
+ * the words' variant does: one sort where an 8-byte key's words take two,
+ * 12 bytes a record a pass where a word takes 8.
+ *
  * Where the keys of the last pass ended is known on the device only; the
  * kernels after a sort read sort.cu's flag themselves, so nothing waits
  * between the passes.
@@ -68,10 +80,11 @@ __device__ __forceinline__ uint64_t rec_rank(const RecKey &k,
     return sc_key64_rank(sc_key64_of(k.type), x);
 }
 
-/* Where sorted words are: d_alt where the sort's flag says so. */
-__device__ __forceinline__ const uint64_t *sorted_words(const uint64_t *keys,
-                                                        const uint64_t *alt,
-                                                        const int *flag)
+/* Where sorted words (or indices) are: alt where the sort's flag says
+ * so. */
+template <class W>
+__device__ __forceinline__ const W *sorted_words(const W *keys, const W *alt,
+                                                 const int *flag)
 {
     return flag && *flag ? alt : keys;
 }
@@ -94,15 +107,29 @@ __global__ void words_kernel(const unsigned char *recs, uint64_t n, RecKey k,
     }
 }
 
+/* The index variant's keys and values: each record's rank (K: of 4 or
+ * 8 bytes, as the key) and its index. */
+template <class K>
+__global__ void index_kernel(const unsigned char *recs, uint64_t n, RecKey k,
+                             K *keys, uint32_t *idx)
+{
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += stride) {
+        keys[i] = (K)rec_rank(k, recs + i * k.size);
+        idx[i] = (uint32_t)i;
+    }
+}
+
 /* Whole records: output word t (of V, wpr a record) is word t % wpr of
- * record word[t / wpr]'s index; lg: log2 wpr where a power of 2, else
- * -1. */
-template <class V>
-__global__ void gather_items(const unsigned char *recs, const uint64_t *keys,
-                             const uint64_t *alt, const int *flag, uint64_t n,
+ * record word[t / wpr]'s index (W: a word with the index in its low half,
+ * or the index alone); lg: log2 wpr where a power of 2, else -1. */
+template <class V, class W>
+__global__ void gather_items(const unsigned char *recs, const W *keys,
+                             const W *alt, const int *flag, uint64_t n,
                              uint32_t wpr, int lg, unsigned char *out)
 {
-    const uint64_t *w = sorted_words(keys, alt, flag);
+    const W *w = sorted_words(keys, alt, flag);
     const V *in = (const V *)recs;
     V *o = (V *)out;
     uint64_t total = n * wpr;
@@ -118,12 +145,13 @@ __global__ void gather_items(const unsigned char *recs, const uint64_t *keys,
 
 /* Argsort: each record's key as stored with base + its index
  * (SC_KEYPOS_BYTES), or that position alone. */
-__global__ void gather_keypos(const unsigned char *recs, const uint64_t *keys,
-                              const uint64_t *alt, const int *flag,
+template <class W>
+__global__ void gather_keypos(const unsigned char *recs, const W *keys,
+                              const W *alt, const int *flag,
                               uint64_t n, RecKey k, uint64_t base, int kind,
                               unsigned char *out)
 {
-    const uint64_t *w = sorted_words(keys, alt, flag);
+    const W *w = sorted_words(keys, alt, flag);
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
          i += stride) {
@@ -188,18 +216,19 @@ static int sort_direct(void *d_in, uint64_t n, uint32_t key_off, uint32_t type,
     return 0;
 }
 
-/* The gather of n records through the sorted words (keys, or alt where
- * flag says). */
-static int queue_gather(const unsigned char *recs, const uint64_t *keys,
-                        const uint64_t *alt, const int *flag, uint64_t n,
+/* The gather of n records through the sorted words or indices (keys, or
+ * alt where flag says). */
+template <class W>
+static int queue_gather(const unsigned char *recs, const W *keys,
+                        const W *alt, const int *flag, uint64_t n,
                         const RecKey &k, int gather, uint64_t base,
                         void *d_out, scg_stream s)
 {
     unsigned blocks = 0;
     if (gather != SCG_GATHER_ITEMS) {
         SCG_CHECK(grid_for(n, &blocks));
-        gather_keypos<<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n, k, base,
-                                             gather, (unsigned char *)d_out);
+        gather_keypos<W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n, k, base,
+                                                gather, (unsigned char *)d_out);
         SCG_CHECK_LAUNCH();
         return 0;
     }
@@ -211,17 +240,33 @@ static int queue_gather(const unsigned char *recs, const uint64_t *keys,
     SCG_CHECK(grid_for(n * wpr, &blocks));
     unsigned char *out = (unsigned char *)d_out;
     if (v == 16)
-        gather_items<uint4><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
-                                                   wpr, lg, out);
+        gather_items<uint4, W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
+                                                      wpr, lg, out);
     else if (v == 8)
-        gather_items<uint2><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
-                                                   wpr, lg, out);
+        gather_items<uint2, W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
+                                                      wpr, lg, out);
     else
-        gather_items<uint32_t><<<blocks, 256, 0, s>>>(recs, keys, alt, flag,
-                                                      n, wpr, lg, out);
+        gather_items<uint32_t, W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag,
+                                                         n, wpr, lg, out);
     SCG_CHECK_LAUNCH();
     return 0;
 }
+
+/* Scratch of the variants with words or indices: two buffers of n u64
+ * (words, or the ranks), two of n u32 (the indices), the sort's. */
+struct IndexScratch {
+    void *keys, *alt, *vals, *valt, *sort;
+    explicit IndexScratch(void *d_scratch, uint64_t n)
+    {
+        char *p = (char *)d_scratch;
+        size_t w = te::round256(n * 8), v = te::round256(n * 4);
+        keys = p;
+        alt = p + w;
+        vals = p + 2 * w;
+        valt = p + 2 * w + v;
+        sort = p + 2 * w + 2 * v;
+    }
+};
 
 /* The variant with words: passes over the rank's 32-bit halves that
  * [lo_bit, hi_bit) touches, then the gather. */
@@ -230,10 +275,9 @@ static int sort_words(const unsigned char *recs, uint64_t n, const RecKey &k,
                       int gather, uint64_t base, void *d_out,
                       void *d_scratch, scg_stream s)
 {
-    char *scr = (char *)d_scratch;
-    uint64_t *words = (uint64_t *)scr;
-    uint64_t *alt = (uint64_t *)(scr + te::round256(n * 8));
-    void *sort_scratch = scr + 2 * te::round256(n * 8);
+    IndexScratch b(d_scratch, n);
+    uint64_t *words = (uint64_t *)b.keys, *alt = (uint64_t *)b.alt;
+    void *sort_scratch = b.sort;
     const int *flag = nullptr;
     unsigned blocks = 0;
     SCG_CHECK(grid_for(n, &blocks));
@@ -258,11 +302,62 @@ static int sort_words(const unsigned char *recs, uint64_t n, const RecKey &k,
     return queue_gather(recs, words, alt, flag, n, k, gather, base, d_out, s);
 }
 
+/* The index variant: each record's rank (K) with its index sorted as
+ * pairs on [lo_bit, hi_bit), then the gather through the indices. */
+template <class K>
+static int sort_index(const unsigned char *recs, uint64_t n, const RecKey &k,
+                      unsigned lo_bit, unsigned hi_bit, int descending,
+                      int gather, uint64_t base, void *d_out,
+                      void *d_scratch, scg_stream s)
+{
+    IndexScratch b(d_scratch, n);
+    K *keys = (K *)b.keys, *alt = (K *)b.alt;
+    uint32_t *vals = (uint32_t *)b.vals, *valt = (uint32_t *)b.valt;
+    unsigned blocks = 0;
+    SCG_CHECK(grid_for(n, &blocks));
+    index_kernel<K><<<blocks, 256, 0, s>>>(recs, n, k, keys, vals);
+    SCG_CHECK_LAUNCH();
+    int *flag = nullptr;
+    if (n >= 2) {
+        int err = scg_queue_pairs(keys, alt, vals, valt, n, lo_bit, hi_bit,
+                                  descending, b.sort, &flag, s);
+        if (err)
+            return err;
+    }
+    return queue_gather<uint32_t>(recs, vals, valt, flag, n, k, gather, base,
+                                  d_out, s);
+}
+
+/* The pairs variant: 16-byte records, the key one u64 word, the other
+ * word its value, sorted by the passes straight from d_in to d_out
+ * (sort_queue.cuh's scg_queue_record_pairs), d_in the second buffer. */
+static int sort_pairs16(void *d_in, uint64_t n, uint32_t key_off, uint32_t type,
+                        unsigned lo_bit, unsigned hi_bit, int descending,
+                        void *d_out, void *d_scratch, scg_stream s)
+{
+    IndexScratch b(d_scratch, n);
+    return scg_queue_record_pairs((const uint64_t *)d_in, key_off / 8,
+                                  (uint64_t *)d_out, (uint64_t *)b.keys,
+                                  (uint64_t *)d_in, n, sc_key64_of(type),
+                                  type != SC_U64, lo_bit, hi_bit, descending,
+                                  b.sort, s);
+}
+
 }  // namespace
 
 extern "C" size_t scg_sort_records_scratch(uint64_t n)
 {
-    return 2 * te::round256(n * 8) + scg_sort_scratch_type(n, SC_U64);
+    return 2 * te::round256(n * 8) + 2 * te::round256(n * 4) +
+           std::max(scg_sort_scratch_type(n, SC_U64), scg_sort_pairs_scratch(n));
+}
+
+extern "C" int scg_sort_records_pairs(uint32_t rec_size, uint32_t key_off,
+                                      uint32_t key_type, int big_endian,
+                                      int gather)
+{
+    return rec_size == 16 && key_type <= SC_F64 && sc_type_is_64bit(key_type) &&
+           (key_off == 0 || key_off == 8) && !big_endian &&
+           gather == SCG_GATHER_ITEMS;
 }
 
 extern "C" int scg_sort_records_direct(uint32_t rec_size, uint32_t key_off,
@@ -284,9 +379,17 @@ extern "C" const char *scg_sort_records_variant(int algo)
     case SCG_RSORT_DIRECT:
         return "direct: 8-byte records sorted in place as u64 words on the "
                "key's bits, no gather";
+    case SCG_RSORT_PAIRS:
+        return "pairs: 16-byte records with an 8-byte host-order key, the key "
+               "and the other 8 bytes carried through the onesweep passes, "
+               "read from and written to records by the first and last";
+    case SCG_RSORT_INDEX:
+        return "index: the key's rank (4 or 8 bytes) and a u32 index sorted "
+               "as pairs by the onesweep passes, then one gather of the records";
     case SCG_RSORT_AUTO:
         return "direct for 8-byte records with a 4-byte host-order key (but "
-               "an f32 at offset 0), else rank << 32 | index words and a gather";
+               "an f32 at offset 0), pairs for 16-byte records with an 8-byte "
+               "host-order key, else rank << 32 | index words and a gather";
     }
     return nullptr;
 }
@@ -304,7 +407,7 @@ extern "C" int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,
         rec_size > 4096 || key_off % ks || key_off + ks > rec_size ||
         lo_bit >= hi_bit || hi_bit > 8 * ks || gather < SCG_GATHER_ITEMS ||
         gather > SCG_GATHER_POSITIONS || algo < SCG_RSORT_AUTO ||
-        algo > SCG_RSORT_DIRECT)
+        algo > SCG_RSORT_INDEX)
         return (int)cudaErrorInvalidValue;
     unsigned out_align = gather == SCG_GATHER_KEYPOS ? 16
                        : gather == SCG_GATHER_POSITIONS ? 8 : 4;
@@ -312,24 +415,45 @@ extern "C" int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,
         return (int)cudaErrorMisalignedAddress;
     int direct = scg_sort_records_direct(rec_size, key_off, key_type,
                                          big_endian, gather);
-    if (algo == SCG_RSORT_DIRECT && !direct)
+    int pairs = scg_sort_records_pairs(rec_size, key_off, key_type, big_endian,
+                                       gather);
+    if ((algo == SCG_RSORT_DIRECT && !direct) || (algo == SCG_RSORT_PAIRS && !pairs))
         return (int)cudaErrorInvalidValue;
-    /* the direct variant's records are u64 words */
+    /* the direct and pairs variants' records are u64 words */
     int words_aligned = ((uintptr_t)d_in | (uintptr_t)d_out) % 8 == 0;
-    if (algo == SCG_RSORT_DIRECT && !words_aligned)
+    if ((algo == SCG_RSORT_DIRECT || algo == SCG_RSORT_PAIRS) && !words_aligned)
         return (int)cudaErrorMisalignedAddress;
-    direct = direct && words_aligned;
-    if (algo != SCG_RSORT_WORDS && direct)
+    if (algo == SCG_RSORT_AUTO)
+        algo = direct && words_aligned ? SCG_RSORT_DIRECT
+             : pairs && words_aligned ? SCG_RSORT_PAIRS : SCG_RSORT_WORDS;
+    if (algo == SCG_RSORT_DIRECT)
         return sort_direct(d_in, n, key_off, key_type, lo_bit, hi_bit,
                            descending, d_out, result_in_input, d_scratch, s);
     *result_in_input = 0;
+    if (algo == SCG_RSORT_PAIRS) {
+        *result_in_input = n < 2;
+        int err = n < 2 ? 0 : sort_pairs16(d_in, n, key_off, key_type, lo_bit,
+                                           hi_bit, descending, d_out,
+                                           d_scratch, s);
+        if (err)
+            return err;
+        SCG_CHECK(cudaStreamSynchronize(s));
+        return 0;
+    }
     if (n > ((uint64_t)1 << 32))
         return (int)cudaErrorInvalidValue;
     if (n == 0)
         return 0;
     RecKey k = {rec_size, key_off, ks, key_type, big_endian != 0};
-    int err = sort_words((const unsigned char *)d_in, n, k, lo_bit, hi_bit,
-                         descending, gather, base, d_out, d_scratch, s);
+    const unsigned char *recs = (const unsigned char *)d_in;
+    int err = algo == SCG_RSORT_WORDS
+        ? sort_words(recs, n, k, lo_bit, hi_bit, descending, gather, base,
+                     d_out, d_scratch, s)
+        : ks == 8
+        ? sort_index<uint64_t>(recs, n, k, lo_bit, hi_bit, descending, gather,
+                               base, d_out, d_scratch, s)
+        : sort_index<uint32_t>(recs, n, k, lo_bit, hi_bit, descending, gather,
+                               base, d_out, d_scratch, s);
     if (err)
         return err;
     SCG_CHECK(cudaStreamSynchronize(s));

@@ -88,6 +88,22 @@ struct sort64 {
     enum { THREADS = 256, ITEMS = 20, MINB = 3 };
 };
 
+/* The passes of keys with values (sort_pass.cuh's pairs): the tile that
+ * keeps the 8-byte keys' register budget, three blocks of 256 threads an
+ * SM with some 84 registers each: an item takes a register a word of its
+ * key and value and one for its rank, so 12 items of a u64 key and u64
+ * value, 15 of a u64 key and u32 index, 21 of a u32 key and u32 index.
+ * Not yet measured against the others of sort.cu's SCG_TUNE table. */
+struct sort_pairs64 {
+    enum { THREADS = 256, ITEMS = 12, MINB = 3 };
+};
+struct sort_pairs64_32 {
+    enum { THREADS = 256, ITEMS = 15, MINB = 3 };
+};
+struct sort_pairs32 {
+    enum { THREADS = 256, ITEMS = 21, MINB = 3 };
+};
+
 } /* namespace cfg */
 } /* namespace te */
 

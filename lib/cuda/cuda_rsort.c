@@ -4,8 +4,8 @@
  *
  * The whole array goes to the first GPU at once, as a sort of elements
  * does (cuda_sort.c): the records, a buffer as large for the result (the
- * direct variant's other buffer), and two 8-byte words a record in the
- * scratch; SC_ERR_NOMEM, before anything is handed on, sends the sort to
+ * direct and pairs variants' other buffer), and two 8-byte words and
+ * two 4-byte indices a record in the scratch; SC_ERR_NOMEM, before anything is handed on, sends the sort to
  * the CPU (ops.c).  The result comes back a piece at a time into one host
  * buffer, each piece handed to `ready` as it lands, as the CPU's gather
  * hands on its pieces; with no `ready` it lands in the caller's array.

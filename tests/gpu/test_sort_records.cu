@@ -10,12 +10,14 @@
  * denormal) and half are random bits (NaNs with payloads among them).
  * Sizes 0, 1, 2, 31, 33, 4095, 4097, 65537 and 2^20 + 3 (the largest
  * for records of 8, 16 and 64 bytes with host-order keys; every size
- * where the records stay within 256 MiB).  Each case runs both variants
- * where the direct one applies and the words' otherwise, ascending and
- * descending, on all bits and on --bits ranges (within one 32-bit half,
- * across the halves of an 8-byte key, in the high half alone, one bit),
- * and the argsort gathers (key and position, position alone) with a base
- * past 2^32.  The reference: each record's key (byte-swapped when
+ * where the records stay within 256 MiB).  Each case runs the words'
+ * and the index variants, the direct and pairs ones where they apply,
+ * ascending and descending, on all bits and on --bits ranges (within one
+ * 32-bit half, across the halves of an 8-byte key, in the high half
+ * alone, one bit), and the argsort gathers (key and position, position
+ * alone) with a base past 2^32.  The pairs and index variants also run
+ * on keys that leave every pass but the first, every pass but the last,
+ * or every pass trivial.  The reference: each record's key (byte-swapped when
  * big-endian) ranked by sc_hd.h's sc_order (the CPU's own transform),
  * std::stable_sort of the indices by it.  Layouts the kernel does not
  * take, and misaligned arrays, are refused.
@@ -168,8 +170,9 @@ static bool run_config(const layout &L, const std::vector<unsigned char> &raw, u
         snprintf(why, why_n, "returned %d (%s)", rc, cudaGetErrorString((cudaError_t)rc));
         return false;
     }
-    if (in_input == 1 && (c.algo == SCG_RSORT_WORDS || c.gather != SCG_GATHER_ITEMS)) {
-        snprintf(why, why_n, "result in the input from the words' variant");
+    if (in_input == 1 && (c.algo == SCG_RSORT_WORDS || c.algo == SCG_RSORT_INDEX ||
+                          c.gather != SCG_GATHER_ITEMS)) {
+        snprintf(why, why_n, "result in the input from a variant with a gather");
         return false;
     }
     std::vector<unsigned char> got(want.size() + 64);
@@ -204,7 +207,8 @@ static void run_case(const layout &L, uint64_t n, int k, bufs &b)
     const unsigned *r = ks == 8 ? RANGES8[k % 5] : RANGES4[k % 4];
     int direct = scg_sort_records_direct(L.size, L.key_off, L.type, L.be, SCG_GATHER_ITEMS);
     int other = direct ? SCG_RSORT_DIRECT : SCG_RSORT_WORDS;
-    const config cs[] = {
+    int pairs = scg_sort_records_pairs(L.size, L.key_off, L.type, L.be, SCG_GATHER_ITEMS);
+    std::vector<config> cs = {
         {0, 0, w, SCG_GATHER_ITEMS, SCG_RSORT_AUTO, 0},
         {1, 0, w, SCG_GATHER_ITEMS, SCG_RSORT_WORDS, 0},
         {0, r[0], r[1], SCG_GATHER_ITEMS, other, 0},
@@ -213,7 +217,20 @@ static void run_case(const layout &L, uint64_t n, int k, bufs &b)
         {1, 0, w, SCG_GATHER_ITEMS, other, 0},
         {0, 0, w, SCG_GATHER_KEYPOS, SCG_RSORT_AUTO, 1000},
         {1, r[0], r[1], SCG_GATHER_POSITIONS, SCG_RSORT_AUTO, (1ull << 33) + 7},
+        {1, 0, w, SCG_GATHER_ITEMS, SCG_RSORT_INDEX, 0},
+        {0, r[0], r[1], SCG_GATHER_ITEMS, SCG_RSORT_INDEX, 0},
+        {0, 0, w, SCG_GATHER_KEYPOS, SCG_RSORT_INDEX, 1000},
+        {1, r[0], r[1], SCG_GATHER_POSITIONS, SCG_RSORT_INDEX, (1ull << 33) + 7},
     };
+    if (pairs) {
+        const config ps[] = {
+            {0, 0, w, SCG_GATHER_ITEMS, SCG_RSORT_PAIRS, 0},
+            {1, 0, w, SCG_GATHER_ITEMS, SCG_RSORT_PAIRS, 0},
+            {0, r[0], r[1], SCG_GATHER_ITEMS, SCG_RSORT_PAIRS, 0},
+            {1, r[0], r[1], SCG_GATHER_ITEMS, SCG_RSORT_PAIRS, 0},
+        };
+        cs.insert(cs.end(), ps, ps + 4);
+    }
     /* the reference orders, one a direction and bit range */
     std::vector<uint64_t> orders[4];
     for (const config &c : cs) {
@@ -247,7 +264,11 @@ static void test_refused(bufs &b)
         {8, 0, SC_U32, 0, 33, 0, 0, "bits past the key"},
         {8, 0, SC_U32, 8, 8, 0, 0, "empty bit range"},
         {8, 0, SC_U32, 0, 32, 3, 0, "no such gather"},
-        {8, 0, SC_U32, 0, 32, 0, 3, "no such variant"},
+        {8, 0, SC_U32, 0, 32, 0, 5, "no such variant"},
+        {24, 0, SC_U64, 0, 64, 0, SCG_RSORT_PAIRS, "pairs with 24-byte records"},
+        {16, 0, SC_U32, 0, 32, 0, SCG_RSORT_PAIRS, "pairs with a 4-byte key"},
+        {16, 4, SC_U32, 0, 32, 0, SCG_RSORT_PAIRS, "pairs with a key at 4"},
+        {16, 8, SC_F64, 0, 64, 2, SCG_RSORT_PAIRS, "pairs with a gather of positions"},
         {8, 0, SC_F32, 0, 32, 0, SCG_RSORT_DIRECT, "direct with an f32 at offset 0"},
         {16, 0, SC_U32, 0, 32, 0, SCG_RSORT_DIRECT, "direct with 16-byte records"},
         {8, 0, SC_U32, 0, 32, 1, SCG_RSORT_DIRECT, "direct with a gather of keys"},
@@ -266,35 +287,81 @@ static void test_refused(bufs &b)
     rc = scg_sort_records((char *)in + 4, 100, 8, 0, SC_U32, 0, 0, 32, 0, 0, 0, out,
                           &where, scr, SCG_RSORT_DIRECT, 0);
     tap(rc == (int)cudaErrorMisalignedAddress, "refused: direct, records off 8 (%d)", rc);
+    rc = scg_sort_records(in, 100, 16, 0, SC_U64, 1, 0, 64, 0, 0, 0, out, &where, scr,
+                          SCG_RSORT_PAIRS, 0);
+    tap(rc == (int)cudaErrorInvalidValue, "refused: pairs with a big-endian key (%d)", rc);
+    rc = scg_sort_records((char *)in + 4, 100, 16, 8, SC_I64, 0, 0, 64, 0, 0, 0, out, &where,
+                          scr, SCG_RSORT_PAIRS, 0);
+    tap(rc == (int)cudaErrorMisalignedAddress, "refused: pairs, records off 8 (%d)", rc);
     rc = scg_sort_records(in, 100, 8, 0, SC_U32, 0, 0, 32, 0, 0, 0, out, nullptr, scr, 0, 0);
     tap(rc == (int)cudaErrorInvalidValue, "refused: no result flag (%d)", rc);
     tap(scg_sort_records_variant(SCG_RSORT_AUTO) && scg_sort_records_variant(SCG_RSORT_WORDS) &&
-            scg_sort_records_variant(SCG_RSORT_DIRECT) && !scg_sort_records_variant(3),
+            scg_sort_records_variant(SCG_RSORT_DIRECT) &&
+            scg_sort_records_variant(SCG_RSORT_PAIRS) &&
+            scg_sort_records_variant(SCG_RSORT_INDEX) && !scg_sort_records_variant(5),
         "variants named");
 }
 
-/* AUTO on 8-byte records 4 bytes off an 8-byte boundary: the words'
- * variant, the same result. */
+/* AUTO on 8-byte records with a 4-byte key and 16-byte records with an
+ * 8-byte key, 4 bytes off an 8-byte boundary: the words' variant, the
+ * same result. */
 static void test_unaligned_auto(bufs &b)
 {
-    layout L = {8, 4, SC_I32, 0};
-    uint64_t n = 70001;
-    std::vector<unsigned char> raw = make_records(L, n);
-    config c = {0, 0, 32, SCG_GATHER_ITEMS, SCG_RSORT_AUTO, 0};
-    std::vector<unsigned char> want = expect(L, raw, order_of(L, raw, n, c), c);
-    unsigned char *d_in = (unsigned char *)b.in.get(n * 8 + 64) + 4;
-    unsigned char *d_out = (unsigned char *)b.out.get(n * 8 + 64);
-    void *scr = b.scr.get(scg_sort_records_scratch(n));
-    SCG_CHECK_DIE(cudaMemcpy(d_in, raw.data(), n * 8, cudaMemcpyHostToDevice));
-    int where = -1;
-    int rc = scg_sort_records(d_in, n, 8, 4, SC_I32, 0, 0, 32, 0, 0, 0, d_out, &where, scr,
-                              SCG_RSORT_AUTO, 0);
-    std::vector<unsigned char> got(n * 8);
-    if (rc == 0 && where == 0)
-        SCG_CHECK_DIE(cudaMemcpy(got.data(), d_out, n * 8, cudaMemcpyDeviceToHost));
-    tap(rc == 0 && where == 0 && got == want,
-        "8-byte records off an 8-byte boundary: the words' variant (rc %d, in input %d)", rc,
-        where);
+    const layout ls[] = {{8, 4, SC_I32, 0}, {16, 8, SC_F64, 0}};
+    for (const layout &L : ls) {
+        uint64_t n = 70001;
+        unsigned w = 8 * ksize(L.type);
+        std::vector<unsigned char> raw = make_records(L, n);
+        config c = {0, 0, w, SCG_GATHER_ITEMS, SCG_RSORT_AUTO, 0};
+        std::vector<unsigned char> want = expect(L, raw, order_of(L, raw, n, c), c);
+        unsigned char *d_in = (unsigned char *)b.in.get(n * L.size + 64) + 4;
+        unsigned char *d_out = (unsigned char *)b.out.get(n * L.size + 64);
+        void *scr = b.scr.get(scg_sort_records_scratch(n));
+        SCG_CHECK_DIE(cudaMemcpy(d_in, raw.data(), n * L.size, cudaMemcpyHostToDevice));
+        int where = -1;
+        int rc = scg_sort_records(d_in, n, L.size, L.key_off, L.type, 0, 0, w, 0, 0, 0, d_out,
+                                  &where, scr, SCG_RSORT_AUTO, 0);
+        std::vector<unsigned char> got(n * L.size);
+        if (rc == 0 && where == 0)
+            SCG_CHECK_DIE(cudaMemcpy(got.data(), d_out, n * L.size, cudaMemcpyDeviceToHost));
+        tap(rc == 0 && where == 0 && got == want,
+            "%u-byte records off an 8-byte boundary: the words' variant (rc %d, in input %d)",
+            L.size, rc, where);
+    }
+}
+
+/* The pairs and index variants where passes are trivial: every key the
+ * same (every pass trivial: the pairs variant still writes d_out), keys
+ * below 256 (only the first pass moves them), keys apart in the top byte
+ * alone (only the last). */
+static void test_trivial_passes(bufs &b)
+{
+    const layout ls[] = {{16, 0, SC_U64, 0}, {16, 8, SC_I64, 0}, {16, 0, SC_F64, 0},
+                         {24, 8, SC_U64, 0}};
+    const uint64_t sizes[] = {2, 5000, 70001};
+    const char *const kinds[] = {"one key", "keys below 256", "keys apart in the top byte"};
+    for (const layout &L : ls)
+        for (uint64_t n : sizes)
+            for (int kind = 0; kind < 3; kind++) {
+                std::vector<unsigned char> raw = make_records(L, n);
+                for (uint64_t i = 0; i < n; i++) {
+                    uint64_t r = rnd64() & 0xff;
+                    uint64_t k = kind == 0 ? 0x1234567890abcdefull
+                               : kind == 1 ? r : r << 56 | 0x00ffeeddccbbaa99ull;
+                    memcpy(raw.data() + i * L.size + L.key_off, &k, 8);
+                }
+                for (int desc = 0; desc < 2; desc++) {
+                    int pairs = scg_sort_records_pairs(L.size, L.key_off, L.type, 0, 0);
+                    config c = {desc, 0, 64, SCG_GATHER_ITEMS,
+                                pairs ? SCG_RSORT_PAIRS : SCG_RSORT_INDEX, 0};
+                    char why[160];
+                    bool good = run_config(L, raw, n, c, order_of(L, raw, n, c), b, why,
+                                           sizeof why);
+                    tap(good, "%u-byte records, %s key at %u, n=%llu, %s: %s algo %d%s%s",
+                        L.size, type_name(L.type), L.key_off, (unsigned long long)n,
+                        kinds[kind], desc ? "desc" : "asc", c.algo, why[0] ? ": " : "", why);
+                }
+            }
 }
 
 int main(void)
@@ -326,6 +393,7 @@ int main(void)
             }
         }
     test_unaligned_auto(b);
+    test_trivial_passes(b);
     test_refused(b);
     return tap_done();
 }
