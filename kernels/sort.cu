@@ -110,27 +110,27 @@ const SortCfg<uint64_t> sort_cfgs64[] = {
 const SortCfg<uint64_t, uint64_t> pair_cfgs64[] = {
     SORT_PAIRS_DEFAULT(uint64_t, uint64_t, sort_pairs64),
 #ifdef SCG_TUNE
+    SORT_PAIRS_B(uint64_t, uint64_t, 256, 12, true, 3),
     SORT_PAIRS(uint64_t, uint64_t, 256, 10),
     SORT_PAIRS(uint64_t, uint64_t, 256, 16),
     SORT_PAIRS(uint64_t, uint64_t, 384, 10),
-    SORT_PAIRS(uint64_t, uint64_t, 512, 8),
     SORT_PAIRS_B(uint64_t, uint64_t, 256, 20, true, 2),
 #endif
 };
 const SortCfg<uint64_t, uint32_t> pair_cfgs64_32[] = {
     SORT_PAIRS_DEFAULT(uint64_t, uint32_t, sort_pairs64_32),
 #ifdef SCG_TUNE
+    SORT_PAIRS_B(uint64_t, uint32_t, 256, 15, true, 3),
     SORT_PAIRS(uint64_t, uint32_t, 256, 12),
     SORT_PAIRS(uint64_t, uint32_t, 256, 20),
-    SORT_PAIRS(uint64_t, uint32_t, 384, 12),
 #endif
 };
 const SortCfg<uint32_t, uint32_t> pair_cfgs32[] = {
     SORT_PAIRS_DEFAULT(uint32_t, uint32_t, sort_pairs32),
 #ifdef SCG_TUNE
+    SORT_PAIRS_B(uint32_t, uint32_t, 256, 21, true, 3),
     SORT_PAIRS(uint32_t, uint32_t, 256, 16),
     SORT_PAIRS(uint32_t, uint32_t, 256, 24),
-    SORT_PAIRS(uint32_t, uint32_t, 384, 16),
 #endif
 };
 #undef SORT_CFG

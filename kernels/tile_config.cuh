@@ -88,20 +88,21 @@ struct sort64 {
     enum { THREADS = 256, ITEMS = 20, MINB = 3 };
 };
 
-/* The passes of keys with values (sort_pass.cuh's pairs): the tile that
- * keeps the 8-byte keys' register budget, three blocks of 256 threads an
- * SM with some 84 registers each: an item takes a register a word of its
- * key and value and one for its rank, so 12 items of a u64 key and u64
- * value, 15 of a u64 key and u32 index, 21 of a u32 key and u32 index.
- * Not yet measured against the others of sort.cu's SCG_TUNE table. */
+/* The passes of keys with values (sort_pass.cuh's pairs), each the
+ * fastest of sort.cu's SCG_TUNE table on an H200 (bench_sort_records):
+ * u64 -> u64 (16-byte records) 512 x 8 at two blocks an SM, with 256 x
+ * 20 at two and 256 x 16 within 1 %, 256 x 12 at three 14 % slower;
+ * u64 -> u32 (a key's rank and a record index) 384 x 12; u32 -> u32
+ * 384 x 16 (256 x 24 ties).  Their figures are in bench/RESULTS.md,
+ * Session 27. */
 struct sort_pairs64 {
-    enum { THREADS = 256, ITEMS = 12, MINB = 3 };
+    enum { THREADS = 512, ITEMS = 8, MINB = 2 };
 };
 struct sort_pairs64_32 {
-    enum { THREADS = 256, ITEMS = 15, MINB = 3 };
+    enum { THREADS = 384, ITEMS = 12, MINB = 2 };
 };
 struct sort_pairs32 {
-    enum { THREADS = 256, ITEMS = 21, MINB = 3 };
+    enum { THREADS = 384, ITEMS = 16, MINB = 3 };
 };
 
 } /* namespace cfg */
