@@ -65,6 +65,12 @@ function med(key,    n, i, j, t, a) {
         for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+# unknown(what, name): says once a name that the table cannot place.
+function unknown(what, name) {
+    if (name in other) return
+    other[name] = 1; bad = 1
+    print "baseclock.sh: unknown " what " " name > "/dev/stderr"
+}
 function us(x) { return x == "" ? "-" : sprintf("%.1f", x) }
 function ratio(a, b) { return a == "" || b == "" || b == 0 ? "-" : sprintf("%.2f", a / b) }
 FNR == 1 && clock != last { last = clock; seg = 0; pend = ""; head = 0 }
@@ -75,9 +81,10 @@ substr($0, 1, 1) != "\"" { next }
 f[1] == "ID" {
     head = 1; tcol = kcol = 0
     scale = 0.001       # --print-units base: nanoseconds
+    # the metric by name, or by its label where ncu prints labels
     for (i = 1; i <= n; i++) {
-        if (f[i] == "gpu__time_duration.sum") tcol = i
-        if (f[i] == "Kernel Name") kcol = i
+        if (f[i] == "gpu__time_duration.sum" || (f[i] == "Duration" && !tcol)) tcol = i
+        if (f[i] == "Kernel Name" || (f[i] == "Function Name" && !kcol)) kcol = i
     }
     if (!tcol || !kcol) {
         print "baseclock.sh: " FILENAME ": no gpu__time_duration.sum or Kernel Name column" > "/dev/stderr"
@@ -108,20 +115,19 @@ f[1] !~ /^[0-9]+$/ { next }
     k = clock SUBSEP seg
     if (name ~ /DeviceCompactInitKernel/) { pend = t; next }
     if (name ~ /DeviceSelectSweepKernel/) {
-        # the last template argument, SelectImpl: Partition (2) keeps the rejects
-        op = name ~ /SelectImplE2E/ ? "split" : "compact"
+        # SelectImpl in its policy: Select (0), or Partition (2), which keeps the rejects
+        op = name ~ /SelectImplE2E/ ? "split" : name ~ /SelectImplE0E/ ? "compact" : ""
+        if (op == "") { unknown("CUB kernel", name); pend = ""; next }
         add(k SUBSEP op SUBSEP "sweep", t)
         if (pend != "") add(k SUBSEP op SUBSEP "call", pend + t)
         pend = ""
     } else if (name ~ /fused_select_kernel/) {
         # sel_op<PRED, OUT, INDEX, SPLIT, ELEM> of uint32 (j): INDEX, SPLIT
         op = name ~ /jLb0ELb1Ej/ ? "split" : name ~ /jLb1ELb0Ej/ ? "idx32" : name ~ /jLb0ELb0Ej/ ? "compact" : ""
-        if (op == "") { print "baseclock.sh: unknown sc kernel " name > "/dev/stderr"; bad = 1; next }
+        if (op == "") { unknown("sc kernel", name); next }
         add(k SUBSEP op SUBSEP "sc", t)
-    } else if (!(name in other)) {
-        other[name] = 1
-        print "baseclock.sh: kernel " name " is none of those looked for" > "/dev/stderr"
-    }
+    } else
+        unknown("kernel", name)
 }
 END {
     print "ncu gpu__time_duration.sum (us), medians of n launches a clock; x = CUB us / sc us (> 1: sc faster)"
@@ -171,7 +177,8 @@ fi
 bin=$1
 shift
 [ $# -gt 0 ] || set -- 28
-ncu=${NCU:-$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)}
+ncu=${NCU:-$(command -v ncu || ls /usr/local/cuda/bin/ncu /usr/local/cuda*/nsight-compute*/ncu \
+                 /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)}
 [ -n "$ncu" ] || { echo "baseclock.sh: no ncu (NCU names one)" >&2; exit 1; }
 log=${BASECLOCK_LOG:-${OUT:-$PWD/baseclock-out}}
 mkdir -p "$log"

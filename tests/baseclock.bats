@@ -85,6 +85,17 @@ EXPECT_90_SPLIT='90%   split       802.5    785.0   1.02    561.8    549.5   1.0
     [ "${lines[8]}" = "$EXPECT_50_IDX" ]
 }
 
+@test "baseclock: the metric's label and the kernel's function name as the columns' names" {
+    mkdir logs
+    fixture logs base 1 nsecond
+    fixture logs boost 0.7 nsecond
+    sed -i '2s/"Kernel Name"/"Function Name"/; 2s/"gpu__time_duration.sum"/"Duration"/' logs/ncu-base.csv
+    run sh "$BC" --table logs
+    [ "$status" -eq 0 ]
+    [ "${lines[4]}" = "$EXPECT_10" ]
+    [ "${lines[12]}" = "$EXPECT_90_SPLIT" ]
+}
+
 @test "baseclock: a CSV that came out on the program's stdout is read" {
     mkdir logs
     fixture logs base 1 nsecond
@@ -120,6 +131,11 @@ EXPECT_90_SPLIT='90%   split       802.5    785.0   1.02    561.8    549.5   1.0
     run sh "$BC" --table other
     [ "$status" -eq 1 ]
     [[ "$output" == *"no kernel times found in 87 rows, the first _Z11fill_otherPjmm"* ]]
+    fixture other base 1 nsecond
+    sed -i 's/SelectImplE2E/SelectImplE1E/' other/ncu-base.csv
+    run sh "$BC" --table other
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"unknown CUB kernel _ZN3cub"*"SelectImplE1E"* ]]
     fixture other base 1 nsecond
     sed -i '3s/nsecond/cycle/' other/ncu-base.csv
     run sh "$BC" --table other
