@@ -58,24 +58,33 @@ EXPECT_10='10%   compact     512.5    712.5   0.72    358.8    498.8   0.72    5
 EXPECT_50_IDX='50%   idx32       552.5    702.5   0.79    386.8    491.8   0.79    554.5  0.79    388.1  0.79   4/4'
 EXPECT_90_SPLIT='90%   split       802.5    785.0   1.02    561.8    549.5   1.02    804.5  1.02    563.1  1.02   4/4'
 
-@test "baseclock: the table from ncu's CSV: medians, CUB's init + sweep a call, CUB over sc" {
+# two_clocks [BASE_UNIT]: logs/ with the fixture at base (scale 1, in
+# BASE_UNIT, default nsecond) and at boost (0.7).
+two_clocks() {
     mkdir logs
-    fixture logs base 1 nsecond
+    fixture logs base 1 "${1:-nsecond}"
     fixture logs boost 0.7 nsecond
+}
+
+# table_as_expected: the table from logs/ has the rows of EXPECT_*.
+table_as_expected() {
     run sh "$BC" --table logs
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 13 ]
     [ "${lines[4]}" = "$EXPECT_10" ]
     [ "${lines[8]}" = "$EXPECT_50_IDX" ]
     [ "${lines[12]}" = "$EXPECT_90_SPLIT" ]
+}
+
+@test "baseclock: the table from ncu's CSV: medians, CUB's init + sweep a call, CUB over sc" {
+    two_clocks
+    table_as_expected
+    [ "${#lines[@]}" -eq 13 ]
     [ "$(printf '%s\n' "${lines[@]}" | awk 'NR > 4 {print $1, $2}' | tr '\n' ' ')" = \
         "10% compact 10% idx32 10% split 50% compact 50% idx32 50% split 90% compact 90% idx32 90% split " ]
 }
 
 @test "baseclock: microseconds, CRLF line ends and an odd count of launches read alike" {
-    mkdir logs
-    fixture logs base 1 usecond
-    fixture logs boost 0.7 nsecond
+    two_clocks usecond
     # the first compaction launch of 10 % at base dropped: 712, 713, 714
     awk '/jLb0ELb0Ej/ && !gone { gone = 1; next } { printf "%s\r\n", $0 }' logs/ncu-base.csv >x
     mv x logs/ncu-base.csv
@@ -86,26 +95,16 @@ EXPECT_90_SPLIT='90%   split       802.5    785.0   1.02    561.8    549.5   1.0
 }
 
 @test "baseclock: the metric's label and the kernel's function name as the columns' names" {
-    mkdir logs
-    fixture logs base 1 nsecond
-    fixture logs boost 0.7 nsecond
+    two_clocks
     sed -i '2s/"Kernel Name"/"Function Name"/; 2s/"gpu__time_duration.sum"/"Duration"/' logs/ncu-base.csv
-    run sh "$BC" --table logs
-    [ "$status" -eq 0 ]
-    [ "${lines[4]}" = "$EXPECT_10" ]
-    [ "${lines[12]}" = "$EXPECT_90_SPLIT" ]
+    table_as_expected
 }
 
 @test "baseclock: a CSV that came out on the program's stdout is read" {
-    mkdir logs
-    fixture logs base 1 nsecond
-    fixture logs boost 0.7 nsecond
+    two_clocks
     cat logs/ncu-base.csv >>logs/bench-base.txt
     rm logs/ncu-base.csv
-    run sh "$BC" --table logs
-    [ "$status" -eq 0 ]
-    [ "${lines[4]}" = "$EXPECT_10" ]
-    [ "${lines[12]}" = "$EXPECT_90_SPLIT" ]
+    table_as_expected
 }
 
 @test "baseclock: one clock alone leaves the other's columns empty" {
@@ -116,31 +115,29 @@ EXPECT_90_SPLIT='90%   split       802.5    785.0   1.02    561.8    549.5   1.0
     [ "${lines[4]}" = '10%   compact         -        -      -    358.8    498.8   0.72        -     -    360.1  0.72   0/4' ]
 }
 
+# edited_fails SED MESSAGE: the table of the base fixture edited by the
+# sed script SED exits 1, saying MESSAGE.
+edited_fails() {
+    rm -rf edited
+    mkdir edited
+    fixture edited base 1 nsecond
+    sed -i "$1" edited/ncu-base.csv
+    run sh "$BC" --table edited
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"$2"* ]]
+}
+
 @test "baseclock: no logs, no kernels it knows, a unit it does not: exit 1, saying why" {
-    mkdir empty logs other
+    mkdir empty
     run sh "$BC" --table empty
     [ "$status" -eq 1 ]
     [[ "$output" == *"no logs in empty"* ]]
-    fixture logs base 1 nsecond
-    sed -i 's/gpu__time_duration.sum/gpu__cycles_elapsed.max/' logs/ncu-base.csv
-    run sh "$BC" --table logs
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"no gpu__time_duration.sum or Kernel Name column"* ]]
-    fixture other base 1 nsecond
-    sed -i 's/fill_kernel/fill_other/' other/ncu-base.csv
-    run sh "$BC" --table other
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"no kernel times found in 87 rows, the first _Z11fill_otherPjmm"* ]]
-    fixture other base 1 nsecond
-    sed -i 's/SelectImplE2E/SelectImplE1E/' other/ncu-base.csv
-    run sh "$BC" --table other
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"unknown CUB kernel _ZN3cub"*"SelectImplE1E"* ]]
-    fixture other base 1 nsecond
-    sed -i '3s/nsecond/cycle/' other/ncu-base.csv
-    run sh "$BC" --table other
-    [ "$status" -eq 1 ]
-    [[ "$output" == *"gpu__time_duration.sum in cycle"* ]]
+    edited_fails 's/gpu__time_duration.sum/gpu__cycles_elapsed.max/' \
+        "no gpu__time_duration.sum or Kernel Name column"
+    edited_fails 's/fill_kernel/fill_other/' "no kernel times found in 87 rows, the first _Z11fill_otherPjmm"
+    edited_fails 's/SelectImplE2E/SelectImplE1E/' "unknown CUB kernel ${SWEEP}1E"
+    edited_fails 's/jLb0ELb1Ej/jLb1ELb1Ej/' "unknown sc kernel ${FUSED}Lb1ELb1E"
+    edited_fails '3s/nsecond/cycle/' "gpu__time_duration.sum in cycle"
 }
 
 @test "baseclock: usage errors exit 2" {
