@@ -10,6 +10,9 @@
  * printed.
  *
  * Usage: bench_compact [log2 n [keep%]]   (default 28, and 10, 50, 90)
+ * SC_BENCH_RUNS=N: N timed runs after one warm-up, for a profiler that
+ * serializes and times each launch (bench/baseclock.sh under ncu);
+ * default 20 after 3.
  */
 #include <algorithm>
 #include <stdio.h>
@@ -20,7 +23,7 @@
 #include "cuda_check.cuh"
 #include "select_data.cuh"
 
-static const int RUNS = 20, WARMUP = 3;
+static int RUNS = 20, WARMUP = 3;
 
 struct nonzero {
     __device__ bool operator()(uint32_t x) const { return x != 0; }
@@ -79,7 +82,7 @@ static double time_ms(F f)
     SCG_CHECK_DIE(cudaEventDestroy(a));
     SCG_CHECK_DIE(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
-    return 0.5 * (t[RUNS / 2 - 1] + t[RUNS / 2]);
+    return RUNS % 2 ? t[RUNS / 2] : 0.5 * (t[RUNS / 2 - 1] + t[RUNS / 2]);
 }
 
 static void row(const char *op, int keep, double ms, double cub_ms,
@@ -95,6 +98,15 @@ int main(int argc, char **argv)
 {
     int lg = argc > 1 ? atoi(argv[1]) : 28;
     uint64_t n = 1ull << lg;
+    const char *runs = getenv("SC_BENCH_RUNS");
+    if (runs && *runs) {
+        RUNS = atoi(runs);
+        WARMUP = 1;
+        if (RUNS < 1) {
+            fprintf(stderr, "bench_compact: SC_BENCH_RUNS=%s is not a count\n", runs);
+            return 2;
+        }
+    }
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
         printf("no CUDA GPU\n");
