@@ -26,7 +26,8 @@ extern "C" {
  * Counts and carries are 64-bit words in device memory (a scan of a
  * 32-bit type that is not wide keeps its carries' low 32 bits); output
  * past the count is left as it was.  temp is device scratch of at least
- * sc_dev_temp_bytes_type(op, n, type) bytes, aligned to 256
+ * sc_dev_temp_bytes_type(op, n, type) bytes (a record sort's:
+ * sc_dev_temp_bytes_records(op, n, r)), aligned to 256
  * (cudaMalloc's are), owned by the call's work until it is done on the
  * stream (one temp of the largest size serves a chain of calls on one
  * stream); calls with
@@ -61,10 +62,11 @@ typedef enum sc_dev_op {
  * sc_dev_temp_bytes is the same for uint32.  The record sorts' on
  * elements of type are those of records of its size keyed by the whole;
  * sc_dev_temp_bytes_records gives them for r's layout (and the other
- * ops' for its key's type): SC_DEV_SORT_RECORDS a sort in place, which
- * serves one to d_out too (that needs n * r->size bytes less for most
- * layouts: all but those of 8 bytes with a 4-byte key), 16 bytes a
- * record and the sort's own; 0 for no valid layout. */
+ * ops' for its key's type; 0 for no valid layout): SC_DEV_ARGSORT_RECORDS
+ * 16 bytes a record and the radix sort's own, which serves a sort to
+ * d_out too; SC_DEV_SORT_RECORDS, a sort in place, as much again as the
+ * records for the copy that the gather reads (but for 8-byte records
+ * with a u32 or i32 key, or an f32 one at 4, which are sorted whole). */
 size_t sc_dev_temp_bytes_type(sc_dev_op op, uint64_t n, sc_type type);
 size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n);
 size_t sc_dev_temp_bytes_records(sc_dev_op op, uint64_t n,
