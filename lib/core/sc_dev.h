@@ -150,9 +150,9 @@ sc_status sc_dev_sort_async(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
 sc_status sc_dev_sort_records_async(sc_ctx *ctx, void *d_recs, uint64_t n,
                                     const sc_record *r, int descending,
                                     void *d_out, const sc_dev_queue *q);
-/* Argsort, as sc_argsort_records: d_idx[k] (room for n uint64) is the
- * position in d_recs of the record that sc_dev_sort_records puts at k;
- * d_recs is read only. */
+/* Argsort, as sc_argsort_records: d_idx[k] (room for n uint64, not
+ * overlapping d_recs) is the position in d_recs of the record that
+ * sc_dev_sort_records puts at k; d_recs is read only. */
 sc_status sc_dev_argsort_records_async(sc_ctx *ctx, const void *d_recs,
                                        uint64_t n, const sc_record *r,
                                        int descending, uint64_t *d_idx,
