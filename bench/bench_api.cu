@@ -9,7 +9,11 @@
  * ends in the other buffer); then the same scan and sort of uint64 at
  * 2^24 and 2^27 (sc_dev_scan_type and sc_dev_sort_type of SC_U64, on bits
  * 0:64, against CUB's on uint64_t; the uint32 rows' calls are the same
- * typed ones of SC_U32, which sc_dev_scan and sc_dev_sort are).  Each is
+ * typed ones of SC_U32, which sc_dev_scan and sc_dev_sort are); and a
+ * sort of 16-byte records at 2^24, a u64 key and a u64 value
+ * (sc_dev_sort_records of { 16, 0, SC_U64 } to d_out, against
+ * cub::DeviceRadixSort::SortPairs of u64 keys and u64 values, from
+ * arrays it leaves as they were to others, on bits 0:64).  Each is
  * called two ways:
  *   stream-ordered  sc_dev_*_async with our temp, CUB with its temp:
  *                   QUEUED calls back to back on one stream between two
@@ -49,6 +53,8 @@ static const int QUEUED = 20, BATCHES = 5, BLOCKING = 15;
 static const int SMALL_LG = 16, SMALL_CALLS = 10000;
 static const int CHAIN_MAX_LG = 24;
 static const int U64_LGS[] = { 24, 27 }, U64_MAX_LG = 27;
+static const int RECORDS_LG = 24;
+static const sc_record PAIR = { 16, 0, SC_U64 };     /* key, then value */
 
 #define CK(call)                                                            \
     do {                                                                    \
@@ -243,7 +249,7 @@ static void row(const char *op, int lg, int keep, double cub, double sc,
     char k[16] = "-";
     if (keep >= 0)
         snprintf(k, sizeof k, "%d%%", keep);
-    printf("%-15s 2^%-3d %5s", op, lg, k);
+    printf("%-17s 2^%-3d %5s", op, lg, k);
     cell(cub, " %10.4f", 10);
     cell(sc, " %10.4f", 10);
     cell(cub >= 0 && sc > 0 ? cub / sc : -1, " %6.2fx", 7);
@@ -256,7 +262,7 @@ static void row(const char *op, int lg, int keep, double cub, double sc,
 
 static void header(void)
 {
-    printf("%-15s %-5s %5s %10s %10s %7s %11s %10s %9s\n", "op", "n", "keep",
+    printf("%-17s %-5s %5s %10s %10s %7s %11s %10s %9s\n", "op", "n", "keep",
            "CUB ms", "sc ms", "x CUB", "CUB+wait ms", "sc blk ms", "blk/async");
 }
 
@@ -436,6 +442,65 @@ static void bench_sort(uint64_t n, int lg, const char *name)
     row(name, lg, -1, cub - copy, sc - copy, cub_blk, sc_blk);
 }
 
+/* The records' keys to keys[0, n), their values to vals[0, n). */
+static __global__ void split_pairs(const uint64_t *recs, uint64_t n, uint64_t *keys,
+                                   uint64_t *vals)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        keys[i] = recs[2 * i];
+        vals[i] = recs[2 * i + 1];
+    }
+}
+
+/* 16-byte records (PAIR) in d_in sorted to d_out, against CUB's pairs from
+ * d_cub (keys, then values) to d_cub2: both leave their input as it was,
+ * so nothing is copied between calls.  The result is checked as pairs
+ * (the sort is stable on both sides, so equal keys' values agree too). */
+static void bench_sort_records(uint64_t n, int lg)
+{
+    const uint64_t *recs = (const uint64_t *)d_in;
+    uint64_t *keys = (uint64_t *)d_cub, *vals = keys + n;
+    uint64_t *keys_out = (uint64_t *)d_cub2, *vals_out = keys_out + n;
+    split_pairs<<<4096, 256>>>(recs, n, keys, vals);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    auto cub_pairs = [&] {
+        size_t b = g_cub_bytes;
+        CK(cub::DeviceRadixSort::SortPairs(g_cub_temp, b, keys, keys_out, vals, vals_out,
+                                           (int)n, 0, 64, g_s));
+    };
+    auto sc_async = [&] { SCK(sc_dev_sort_records_async(g_ctx, d_in, n, &PAIR, 0, d_out,
+                                                        &g_q)); };
+    auto sc_blocking = [&] { SCK(sc_dev_sort_records(g_ctx, d_in, n, &PAIR, 0, d_out)); };
+    cub_pairs();
+    uint64_t *out = (uint64_t *)d_out, *sorted = vals + n;
+    for (int blocking = 0; blocking < 2; blocking++) {
+        CK(cudaMemset(d_out, 0, n * 16));
+        CK(cudaDeviceSynchronize());
+        if (blocking)
+            sc_blocking();
+        else
+            sc_async();
+        CK(cudaDeviceSynchronize());
+        /* the records' keys and values side by side, against CUB's */
+        split_pairs<<<4096, 256>>>(out, n, sorted, sorted + n);
+        CK(cudaGetLastError());
+        uint64_t bad = mismatches(sorted, keys_out, n, n, 0) +
+                       mismatches(sorted + n, vals_out, n, n, 0);
+        if (!agree(blocking ? "sort records" : "sort records async", lg, -1, 0, 0, bad))
+            return;
+    }
+    double cub = queued_ms(cub_pairs);
+    double sc = queued_ms(sc_async);
+    double cub_blk = blocking_ms([&] {
+        cub_pairs();
+        CK(cudaStreamSynchronize(g_s));
+    }, no_prep);
+    double sc_blk = blocking_ms(sc_blocking, no_prep);
+    row("sort records 16 B", lg, -1, cub, sc, cub_blk, sc_blk);
+}
+
 /* 10,000 compactions of 2^16 queued back to back: one timed run each. */
 static void bench_many_small(void)
 {
@@ -611,6 +676,12 @@ static void size_temps(const std::vector<int> &lgs, size_t *sc_b, size_t *cub_b)
         CK(cub::DeviceRadixSort::SortKeys(NULL, b, db, (int)n, 0, 64));
         *cub_b = std::max(*cub_b, b);
     }
+    uint64_t n = 1ull << RECORDS_LG;
+    *sc_b = std::max(*sc_b, sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &PAIR));
+    size_t b = 0;
+    uint64_t *k = (uint64_t *)d_cub;
+    CK(cub::DeviceRadixSort::SortPairs(NULL, b, k, k, k, k, (int)n, 0, 64));
+    *cub_b = std::max(*cub_b, b);
 }
 
 static void *dev_alloc(size_t bytes, double *total)
@@ -703,6 +774,10 @@ int main(int argc, char **argv)
         bench_scan<uint64_t>(n, lg, "excl sum u64");
         bench_sort<uint64_t>(n, lg, "sort u64 0:64");
     }
+    fill<<<4096, 256>>>((uint64_t *)d_in, 2ull << RECORDS_LG);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    bench_sort_records(1ull << RECORDS_LG, RECORDS_LG);
     bench_many_small();
 
     CK(cudaStreamDestroy(g_s));

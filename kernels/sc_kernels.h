@@ -176,6 +176,23 @@ int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,
                      int gather, uint64_t base, void *d_out,
                      int *result_in_input, void *d_scratch, int algo,
                      scg_stream s);
+/* The same sort queued on s with nothing waited for (a stream-ordered
+ * call, which a graph capture takes), the variant AUTO's, on the key's
+ * every bit, the result in d_out always: d_in is read only, or d_out is
+ * d_in for a sort in place (gather SCG_GATHER_ITEMS).  The direct
+ * variant's layouts need d_in and d_out 8-byte aligned; at most 2^32
+ * records.  d_scratch: of scg_queue_sort_records_scratch(n, ...,
+ * in_place) bytes, more than scg_sort_records_scratch(n) for the copy of
+ * the records that an in-place gather reads. */
+size_t scg_queue_sort_records_scratch(uint64_t n, uint32_t rec_size,
+                                      uint32_t key_off, uint32_t key_type,
+                                      int big_endian, int gather,
+                                      int in_place);
+int scg_queue_sort_records(const void *d_in, uint64_t n, uint32_t rec_size,
+                           uint32_t key_off, uint32_t key_type,
+                           int big_endian, int descending, int gather,
+                           uint64_t base, void *d_out, void *d_scratch,
+                           scg_stream s);
 
 /* d_out[k] = sc_gen_plan_element(plan, first_index + k). */
 int scg_gen(const sc_gen_plan *plan, uint64_t first_index, uint32_t *d_out,

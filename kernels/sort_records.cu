@@ -459,3 +459,93 @@ extern "C" int scg_sort_records(void *d_in, uint64_t n, uint32_t rec_size,
     SCG_CHECK(cudaStreamSynchronize(s));
     return 0;
 }
+
+/* The stream-ordered form (sc_dev_sort_records_async and the like): the
+ * same kernels with nothing waited for, the result always in d_out. */
+namespace {
+
+/* The direct variant's result into keys where the sort left it in alt
+ * (flag, known on the device only). */
+__global__ void take_alt(uint64_t *keys, const uint64_t *alt, const int *flag,
+                         uint64_t n)
+{
+    if (!*flag)
+        return;
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += stride)
+        keys[i] = alt[i];
+}
+
+/* Where an in-place sort of the words' variant keeps its copy of the
+ * records, after scg_sort_records_scratch's. */
+static size_t copy_at(uint64_t n) { return te::round256(scg_sort_records_scratch(n)); }
+
+}  // namespace
+
+extern "C" size_t scg_queue_sort_records_scratch(uint64_t n, uint32_t rec_size,
+                                                 uint32_t key_off,
+                                                 uint32_t key_type,
+                                                 int big_endian, int gather,
+                                                 int in_place)
+{
+    int copy = in_place && !scg_sort_records_direct(rec_size, key_off, key_type,
+                                                    big_endian, gather);
+    return copy_at(n) + (copy ? te::round256(n * rec_size) : 0);
+}
+
+extern "C" int scg_queue_sort_records(const void *d_in, uint64_t n,
+                                      uint32_t rec_size, uint32_t key_off,
+                                      uint32_t key_type, int big_endian,
+                                      int descending, int gather,
+                                      uint64_t base, void *d_out,
+                                      void *d_scratch, scg_stream s)
+{
+    unsigned ks = key_type <= SC_F64 ? (sc_type_is_64bit(key_type) ? 8 : 4) : 0;
+    int in_place = d_in == d_out;
+    if (!ks || rec_size % 4 || rec_size < 4 || rec_size > 4096 ||
+        key_off % ks || key_off + ks > rec_size || gather < SCG_GATHER_ITEMS ||
+        gather > SCG_GATHER_POSITIONS || n > ((uint64_t)1 << 32) ||
+        (in_place && gather != SCG_GATHER_ITEMS))
+        return (int)cudaErrorInvalidValue;
+    int direct = scg_sort_records_direct(rec_size, key_off, key_type,
+                                         big_endian, gather);
+    if ((uintptr_t)d_in % 4 || (uintptr_t)d_out % (direct ? 8 : 4) ||
+        (direct && (uintptr_t)d_in % 8))
+        return (int)cudaErrorMisalignedAddress;
+    if (n == 0)
+        return 0;
+    if (direct) {
+        uint64_t *keys = (uint64_t *)d_out;
+        uint64_t *alt = (uint64_t *)d_scratch;
+        if (!in_place)
+            SCG_CHECK(cudaMemcpyAsync(keys, d_in, n * 8,
+                                      cudaMemcpyDeviceToDevice, s));
+        if (n < 2)
+            return 0;
+        int *flag = nullptr;
+        int err = scg_queue_sort64(keys, alt, n, field_key(key_off, key_type),
+                                   key_type != SC_U32, 8 * key_off,
+                                   8 * key_off + 32, descending,
+                                   (char *)d_scratch + te::round256(n * 8),
+                                   &flag, s);
+        if (err)
+            return err;
+        unsigned blocks = 0;
+        SCG_CHECK(grid_for(n, &blocks));
+        take_alt<<<blocks, 256, 0, s>>>(keys, alt, flag, n);
+        SCG_CHECK_LAUNCH();
+        return 0;
+    }
+    const unsigned char *recs = (const unsigned char *)d_in;
+    if (in_place) {
+        /* the gather reads the records as they were */
+        void *copy = (char *)d_scratch + copy_at(n);
+        SCG_CHECK(cudaMemcpyAsync(copy, d_in, n * rec_size,
+                                  cudaMemcpyDeviceToDevice, s));
+        recs = (const unsigned char *)copy;
+    }
+    RecKey k = {rec_size, key_off, ks, key_type, big_endian != 0};
+    return sort_words(recs, n, k, 0, 8 * ks, descending, gather, base, d_out,
+                      d_scratch, s);
+}

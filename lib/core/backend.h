@@ -14,14 +14,16 @@ typedef struct sc_lanes sc_lanes;
 
 /* One call on the caller's device arrays (ops_dev.c): the work (GEN;
  * COMPACT and SPLIT of elements or of records, w.rec; SCAN, SORT and STAT
- * of w.type's elements, SORT with its bits), the arrays, and the device
- * words of a stream-ordered call. */
+ * of w.type's elements, SORT with its bits; SORT_RECORDS and
+ * ARGSORT_RECORDS of w.rec's records), the arrays, and the device words
+ * of a stream-ordered call. */
 typedef struct sc_dev_call {
     sc_dev_op op;
     sc_chunk_work w;
     uint64_t n, first;
     const void *in;             /* SORT: the keys, sorted in place */
-    void *out;                  /* STAT: the figures, an sc_stats_typed */
+    void *out;                  /* STAT: the figures, an sc_stats_typed;
+                                 * SORT_RECORDS: in for a sort in place */
     void *rej;                  /* SPLIT */
     unsigned lo_bit, hi_bit;    /* SORT */
     int descending;
@@ -97,14 +99,14 @@ typedef struct sc_backend {
      * stream with the context's scratch and waits once, result (a
      * uint64_t) holding SCAN's carry-in and receiving the count or the
      * final carry, or for STAT receiving the sc_stats_typed (d_carry_in,
-     * d_result and out are not used).  dev_temp: the scratch op needs on
-     * n elements of type (SCAN, SORT; the others' serves every type and
-     * record). */
+     * d_result and out are not used).  dev_temp: the scratch c needs,
+     * from its op, n, w.type and w.rec (and SORT_RECORDS in place or
+     * not), not its arrays. */
     sc_status (*dev_queue)(sc_ctx *ctx, const sc_dev_call *c,
                            const sc_dev_queue *q);
     sc_status (*dev_block)(sc_ctx *ctx, const sc_dev_call *c, void *result);
     sc_status (*dev_sync)(sc_ctx *ctx, void *stream);
-    size_t (*dev_temp)(sc_dev_op op, uint64_t n, sc_type type);
+    size_t (*dev_temp)(const sc_dev_call *c);
     /* The device's side of the chunk pipeline: lanes that queue chunks
      * and finish them later (the GPU's, cuda.h); NULL for the CPU, whose
      * side is the pipeline's own threads.  Host buffers the lanes use are

@@ -14,8 +14,11 @@ extern "C" {
 /* records of 8 and 16 bytes; stat takes the integer types; scans and   */
 /* sorts take every sc_type (the _type calls; those without take        */
 /* uint32), but for float sums, which run on host arrays only           */
-/* (sc_scan_type).  Each array is aligned to its elements or records    */
-/* (SC_ERR_USAGE otherwise).                                            */
+/* (sc_scan_type); the record sort and argsort take every sc_record     */
+/* layout.  Each array is aligned to its elements, or to its records'   */
+/* size or 16 bytes where that is less (the largest power of 2 that     */
+/* divides the size, up to 16), positions to 8 (SC_ERR_USAGE            */
+/* otherwise).                                                          */
 
 /* Stream-ordered calls: each queues its work on the caller's CUDA
  * stream and returns without waiting for the GPU, so that it runs
@@ -23,7 +26,8 @@ extern "C" {
  * Counts and carries are 64-bit words in device memory (a scan of a
  * 32-bit type that is not wide keeps its carries' low 32 bits); output
  * past the count is left as it was.  temp is device scratch of at least
- * sc_dev_temp_bytes_type(op, n, type) bytes, aligned to 256
+ * sc_dev_temp_bytes_type(op, n, type) bytes (a record sort's:
+ * sc_dev_temp_bytes_records(op, n, r)), aligned to 256
  * (cudaMalloc's are), owned by the call's work until it is done on the
  * stream (one temp of the largest size serves a chain of calls on one
  * stream); calls with
@@ -47,15 +51,26 @@ typedef enum sc_dev_op {
     SC_DEV_SCAN,
     SC_DEV_SORT,
     SC_DEV_GEN,
-    SC_DEV_STAT
+    SC_DEV_STAT,
+    SC_DEV_SORT_RECORDS,    /* sc_dev_sort_records* */
+    SC_DEV_ARGSORT_RECORDS  /* sc_dev_argsort_records* */
 } sc_dev_op;
 /* Bytes of temp that op needs on n elements of type (0 in a build
  * without CUDA): SC_DEV_SCAN and SC_DEV_SORT need more for 8-byte types
  * than for 4-byte ones, and a scan of i32 or f32 room for a copy of its
  * input; compaction and split need the same for every type and record.
- * sc_dev_temp_bytes is the same for uint32. */
+ * sc_dev_temp_bytes is the same for uint32.  The record sorts' on
+ * elements of type are those of records of its size keyed by the whole;
+ * sc_dev_temp_bytes_records gives them for r's layout (and the other
+ * ops' for its key's type; 0 for no valid layout): SC_DEV_ARGSORT_RECORDS
+ * 16 bytes a record and the radix sort's own, which serves a sort to
+ * d_out too; SC_DEV_SORT_RECORDS, a sort in place, as much again as the
+ * records for the copy that the gather reads (but for 8-byte records
+ * with a u32 or i32 key, or an f32 one at 4, which are sorted whole). */
 size_t sc_dev_temp_bytes_type(sc_dev_op op, uint64_t n, sc_type type);
 size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n);
+size_t sc_dev_temp_bytes_records(sc_dev_op op, uint64_t n,
+                                 const sc_record *r);
 
 /* Compaction and split take elements of the predicate's type, 4 or 8
  * bytes, d_in aligned to them.  The kept elements to d_out[0, k), in
@@ -79,9 +94,7 @@ sc_status sc_dev_split_async(sc_ctx *ctx, const void *d_in, uint64_t n,
  * arrays).  Whole records move, as sc_compact_records moves them; d_in,
  * d_out, d_sel and d_rej are aligned to the record's size and must not
  * overlap.  Positions are those of records, as uint64.  A stable split,
- * as sc_dev_split: the passing records to d_sel, the others to d_rej.
- * (Records are sorted on host arrays only, by sc_sort_records, which
- * runs on the GPU where the policy picks it.) */
+ * as sc_dev_split: the passing records to d_sel, the others to d_rej. */
 sc_status sc_dev_compact_records_async(sc_ctx *ctx, const void *d_in,
                                        uint64_t n, const sc_record *r,
                                        const sc_pred *pred, void *d_out,
@@ -127,6 +140,23 @@ sc_status sc_dev_sort_type_async(sc_ctx *ctx, void *d_keys, uint64_t n,
 sc_status sc_dev_sort_async(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
                             unsigned lo_bit, unsigned hi_bit, int descending,
                             const sc_dev_queue *q);
+/* Stable sort of n records of r's layout (every one sc_sort_records
+ * takes: 4 to SC_RECORD_MAX bytes, a key of any type at any offset, in
+ * the host's byte order) by the key, as sc_sort_records: ascending (floats
+ * by totalOrder) or descending, equal keys in their order.  In place
+ * (d_out NULL), or to d_out (room for n records, not overlapping d_recs,
+ * which is then left as it was).  At most 2^32 records (SC_ERR_USAGE
+ * past that). */
+sc_status sc_dev_sort_records_async(sc_ctx *ctx, void *d_recs, uint64_t n,
+                                    const sc_record *r, int descending,
+                                    void *d_out, const sc_dev_queue *q);
+/* Argsort, as sc_argsort_records: d_idx[k] (room for n uint64, not
+ * overlapping d_recs) is the position in d_recs of the record that
+ * sc_dev_sort_records puts at k; d_recs is read only. */
+sc_status sc_dev_argsort_records_async(sc_ctx *ctx, const void *d_recs,
+                                       uint64_t n, const sc_record *r,
+                                       int descending, uint64_t *d_idx,
+                                       const sc_dev_queue *q);
 /* d_out[k] = element first_index + k, as sc_gen() makes it; 32-bit
  * types only (SC_ERR_USAGE for the others, which sc_gen() makes). */
 sc_status sc_dev_gen_async(sc_ctx *ctx, const sc_gen_params *g,
@@ -178,6 +208,12 @@ sc_status sc_dev_sort_type(sc_ctx *ctx, void *d_keys, uint64_t n,
                            int descending);
 sc_status sc_dev_sort(sc_ctx *ctx, uint32_t *d_keys, uint64_t n,
                       unsigned lo_bit, unsigned hi_bit, int descending);
+sc_status sc_dev_sort_records(sc_ctx *ctx, void *d_recs, uint64_t n,
+                              const sc_record *r, int descending,
+                              void *d_out);
+sc_status sc_dev_argsort_records(sc_ctx *ctx, const void *d_recs, uint64_t n,
+                                 const sc_record *r, int descending,
+                                 uint64_t *d_idx);
 sc_status sc_dev_gen(sc_ctx *ctx, const sc_gen_params *g,
                      uint64_t first_index, uint32_t *d_out, uint64_t n);
 /* The figures to *figs on the host. */

@@ -17,7 +17,8 @@ static size_t round_up(size_t b) { return (b + ALIGN - 1) & ~(size_t)(ALIGN - 1)
  * spare words in the last unit: a final carry no one asked for, and the
  * carry-in as the kernels take it (the identity, or the caller's ranked).
  * A stat's accumulator comes first, then room for the figures, where a
- * blocking call has them made before it fetches them. */
+ * blocking call has them made before it fetches them.  A sort of records
+ * lays out its own (scg_queue_sort_records). */
 static size_t alt_bytes(uint64_t n, sc_type type)
 {
     return round_up(n * sc_type_size(type) + 16);
@@ -30,9 +31,23 @@ static size_t scan_copy_bytes(uint64_t n, sc_type type)
     return type == SC_I32 || type == SC_F32 ? round_up(n * 4) : 0;
 }
 
-size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type)
+/* A record sort's or argsort's: the kernel's, with a copy of the records
+ * for a sort in place. */
+static size_t sort_records_bytes(const sc_dev_call *c)
 {
-    switch (op) {
+    const sc_record *r = c->w.rec;
+    int argsort = c->op == SC_DEV_ARGSORT_RECORDS;
+    return scg_queue_sort_records_scratch(
+        c->n, r->size, r->key_off, (uint32_t)r->key_type, 0,
+        argsort ? SCG_GATHER_POSITIONS : SCG_GATHER_ITEMS,
+        !argsort && c->in == c->out);
+}
+
+size_t sc_cuda_dev_temp(const sc_dev_call *c)
+{
+    uint64_t n = c->n;
+    sc_type type = c->w.type;
+    switch (c->op) {
     case SC_DEV_COMPACT: return sc_cuda_scratch(SC_JOB_COMPACT, n);
     case SC_DEV_SPLIT: return sc_cuda_scratch(SC_JOB_SPLIT, n);
     case SC_DEV_SCAN:
@@ -41,6 +56,8 @@ size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type)
     case SC_DEV_SORT:
         return alt_bytes(n, type) + sc_cuda_sort_scratch(n, type);
     case SC_DEV_STAT: return acc_bytes() + round_up(sizeof(sc_stats_typed));
+    case SC_DEV_SORT_RECORDS:
+    case SC_DEV_ARGSORT_RECORDS: return c->w.rec ? sort_records_bytes(c) : 0;
     default: return 0;
     }
 }
@@ -48,8 +65,9 @@ size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type)
 static const char *what(const sc_dev_call *c)
 {
     static const char *const names[] = { "compact", "split", "scan", "sort",
-                                         "gen", "stat" };
-    return c->op <= SC_DEV_STAT ? names[c->op] : "device call";
+                                         "gen", "stat", "sort of records",
+                                         "argsort of records" };
+    return c->op <= SC_DEV_ARGSORT_RECORDS ? names[c->op] : "device call";
 }
 
 /* A scan's carries as its kernels take them: the carry-in (cin, the
@@ -83,7 +101,7 @@ static int queue_scan(const sc_dev_call *c, cudaStream_t s, void *temp,
                       const uint64_t *cin, uint64_t *res)
 {
     sc_type t = c->w.type;
-    size_t total = sc_cuda_dev_temp(SC_DEV_SCAN, c->n, t);
+    size_t total = sc_cuda_dev_temp(c);
     uint64_t *spare = (uint64_t *)((char *)temp + total - ALIGN);
     uint64_t *want = res;
     int err = scan_carries(c, s, spare, &cin, &res);
@@ -124,6 +142,14 @@ static int queue(const sc_dev_call *c, cudaStream_t s, void *temp,
                                   c->descending,
                                   (char *)temp + alt_bytes(c->n, c->w.type),
                                   s);
+    if (c->op == SC_DEV_SORT_RECORDS || c->op == SC_DEV_ARGSORT_RECORDS) {
+        const sc_record *r = c->w.rec;
+        int gather = c->op == SC_DEV_SORT_RECORDS ? SCG_GATHER_ITEMS
+                                                  : SCG_GATHER_POSITIONS;
+        return scg_queue_sort_records(c->in, c->n, r->size, r->key_off,
+                                      (uint32_t)r->key_type, 0, c->descending,
+                                      gather, 0, c->out, temp, s);
+    }
     if (c->op == SC_DEV_SCAN) return queue_scan(c, s, temp, cin, res);
     sc_cuda_bufs b = { c->in, c->out, c->rej, temp, res, cin, res };
     return sc_cuda_queue(&c->w, c->n, c->first, &b, s);
@@ -151,7 +177,7 @@ sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
 {
     static const sc_dev_queue plain;    /* the default stream, our scratch */
     if (!q) q = &plain;
-    size_t need = sc_cuda_dev_temp(c->op, c->n, c->w.type);
+    size_t need = sc_cuda_dev_temp(c);
     void *temp = q->temp;
     sc_status st = sc_cuda_bind(ctx);
     if (st) return st;
@@ -173,7 +199,7 @@ sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
 {
     struct sc_cuda *g = ctx->cuda;
     cudaStream_t s = 0;
-    size_t need = sc_cuda_dev_temp(c->op, c->n, c->w.type);
+    size_t need = sc_cuda_dev_temp(c);
     sc_status st;
     if ((st = sc_cuda_bind(ctx)) ||
         (need && (st = sc_cuda_ensure(ctx, g, BUF_SCRATCH, need))))

@@ -50,7 +50,7 @@ sc_status sc_cuda_dev_queue(sc_ctx *ctx, const sc_dev_call *c,
 sc_status sc_cuda_dev_block(sc_ctx *ctx, const sc_dev_call *c,
                             void *result);
 sc_status sc_cuda_dev_sync(sc_ctx *ctx, void *stream);
-size_t sc_cuda_dev_temp(sc_dev_op op, uint64_t n, sc_type type);
+size_t sc_cuda_dev_temp(const sc_dev_call *c);
 
 /* Records a failed CUDA call on ctx: SC_ERR_NOMEM for a full device (the
  * device stays usable), SC_ERR_DEVICE otherwise. */

@@ -42,6 +42,13 @@ sc_status sc_dev_select(sc_ctx *ctx, const char *fn, sc_dev_op op,
                         void *d_out, void *d_rej, uint64_t *count, int async,
                         const sc_dev_queue *q);
 
+/* c, whose arguments the caller has checked, queued on q (async) or run
+ * and waited for with *result holding a scan's carry-in and receiving
+ * the count or the final carry (a uint64_t), or a stat's figures (an
+ * sc_stats_typed); its arrays' alignment checked first (ops_dev.c). */
+sc_status sc_dev_run(sc_ctx *ctx, const sc_dev_call *c, int async,
+                     const sc_dev_queue *q, void *result);
+
 /* The device policy (policy.c). */
 /* The CPU's table, and the GPU's (NULL in a build without CUDA). */
 const sc_backend *sc_ops_cpu(void);

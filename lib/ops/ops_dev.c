@@ -7,12 +7,16 @@
  * device memory. */
 #include "ops/ops.h"
 
-/* The bytes of what c reads and writes an element or record: the
- * kernels load and store whole ones, so each array must be aligned to
- * its size. */
+/* The alignment of what c reads and writes: the kernels load and store
+ * whole elements, so each array must be aligned to their size; records
+ * to the largest power of 2 that divides their size, up to 16 (the
+ * widest load; 8 and 16 for the compaction's). */
 static unsigned in_size(const sc_dev_call *c)
 {
-    if (c->w.rec) return c->w.rec->size;
+    if (c->w.rec) {
+        unsigned low = c->w.rec->size & -c->w.rec->size;
+        return low < 16 ? low : 16;
+    }
     if (c->w.pred) return sc_type_size((sc_type)c->w.pred->type);
     return c->op == SC_DEV_GEN ? 4 : sc_type_size(c->w.type);
 }
@@ -22,6 +26,7 @@ static unsigned out_size(const sc_dev_call *c)
     if (c->op == SC_DEV_COMPACT && c->w.out_kind == SC_EMIT_IDX64) return 8;
     if (c->op == SC_DEV_SCAN && c->w.wide) return 8;
     if (c->op == SC_DEV_STAT) return 8;     /* an sc_stats_typed */
+    if (c->op == SC_DEV_ARGSORT_RECORDS) return 8;
     return in_size(c);
 }
 
@@ -37,18 +42,20 @@ static sc_status arrays_ok(sc_ctx *ctx, const sc_dev_call *c)
 {
     if (c->w.pred && !sc_type_size((sc_type)c->w.pred->type))
         return sc_fail(ctx, SC_ERR_USAGE, "invalid predicate element type");
-    const char *what = c->w.rec ? "records" : "elements";
+    int sorts = c->op == SC_DEV_SORT_RECORDS || c->op == SC_DEV_ARGSORT_RECORDS;
+    const char *what = sorts ? "record alignment"
+                     : c->w.rec ? "records" : "elements";
     unsigned in = in_size(c), out = out_size(c);
-    sc_status bad = aligned(ctx, c->in, "d_in", in, what);
-    if (!bad) bad = aligned(ctx, c->out, "d_out", out, what);
+    sc_status bad = aligned(ctx, c->in, sorts ? "d_recs" : "d_in", in, what);
+    if (!bad && c->op == SC_DEV_ARGSORT_RECORDS)
+        bad = aligned(ctx, c->out, "d_idx", out, "positions");
+    else if (!bad)
+        bad = aligned(ctx, c->out, "d_out", out, what);
     if (!bad) bad = aligned(ctx, c->rej, "d_rej", in, what);
     return bad;
 }
 
-/* c queued on q (async), or run and waited for with *result holding a
- * scan's carry-in and receiving the count or the final carry (a
- * uint64_t), or a stat's figures (an sc_stats_typed). */
-static sc_status run(sc_ctx *ctx, const sc_dev_call *c, int async,
+sc_status sc_dev_run(sc_ctx *ctx, const sc_dev_call *c, int async,
                      const sc_dev_queue *q, void *result)
 {
     sc_status bad = arrays_ok(ctx, c);
@@ -58,10 +65,33 @@ static sc_status run(sc_ctx *ctx, const sc_dev_call *c, int async,
     return async ? b->dev_queue(ctx, c, q) : b->dev_block(ctx, c, result);
 }
 
-size_t sc_dev_temp_bytes_type(sc_dev_op op, uint64_t n, sc_type type)
+/* op's scratch on n records of r's layout, or elements of type (r
+ * NULL), in place where it is a sort of records. */
+static size_t temp_bytes(sc_dev_op op, uint64_t n, sc_type type,
+                         const sc_record *r)
 {
     const sc_backend *gpu = sc_ops_gpu();
-    return gpu && sc_type_size(type) ? gpu->dev_temp(op, n, type) : 0;
+    if (!gpu) return 0;
+    sc_dev_call c = { .op = op, .n = n };
+    c.w.type = type;
+    c.w.rec = r;
+    return gpu->dev_temp(&c);
+}
+
+size_t sc_dev_temp_bytes_type(sc_dev_op op, uint64_t n, sc_type type)
+{
+    unsigned size = sc_type_size(type);
+    sc_record whole = { size, 0, type };
+    int sorts = op == SC_DEV_SORT_RECORDS || op == SC_DEV_ARGSORT_RECORDS;
+    return size ? temp_bytes(op, n, type, sorts ? &whole : NULL) : 0;
+}
+
+size_t sc_dev_temp_bytes_records(sc_dev_op op, uint64_t n, const sc_record *r)
+{
+    if (!r || !r->size || sc_record_fault(r)) return 0;
+    if (op != SC_DEV_SORT_RECORDS && op != SC_DEV_ARGSORT_RECORDS)
+        return sc_dev_temp_bytes_type(op, n, r->key_type);
+    return temp_bytes(op, n, r->key_type, r);
 }
 
 size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n)
@@ -86,7 +116,7 @@ sc_status sc_dev_select(sc_ctx *ctx, const char *fn, sc_dev_op op,
     c.w.pred = pred;
     c.w.rec = r;
     c.w.out_kind = out_kind;
-    return run(ctx, &c, async, q, count);
+    return sc_dev_run(ctx, &c, async, q, count);
 }
 
 sc_status sc_dev_compact_async(sc_ctx *ctx, const void *d_in, uint64_t n,
@@ -176,7 +206,7 @@ static sc_status scan_any(sc_ctx *ctx, const char *fn, const void *d_in,
     c.w.inclusive = inclusive;
     c.w.wide = wide;
     c.w.type = type;
-    return run(ctx, &c, async, q, carry);
+    return sc_dev_run(ctx, &c, async, q, carry);
 }
 
 sc_status sc_dev_scan_type_async(sc_ctx *ctx, const void *d_in, uint64_t n,
@@ -226,7 +256,7 @@ static sc_status sort_any(sc_ctx *ctx, const char *fn, void *d_keys,
                       .descending = descending };
     c.w.work = SC_JOB_SORT;
     c.w.type = type;
-    return run(ctx, &c, async, q, NULL);
+    return sc_dev_run(ctx, &c, async, q, NULL);
 }
 
 sc_status sc_dev_sort_type_async(sc_ctx *ctx, void *d_keys, uint64_t n,
@@ -279,7 +309,7 @@ static sc_status gen_any(sc_ctx *ctx, const char *fn, const sc_gen_params *g,
                       .out = d_out };
     c.w.work = SC_JOB_GEN;
     c.w.plan = &plan;
-    return run(ctx, &c, async, q, NULL);
+    return sc_dev_run(ctx, &c, async, q, NULL);
 }
 
 sc_status sc_dev_gen_async(sc_ctx *ctx, const sc_gen_params *g,
@@ -311,7 +341,7 @@ static sc_status stat_any(sc_ctx *ctx, const char *fn, const void *d_in,
     sc_dev_call c = { .op = SC_DEV_STAT, .n = n, .in = d_in, .out = figs };
     c.w.work = SC_JOB_STAT;
     c.w.type = type;
-    return run(ctx, &c, async, q, figs);
+    return sc_dev_run(ctx, &c, async, q, figs);
 }
 
 sc_status sc_dev_stat_async(sc_ctx *ctx, const void *d_in, uint64_t n,

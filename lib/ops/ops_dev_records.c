@@ -1,10 +1,9 @@
 /* ops_dev_records.c — the calls on records in the caller's device arrays
  * (sc_dev.h): compaction, positions and split of the layouts the GPU's
  * kernels take (sc_record_on_gpu), refused with a message for the
- * others, then ops_dev.c's sc_dev_select as for elements.  A sort of
- * records on device arrays would belong here too, on the kernel that
- * sc_sort_records' GPU path runs (kernels/sort_records.cu); none is
- * offered yet. */
+ * others, then ops_dev.c's sc_dev_select as for elements; the sort and
+ * argsort of every layout, on the kernels that sc_sort_records' GPU path
+ * runs (kernels/sort_records.cu), through ops_dev.c's sc_dev_run. */
 #include "ops/ops.h"
 
 /* A layout the GPU's kernels take: sc_record_on_gpu's, keys in the
@@ -91,4 +90,70 @@ sc_status sc_dev_split_records(sc_ctx *ctx, const void *d_in, uint64_t n,
 {
     return records_select(ctx, __func__, SC_DEV_SPLIT, d_in, n, r, pred,
                           SC_EMIT_VALUES, 0, d_sel, d_rej, selected, 0, NULL);
+}
+
+/* The kernel's indices are 32 bits. */
+#define SORT_RECORDS_MAX ((uint64_t)1 << 32)
+
+/* A sort (op SC_DEV_SORT_RECORDS: in place, d_out NULL, or to d_out) or
+ * argsort (positions to d_out) of records of every layout. */
+static sc_status sort_records_any(sc_ctx *ctx, const char *fn, sc_dev_op op,
+                                  const void *d_recs, uint64_t n,
+                                  const sc_record *r, int descending,
+                                  void *d_out, int async,
+                                  const sc_dev_queue *q)
+{
+    int argsort = op == SC_DEV_ARGSORT_RECORDS;
+    sc_status bad = BAD_CALL(ctx, fn, n && (!d_recs || (argsort && !d_out)));
+    if (!bad) bad = sc_record_check(ctx, fn, r, NULL);
+    if (bad) return bad;
+    if (n > SORT_RECORDS_MAX)
+        return sc_fail(ctx, SC_ERR_USAGE, "%s: %llu records: the GPU sorts at "
+                       "most 2^32 (sc_sort_records on host arrays takes more)",
+                       fn, (unsigned long long)n);
+    if (!argsort && d_out == d_recs) d_out = NULL;
+    uintptr_t in = (uintptr_t)d_recs, out = (uintptr_t)d_out;
+    size_t out_size = argsort ? 8 : r->size;
+    if (n && d_out && in < out + n * out_size && out < in + n * r->size)
+        return sc_fail(ctx, SC_ERR_USAGE, "%s: d_%s overlaps d_recs", fn,
+                       argsort ? "idx" : "out");
+    sc_dev_call c = { .op = op, .n = n, .in = d_recs,
+                      .out = d_out ? d_out : (void *)d_recs,
+                      .descending = descending };
+    c.w.work = SC_JOB_SORT;
+    c.w.type = r->key_type;
+    c.w.rec = r;
+    return sc_dev_run(ctx, &c, async, q, NULL);
+}
+
+sc_status sc_dev_sort_records_async(sc_ctx *ctx, void *d_recs, uint64_t n,
+                                    const sc_record *r, int descending,
+                                    void *d_out, const sc_dev_queue *q)
+{
+    return sort_records_any(ctx, __func__, SC_DEV_SORT_RECORDS, d_recs, n, r,
+                            descending, d_out, 1, q);
+}
+
+sc_status sc_dev_sort_records(sc_ctx *ctx, void *d_recs, uint64_t n,
+                              const sc_record *r, int descending, void *d_out)
+{
+    return sort_records_any(ctx, __func__, SC_DEV_SORT_RECORDS, d_recs, n, r,
+                            descending, d_out, 0, NULL);
+}
+
+sc_status sc_dev_argsort_records_async(sc_ctx *ctx, const void *d_recs,
+                                       uint64_t n, const sc_record *r,
+                                       int descending, uint64_t *d_idx,
+                                       const sc_dev_queue *q)
+{
+    return sort_records_any(ctx, __func__, SC_DEV_ARGSORT_RECORDS, d_recs, n,
+                            r, descending, d_idx, 1, q);
+}
+
+sc_status sc_dev_argsort_records(sc_ctx *ctx, const void *d_recs, uint64_t n,
+                                 const sc_record *r, int descending,
+                                 uint64_t *d_idx)
+{
+    return sort_records_any(ctx, __func__, SC_DEV_ARGSORT_RECORDS, d_recs, n,
+                            r, descending, d_idx, 0, NULL);
 }

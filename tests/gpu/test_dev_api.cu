@@ -19,18 +19,26 @@
  * whose carry passes on the device; bit ranges, descending, keys whose
  * upper half is all equal), and the record calls (sc_dev_*_records*)
  * for 8- and 16-byte layouts against sc_compact_records,
- * sc_compact_records_indices and sc_split_records, at sizes 0 to
- * 2^20 + 3; a scan's d_in must come back unchanged.  Their refusals:
+ * sc_compact_records_indices and sc_split_records, and the record sort
+ * and argsort (sc_dev_sort_records*, sc_dev_argsort_records*) of records
+ * of 4 to 4096 bytes, keys of every type at several offsets, ascending
+ * and descending, in place, to d_out and argsort, on g_q, on the default
+ * stream with the context's scratch, and blocking, against
+ * sc_sort_records and sc_argsort_records, at sizes 0 to 2^20 + 3 (as
+ * many large records as fit); a scan's d_in, and the records of a sort
+ * to d_out or an argsort, must come back unchanged.  Their refusals:
  * float sums, xor of floats, wide 64-bit scans, no such type, arrays
  * off their grid, bits past the width, a scratch too small for the
  * type, record layouts the GPU does not take, a predicate of another
- * type than the key's.
+ * type than the key's, a record sort's scratch too small, more than 2^32
+ * records, outputs overlapping the records or off their grid.
  *
  * Then what the stream-ordered calls are for: a chain queued on one
  * stream between the caller's own kernels with one wait at the end; the
  * context's scratch (temp NULL) on one stream and on the default stream;
  * two host threads with a stream and temp each; a CUDA graph captured
- * from a chain and launched twice, and one of a scan from the identity;
+ * from a chain and launched twice, and one of a scan from the identity,
+ * and one of record sorts (in place, to d_out, argsort);
  * a temp too small, and other arguments the header rules out, refused
  * with nothing queued (sc_dev_stat's float types among them); a stat
  * captured in a graph; sc_dev_sync's SC_OK after good work.
@@ -41,6 +49,7 @@
  * "1..0 # SKIP no GPU" and exits 0.
  */
 #include <math.h>
+#include <algorithm>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1734,6 +1743,177 @@ static void test_typed_records(uint64_t n, uint64_t seed)
         test_records_on(&gpu_records[l], n, seed + l);
 }
 
+/* The record sort and argsort (sc_dev_sort_records*,
+ * sc_dev_argsort_records*) of every layout the host calls take, against
+ * the CPU context's sc_sort_records and sc_argsort_records: records of 4
+ * to 4096 bytes, keys of every type at the start, the middle and the
+ * end; 8-byte ones with a 4-byte key in both halves (sorted whole as u64
+ * words, but an f32 at 0). */
+static const sc_record sort_layouts[] = {
+    { 4, 0, SC_U32 }, { 4, 0, SC_F32 }, { 8, 0, SC_U32 }, { 8, 4, SC_I32 },
+    { 8, 4, SC_F32 }, { 8, 0, SC_F32 }, { 8, 0, SC_U64 }, { 8, 0, SC_F64 },
+    { 12, 4, SC_I32 }, { 12, 8, SC_F32 }, { 16, 8, SC_U64 }, { 16, 0, SC_I64 },
+    { 16, 12, SC_F32 }, { 64, 8, SC_F64 }, { 64, 32, SC_I32 },
+    { 4096, 0, SC_U32 }, { 4096, 4088, SC_I64 },
+};
+enum { N_SORT_LAYOUTS = sizeof sort_layouts / sizeof sort_layouts[0] };
+
+/* The record sorts' arrays: records in and out of up to g_rbytes bytes
+ * each (GUARD records more included), positions for g_tmax + GUARD. */
+static void *d_rin, *d_rout;
+static uint64_t *d_ridx;
+static size_t g_rbytes;
+
+/* The records of a test at n: as many as fit, GUARD more. */
+static uint64_t records_fit(const sc_record *r, uint64_t n)
+{
+    uint64_t room = g_rbytes / r->size - GUARD;
+    return n < room ? n : room;
+}
+
+/* Whether d's first `bytes` are want's and the rest of `total` poison. */
+static bool same_bytes(const void *d, const void *want, size_t bytes, size_t total)
+{
+    std::vector<unsigned char> got(total);
+    if (total)
+        CK(cudaMemcpy(got.data(), d, total, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < total; i++) {
+        unsigned w = i < bytes ? ((const unsigned char *)want)[i] : (unsigned)POISON;
+        if (got[i] != w) {
+            why("at byte %zu of %zu: got %#x, want %#x%s", i, bytes, got[i], w,
+                i < bytes ? "" : " (poison: written past the end)");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A record call in mode 0 (async on g_q), 1 (async, q NULL: the
+ * default stream and the context's scratch) or 2 (blocking): its status
+ * and the wait for it. */
+static bool record_call(int mode, sc_status st, const char *what)
+{
+    if (mode == 2)
+        return called(st, what);
+    return finished(st, what, mode == 0 ? g_stream : NULL);
+}
+
+static const char *const record_mode_name[] = { "async", "async on the default stream",
+                                                "blocking" };
+
+static void test_record_sorts_on(const sc_record *r, uint64_t n, uint64_t seed)
+{
+    size_t sz = r->size;
+    n = records_fit(r, n);
+    size_t bytes = n * sz, total = (n + GUARD) * sz;
+    std::vector<uint64_t> h = record_data(r, n, seed);
+    for (int desc = 0; desc < 2; desc++) {
+        std::vector<uint64_t> want = h, idx(n + 1);
+        need(sc_sort_records(g_cpu, want.data(), n, r, desc), "sc_sort_records");
+        need(sc_argsort_records(g_cpu, h.data(), n, r, desc, idx.data()),
+             "sc_argsort_records");
+        for (int mode = 0; mode < 3; mode++) {
+            const sc_dev_queue *q = mode == 0 ? &g_q : NULL;
+            bool ok = true;
+            /* in place */
+            poison(d_rin, total);
+            upload(d_rin, h.data(), bytes);
+            sc_status st = mode < 2 ? sc_dev_sort_records_async(g_gpu, d_rin, n, r, desc,
+                                                                NULL, q)
+                                    : sc_dev_sort_records(g_gpu, d_rin, n, r, desc, NULL);
+            ok = record_call(mode, st, "sort in place") &&
+                 same_bytes(d_rin, want.data(), bytes, total);
+            /* to d_out, d_recs left as it was */
+            poison(d_rin, total);
+            poison(d_rout, total);
+            upload(d_rin, h.data(), bytes);
+            st = mode < 2 ? sc_dev_sort_records_async(g_gpu, d_rin, n, r, desc, d_rout, q)
+                          : sc_dev_sort_records(g_gpu, d_rin, n, r, desc, d_rout);
+            ok = ok && record_call(mode, st, "sort to d_out") &&
+                 same_bytes(d_rout, want.data(), bytes, total) &&
+                 same_bytes(d_rin, h.data(), bytes, total);
+            /* argsort */
+            poison(d_ridx, (n + GUARD) * 8);
+            st = mode < 2 ? sc_dev_argsort_records_async(g_gpu, d_rin, n, r, desc, d_ridx, q)
+                          : sc_dev_argsort_records(g_gpu, d_rin, n, r, desc, d_ridx);
+            ok = ok && record_call(mode, st, "argsort") &&
+                 same<uint64_t>(d_ridx, idx.data(), n, n + GUARD) &&
+                 same_bytes(d_rin, h.data(), bytes, total);
+            tap(ok, "sort_records of %zu, %s key at %u, n=%llu%s, %s: in place, to d_out, "
+                "argsort", sz, sc_type_name(r->key_type), r->key_off,
+                (unsigned long long)n, desc ? " descending" : "", record_mode_name[mode]);
+        }
+    }
+}
+
+static void test_record_sorts(uint64_t n, uint64_t seed)
+{
+    for (int l = 0; l < N_SORT_LAYOUTS; l++)
+        test_record_sorts_on(&sort_layouts[l], n, seed + l);
+}
+
+/* Record sorts captured in a graph with the caller's temp, launched
+ * twice: 16-byte records in place (the gather reads a copy in the
+ * scratch), 8-byte ones with a u32 key to d_out (sorted whole, the
+ * result taken from where the sort left it) and an argsort of 12-byte
+ * ones. */
+static void test_record_graph(void)
+{
+    const uint64_t n = g_quick ? 4097 : 300007;
+    const sc_record r16 = { 16, 8, SC_U64 }, r8 = { 8, 4, SC_I32 }, r12 = { 12, 4, SC_F32 };
+    size_t tb = sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &r16);
+    tb = std::max(tb, sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &r8));
+    tb = std::max(tb, sc_dev_temp_bytes_records(SC_DEV_ARGSORT_RECORDS, n, &r12));
+    void *temp;
+    CK(cudaMalloc(&temp, tb ? tb : 256));
+    sc_dev_queue q = { g_stream, temp, tb };
+    char *a = (char *)d_rin, *b = (char *)d_rout;  /* r16 at a, r8 at b, to b + 8n */
+    char *c = a + 16 * n;                          /* r12, argsort to d_ridx */
+    cudaGraph_t graph = NULL;
+    CK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    sc_status s1 = sc_dev_sort_records_async(g_gpu, a, n, &r16, 0, NULL, &q);
+    sc_status s2 = sc_dev_sort_records_async(g_gpu, b, n, &r8, 1, b + 8 * n, &q);
+    sc_status s3 = sc_dev_argsort_records_async(g_gpu, c, n, &r12, 0, d_ridx, &q);
+    cudaError_t e = cudaStreamEndCapture(g_stream, &graph);
+    if (e != cudaSuccess) {
+        why("cudaStreamEndCapture: %s", cudaGetErrorString(e));
+        cudaGetLastError();
+    }
+    bool ok = called(s1, "sort in place in capture") && called(s2, "sort to d_out in capture") &&
+              called(s3, "argsort in capture") && e == cudaSuccess && graph;
+    if (ok) {
+        cudaGraphExec_t exec;
+        CK(cudaGraphInstantiate(&exec, graph, 0));
+        for (int launch = 0; launch < 2 && ok; launch++) {
+            std::vector<uint64_t> h16 = record_data(&r16, n, 700 + launch),
+                                  h8 = record_data(&r8, n, 710 + launch),
+                                  h12 = record_data(&r12, n, 720 + launch);
+            std::vector<uint64_t> w16 = h16, w8 = h8, idx(n + 1);
+            need(sc_sort_records(g_cpu, w16.data(), n, &r16, 0), "sc_sort_records");
+            need(sc_sort_records(g_cpu, w8.data(), n, &r8, 1), "sc_sort_records");
+            need(sc_argsort_records(g_cpu, h12.data(), n, &r12, 0, idx.data()),
+                 "sc_argsort_records");
+            upload(a, h16.data(), n * 16);
+            upload(c, h12.data(), n * 12);
+            upload(b, h8.data(), n * 8);
+            poison(b + 8 * n, 8 * n);
+            CK(cudaGraphLaunch(exec, g_stream));
+            CK(cudaStreamSynchronize(g_stream));
+            ok = same_bytes(a, w16.data(), n * 16, n * 16) &&
+                 same_bytes(b, h8.data(), n * 8, n * 8) &&
+                 same_bytes(b + 8 * n, w8.data(), n * 8, n * 8) &&
+                 same<uint64_t>(d_ridx, idx.data(), n, n);
+        }
+        CK(cudaGraphExecDestroy(exec));
+    }
+    if (graph)
+        CK(cudaGraphDestroy(graph));
+    CK(cudaFree(temp));
+    tap(ok, "graph: 16-byte records sorted in place, 8-byte ones to d_out descending and "
+        "an argsort of 12-byte ones, %llu each, captured and launched twice",
+        (unsigned long long)n);
+}
+
 /* A typed scan that ranks its input (f32 max, through a copy in the
  * scratch and the carries' rank kernels) and a u64 sort, captured in a
  * graph with the caller's temp and launched twice. */
@@ -1806,6 +1986,10 @@ static void test_typed_refusals(void)
     uint64_t carry = 0, kept = 0;
     /* the scratch a u32 sort needs: short for a u64 one */
     sc_dev_queue small = { g_stream, g_temp, sc_dev_temp_bytes(SC_DEV_SORT, n) };
+    /* an argsort's scratch: short for a sort in place, which copies the records */
+    sc_record r64u = { 64, 8, SC_U32 }, r8 = { 8, 0, SC_U32 };
+    sc_dev_queue arg_temp = { g_stream, g_temp,
+                              sc_dev_temp_bytes_records(SC_DEV_ARGSORT_RECORDS, n, &r64u) };
     struct { sc_status st; const char *what; } c[] = {
         { sc_dev_scan_type_async(g_gpu, d_tin, n, SC_F32, SC_OP_SUM, 1, 0, NULL, d_tout,
                                  d_words, &g_q), "an f32 sum" },
@@ -1836,6 +2020,21 @@ static void test_typed_refusals(void)
           "16-byte records off their grid" },
         { sc_dev_compact_records(g_gpu, d_tin, n, &r16, &pu32, d_tout, &kept),
           "a u32 predicate on a u64 key" },
+        { sc_dev_sort_records_async(g_gpu, d_tin, n, &r64u, 0, NULL, &arg_temp),
+          "a sort of 64-byte records in place with an argsort's scratch" },
+        { sc_dev_sort_records(g_gpu, d_tin, (1ull << 32) + 1, &r16, 0, NULL),
+          "a sort of 2^32 + 1 records" },
+        { sc_dev_argsort_records_async(g_gpu, d_tin, (1ull << 32) + 1, &r8, 1,
+                                       (uint64_t *)d_tout, &g_q),
+          "an argsort of 2^32 + 1 records" },
+        { sc_dev_sort_records(g_gpu, d_tin, n, &r16, 0, (char *)d_tin + 16),
+          "a sort to d_out overlapping d_recs" },
+        { sc_dev_sort_records_async(g_gpu, (char *)d_tin + 4, n, &r8, 0, NULL, &g_q),
+          "a sort of 8-byte records off their grid" },
+        { sc_dev_argsort_records(g_gpu, d_tin, n, &r16, 0, (uint64_t *)((char *)d_tout + 4)),
+          "an argsort to positions off their grid" },
+        { sc_dev_sort_records(g_gpu, d_tin, n, NULL, 0, NULL), "a sort of no layout" },
+        { sc_dev_argsort_records(g_gpu, d_tin, n, &r12, 0, NULL), "an argsort to nowhere" },
     };
     for (auto &k : c) {
         if (k.st != SC_ERR_USAGE)
@@ -1868,6 +2067,10 @@ static void test_typed_messages(void)
     tap(st == SC_ERR_USAGE && strstr(sc_ctx_message(g_gpu), "8- and 16-byte"),
         "12-byte records on device arrays: the message names the layouts the GPU "
         "takes (%s)", sc_ctx_message(g_gpu));
+    st = sc_dev_sort_records(g_gpu, d_tin, (1ull << 32) + 5, &r12, 0, NULL);
+    tap(st == SC_ERR_USAGE && strstr(sc_ctx_message(g_gpu), "2^32"),
+        "a sort of more than 2^32 records on device arrays says the GPU's limit (%s)",
+        sc_ctx_message(g_gpu));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1913,6 +2116,10 @@ int main(void)
     CK(cudaMalloc(&d_tout, (g_tmax + GUARD) * 16));
     CK(cudaMalloc(&d_trej, (g_tmax + GUARD) * 16));
     CK(cudaMalloc(&d_figs, sizeof *d_figs));
+    g_rbytes = std::max<size_t>((g_tmax + GUARD) * 16, (4095 + GUARD) * 4096);
+    CK(cudaMalloc(&d_rin, g_rbytes));
+    CK(cudaMalloc(&d_rout, g_rbytes));
+    CK(cudaMalloc(&d_ridx, (g_tmax + GUARD) * 8));
     /* one temp for every op: the largest of what each needs */
     const sc_dev_op ops[] = { SC_DEV_COMPACT, SC_DEV_SPLIT, SC_DEV_SCAN,
                               SC_DEV_SORT, SC_DEV_GEN, SC_DEV_STAT };
@@ -1920,6 +2127,10 @@ int main(void)
         for (sc_type t : all_types)
             if (sc_dev_temp_bytes_type(ops[k], nmax, t) > g_temp_bytes)
                 g_temp_bytes = sc_dev_temp_bytes_type(ops[k], nmax, t);
+    for (const sc_record &r : sort_layouts)
+        g_temp_bytes = std::max(g_temp_bytes,
+                                sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS,
+                                                          records_fit(&r, g_tmax), &r));
     CK(cudaMalloc(&g_temp, g_temp_bytes ? g_temp_bytes : 256));
     CK(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
     g_q.stream = g_stream;
@@ -1938,8 +2149,10 @@ int main(void)
         test_typed_scans(tsz[s], 100 * s + 5);
         test_typed_sorts(tsz[s], 100 * s + 6);
         test_typed_records(tsz[s], 100 * s + 7);
+        test_record_sorts(tsz[s], 100 * s + 8);
     }
     test_typed_graph();
+    test_record_graph();
     test_typed_refusals();
     test_typed_messages();
     test_stream_order();
@@ -1964,6 +2177,9 @@ int main(void)
     CK(cudaFree(d_tout));
     CK(cudaFree(d_trej));
     CK(cudaFree(d_figs));
+    CK(cudaFree(d_rin));
+    CK(cudaFree(d_rout));
+    CK(cudaFree(d_ridx));
     sc_ctx_free(g_gpu);
     sc_ctx_free(g_cpu);
     printf("1..%d\n", n_tests);

@@ -2478,6 +2478,102 @@ static void test_dev_calls(void)
        "more for f64 sorts and i32 scans where there is CUDA (%zu)", s32);
 }
 
+/* The record sort and argsort on device arrays, on the CPU context:
+ * every layout sc_sort_records takes is SC_ERR_NODEVICE, in place, to an
+ * output and argsort, async and blocking; the arguments that will not do
+ * are SC_ERR_USAGE first. */
+static void test_dev_record_sorts(void)
+{
+    sc_ctx *c = cpu_ctx;
+    _Alignas(64) uint64_t buf[16] = { 0 };
+    uint64_t idx[4] = { 0 };
+    sc_dev_queue q = { NULL, NULL, 0 };
+    static const sc_record layouts[] = {
+        { 4, 0, SC_U32 }, { 8, 0, SC_U32 }, { 8, 4, SC_F32 },
+        { 12, 4, SC_I32 }, { 16, 8, SC_U64 }, { 64, 8, SC_F64 },
+        { 4096, 0, SC_U32 },
+    };
+    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+        const sc_record *r = &layouts[l];
+        uint64_t n = r->size <= 16 ? 2 : 0;
+        ok(sc_dev_sort_records(c, buf, n, r, 0, NULL) == SC_ERR_NODEVICE &&
+           sc_dev_sort_records_async(c, buf, n, r, 1, NULL, &q) ==
+               SC_ERR_NODEVICE &&
+           sc_dev_sort_records(c, buf, n, r, 1, buf + 8) == SC_ERR_NODEVICE &&
+           sc_dev_sort_records_async(c, buf, n, r, 0, buf, NULL) ==
+               SC_ERR_NODEVICE &&
+           sc_dev_argsort_records(c, buf, n, r, 0, idx) == SC_ERR_NODEVICE &&
+           sc_dev_argsort_records_async(c, buf, n, r, 1, idx, &q) ==
+               SC_ERR_NODEVICE &&
+           sc_dev_sort_records(c, NULL, 0, r, 0, NULL) == SC_ERR_NODEVICE &&
+           sc_dev_argsort_records(c, NULL, 0, r, 0, NULL) == SC_ERR_NODEVICE,
+           "sc_dev_sort_records and sc_dev_argsort_records of %u-byte "
+           "records, %s key at %u, in place, to an output, async and "
+           "blocking: SC_ERR_NODEVICE on the CPU", r->size,
+           sc_type_name(r->key_type), r->key_off);
+    }
+    sc_record r16 = { 16, 8, SC_U64 }, r8 = { 8, 0, SC_U32 };
+    sc_record off = { 16, 4, SC_U64 }, six = { 6, 0, SC_U32 };
+    sc_record huge = { SC_RECORD_MAX + 4, 0, SC_U32 };
+    char *odd = (char *)buf + 4;
+    uint64_t past = ((uint64_t)1 << 32) + 1;
+    ok(sc_dev_sort_records(c, buf, 2, NULL, 0, NULL) == SC_ERR_USAGE &&
+       sc_dev_argsort_records_async(c, buf, 2, &off, 0, idx, &q) ==
+           SC_ERR_USAGE &&
+       sc_dev_sort_records(c, buf, 2, &six, 0, NULL) == SC_ERR_USAGE &&
+       sc_dev_sort_records_async(c, buf, 2, &huge, 0, NULL, &q) ==
+           SC_ERR_USAGE &&
+       sc_dev_sort_records(c, NULL, 2, &r16, 0, NULL) == SC_ERR_USAGE &&
+       sc_dev_argsort_records(c, buf, 2, &r16, 0, NULL) == SC_ERR_USAGE &&
+       sc_dev_argsort_records(c, NULL, 2, &r16, 0, idx) == SC_ERR_USAGE &&
+       sc_dev_sort_records(NULL, buf, 2, &r16, 0, NULL) == SC_ERR_USAGE,
+       "sc_dev_sort_records and sc_dev_argsort_records: no layout, a key "
+       "off its grid, a size not a multiple of 4 or past SC_RECORD_MAX, no "
+       "records, no positions, no context: refused");
+    ok(sc_dev_sort_records(c, buf, past, &r16, 0, NULL) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "2^32") &&
+       sc_dev_argsort_records_async(c, buf, past, &r8, 0, idx, &q) ==
+           SC_ERR_USAGE,
+       "sc_dev_sort_records and sc_dev_argsort_records: past 2^32 records "
+       "refused (%s)", sc_ctx_message(c));
+    ok(sc_dev_sort_records(c, buf, 2, &r16, 0, buf + 2) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "overlaps") &&
+       sc_dev_sort_records_async(c, buf + 2, 2, &r16, 0, buf + 1, &q) ==
+           SC_ERR_USAGE &&
+       sc_dev_argsort_records(c, buf, 2, &r16, 0, buf + 3) == SC_ERR_USAGE,
+       "sc_dev_sort_records and sc_dev_argsort_records: an output that "
+       "overlaps the records is refused (%s)", sc_ctx_message(c));
+    ok(sc_dev_sort_records(c, odd, 1, &r8, 0, NULL) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(c), "aligned") &&
+       sc_dev_sort_records(c, buf, 1, &r16, 0, odd + 56) == SC_ERR_USAGE &&
+       sc_dev_argsort_records(c, buf, 1, &r8, 0, (uint64_t *)odd + 4) ==
+           SC_ERR_USAGE,
+       "sc_dev_sort_records and sc_dev_argsort_records refuse arrays off "
+       "their grid (%s)", sc_ctx_message(c));
+
+    /* The scratch: a sort in place needs a copy of the records where
+     * the kernels gather them, but for 8-byte ones with a 4-byte key. */
+    const uint64_t n = 100000;
+    sc_record r64 = { 64, 8, SC_F64 }, w64 = { 8, 0, SC_U64 };
+    size_t in_place = sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &r64);
+    size_t arg = sc_dev_temp_bytes_records(SC_DEV_ARGSORT_RECORDS, n, &r64);
+    ok(sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &off) == 0 &&
+       sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, NULL) == 0 &&
+       sc_dev_temp_bytes_records(SC_DEV_COMPACT, n, &r64) ==
+           sc_dev_temp_bytes(SC_DEV_COMPACT, n) &&
+       sc_dev_temp_bytes_type(SC_DEV_SORT_RECORDS, n, SC_U64) ==
+           sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &w64) &&
+       (in_place == 0 ||
+        (in_place >= arg + n * 64 &&
+         sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &r8) ==
+             sc_dev_temp_bytes_records(SC_DEV_ARGSORT_RECORDS, n, &r8) &&
+         sc_dev_temp_bytes_records(SC_DEV_SORT_RECORDS, n, &w64) >
+             sc_dev_temp_bytes_records(SC_DEV_ARGSORT_RECORDS, n, &w64))),
+       "sc_dev_temp_bytes_records: 0 for no layout, the compaction's for "
+       "its op, the type's records keyed by the whole, room for a copy of "
+       "the records in place where there is CUDA (%zu, %zu)", in_place, arg);
+}
+
 /* sc_stat on a CUDA context: the GPU's kernel, the CPU's figures. */
 static void test_stat_devices(void)
 {
@@ -2744,6 +2840,7 @@ int main(void)
     test_record_arrays();
     test_bad_arguments();
     test_dev_calls();
+    test_dev_record_sorts();
     test_verbose_per_run();
     sc_ctx_free(cpu_ctx);
     sc_ctx_free(cpu1_ctx);
