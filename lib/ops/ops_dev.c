@@ -40,7 +40,10 @@ static sc_status arrays_ok(sc_ctx *ctx, const sc_dev_call *c)
     const char *what = c->w.rec ? "records" : "elements";
     unsigned in = in_size(c), out = out_size(c);
     sc_status bad = aligned(ctx, c->in, "d_in", in, what);
-    if (!bad) bad = aligned(ctx, c->out, "d_out", out, what);
+    /* A stat's out is its figures, an sc_stats_typed of 8-byte words. */
+    int figs = c->op == SC_DEV_STAT;
+    if (!bad) bad = aligned(ctx, c->out, figs ? "d_figs" : "d_out", out,
+                            figs ? "words" : what);
     if (!bad) bad = aligned(ctx, c->rej, "d_rej", in, what);
     return bad;
 }
