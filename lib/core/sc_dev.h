@@ -52,8 +52,9 @@ typedef enum sc_dev_op {
 /* Bytes of temp that op needs on n elements of type (0 in a build
  * without CUDA): SC_DEV_SCAN and SC_DEV_SORT need more for 8-byte types
  * than for 4-byte ones, and a scan of i32 or f32 room for a copy of its
- * input; compaction and split need the same for every type and record.
- * sc_dev_temp_bytes is the same for uint32. */
+ * input; compaction and split need the same for every type and record,
+ * and a stat the same for every type and n (its accumulator and
+ * figures).  sc_dev_temp_bytes is the same for uint32. */
 size_t sc_dev_temp_bytes_type(sc_dev_op op, uint64_t n, sc_type type);
 size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n);
 
