@@ -101,6 +101,10 @@ loads_driver() {
         ! loads_driver $t -d auto < small.bin || { echo "# $t: <small" >&2; return 1; }
     done
     ! loads_driver sc-gen -d auto -n 1000
+    # sc-stat's chunks that the worker hands on (a type but u32)
+    ! loads_driver sc-stat -d auto -e u64 empty.bin
+    ! loads_driver sc-stat -d auto -e i64 small.bin
+    ! loads_driver sc-stat -d auto -e f32 < small.bin
 }
 
 @test "devices: auto whose GPU failed to start in the background says why (no GPU)" {

@@ -46,7 +46,7 @@ data() {
     [ "$(sc-stat -e f64 in.bin | sed -n 's/^max //p')" = nan ]
 }
 
-@test "stat64: -j 1, -j 4 and -c 4K change nothing; -d cpu and -d auto agree" {
+@test "stat64: -j 1, -j 4 and -c 4K change nothing; -d cpu and -d auto agree; -v says why" {
     local t opts
     for t in $TYPES64; do
         data "$t" 100003 21 > in.bin
@@ -65,6 +65,19 @@ data() {
     run -0 --separate-stderr sc-stat -d cpu -v -e u64 in.bin
     [[ "$stderr" == *"device: cpu"* && "$stderr" != *"note:"* ]] ||
         { echo "# $stderr" >&2; return 1; }
+    # -d auto says why it ran where it did, also where no chunk came for
+    # the worker to hand on (typed elements, --quantiles): an empty input,
+    # from a file or a pipe
+    : > empty.bin
+    for opts in "-e u64" "-e i32" "-e f64 --quantiles 3" "--quantiles 3"; do
+        # shellcheck disable=SC2086
+        run -0 --separate-stderr sc-stat -d auto -v $opts empty.bin
+        [[ "$output" == "count 0" && "$stderr" == *"why: auto "* ]] ||
+            { echo "# $opts: $stderr" >&2; return 1; }
+        # shellcheck disable=SC2086
+        run -0 --separate-stderr sc-stat -d auto -v $opts < empty.bin
+        [[ "$stderr" == *"why: auto "* ]] || { echo "# $opts <: $stderr" >&2; return 1; }
+    done
 }
 
 # same_devices64 TYPE ARGS...: sc-stat -e TYPE ARGS on -d cpu and -d cuda,

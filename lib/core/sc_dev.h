@@ -58,15 +58,17 @@ typedef enum sc_dev_op {
 /* Bytes of temp that op needs on n elements of type (0 in a build
  * without CUDA): SC_DEV_SCAN and SC_DEV_SORT need more for 8-byte types
  * than for 4-byte ones, and a scan of i32 or f32 room for a copy of its
- * input; compaction and split need the same for every type and record.
- * sc_dev_temp_bytes is the same for uint32.  The record sorts' on
- * elements of type are those of records of its size keyed by the whole;
- * sc_dev_temp_bytes_records gives them for r's layout (and the other
- * ops' for its key's type; 0 for no valid layout): SC_DEV_ARGSORT_RECORDS
- * 16 bytes a record and the radix sort's own, which serves a sort to
- * d_out too; SC_DEV_SORT_RECORDS, a sort in place, as much again as the
- * records for the copy that the gather reads (but for 8-byte records
- * with a u32 or i32 key, or an f32 one at 4, which are sorted whole). */
+ * input; compaction and split need the same for every type and record,
+ * and a stat the same for every type and n (its accumulator and
+ * figures).  sc_dev_temp_bytes is the same for uint32.  The record
+ * sorts' on elements of type are those of records of its size keyed by
+ * the whole; sc_dev_temp_bytes_records gives them for r's layout (and the
+ * other ops' for its key's type; 0 for no valid layout):
+ * SC_DEV_ARGSORT_RECORDS 16 bytes a record and the radix sort's own,
+ * which serves a sort to d_out too; SC_DEV_SORT_RECORDS, a sort in place,
+ * as much again as the records for the copy that the gather reads (but
+ * for 8-byte records with a u32 or i32 key, or an f32 one at 4, which
+ * are sorted whole). */
 size_t sc_dev_temp_bytes_type(sc_dev_op op, uint64_t n, sc_type type);
 size_t sc_dev_temp_bytes(sc_dev_op op, uint64_t n);
 size_t sc_dev_temp_bytes_records(sc_dev_op op, uint64_t n,

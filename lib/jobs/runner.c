@@ -123,13 +123,20 @@ static sc_status stream(job_state *js, const sc_job_type *t,
         .independent = !t->reduce && !t->in_order, .reduce = t->reduce,
         .combine = t->combine,
     };
-    sc_status st = ops.cpu_only && !t->worker_device ? sc_policy_cpu_only(ctx)
-                                                     : SC_OK;
+    int64_t known = src->size_hint(src->self);
+    sc_status st = SC_OK;
+    if (ops.cpu_only && !t->worker_device)
+        st = sc_policy_cpu_only(ctx);
+    else if (ops.cpu_only)
+        /* The worker's chunks each go to the device the policy picks:
+         * under auto the stream's size decides, as for the pipeline's,
+         * whether the GPU is started (in the background) for them to find
+         * ready, and -v says why even when no chunk comes. */
+        (void)sc_policy_stream_gpu(ctx, t->work, known);
     if (st != SC_OK) return st;
     if (t->describe) t->describe(js, &ops.work);
     else ops.work.work = t->work;
-    size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes,
-                                  src->size_hint(src->self), t->work);
+    size_t chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, t->work);
     sc_pipeline_cfg cfg = { ctx, *src, chunk / ops.in_bytes_per_elem,
                             j->chunk_bytes != 0,
                             j->prog ? j->prog : "sc", j->progress,

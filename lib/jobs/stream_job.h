@@ -80,8 +80,9 @@ typedef struct sc_job_type {
     /* process() sends a chunk it takes on the worker thread to the
      * device itself (through the ops layer, which picks one by the
      * policy), so that a job whose chunks stay on the worker (cpu_only)
-     * is not the CPU's alone: -v says no more than the devices that ran
-     * (stat). */
+     * is not the CPU's alone: -v says no more than the devices that ran,
+     * and auto weighs the stream, as for the pipeline's chunks, to start
+     * the GPU or not (stat). */
     int worker_device;
     /* Records are looked at through their keys alone (scan, stat): each
      * chunk's are gathered into its aux buffer by sc_job_keys(). */

@@ -49,6 +49,9 @@ static sc_status arrays_ok(sc_ctx *ctx, const sc_dev_call *c)
     sc_status bad = aligned(ctx, c->in, sorts ? "d_recs" : "d_in", in, what);
     if (!bad && c->op == SC_DEV_ARGSORT_RECORDS)
         bad = aligned(ctx, c->out, "d_idx", out, "positions");
+    else if (!bad && c->op == SC_DEV_STAT)
+        /* a stat's out is its figures, an sc_stats_typed of 8-byte words */
+        bad = aligned(ctx, c->out, "d_figs", out, "words");
     else if (!bad)
         bad = aligned(ctx, c->out, "d_out", out, what);
     if (!bad) bad = aligned(ctx, c->rej, "d_rej", in, what);

@@ -212,6 +212,104 @@ static void test_rule()
     cudaFree(d_hash); cudaFree(d_h);
 }
 
+/* sc_hd.h's estimate on the device and on the host: sigma and tau, the
+ * steps where a fused multiply-add or a library call would change a bit,
+ * of register fractions and of any x in [0, 1]; then the rounded
+ * estimate (scg_stat_figures) of registers at every level of filling,
+ * with no clamp (count 2^62, the whole u64 range) to hide a difference. */
+__global__ void estimate_kernel(const double *x, double *sig, double *tau,
+                                int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    sig[i] = sc_hll_sigma(x[i]);
+    tau[i] = sc_hll_tau(x[i]);
+}
+
+static void test_estimate()
+{
+    const int N = 4096;
+    std::vector<double> x(N), sig(N), tau(N);
+    for (int i = 0; i < N; i++)
+        x[i] = i == N - 1 ? 1.0
+             : i % 2 ? (double)(rnd64() >> 11) * 0x1p-53
+                     : (double)(2 * i) / SC_HLL_REGS;
+    double *d_x, *d_sig, *d_tau;
+    SCG_CHECK_DIE(cudaMalloc(&d_x, N * 8));
+    SCG_CHECK_DIE(cudaMalloc(&d_sig, N * 8));
+    SCG_CHECK_DIE(cudaMalloc(&d_tau, N * 8));
+    SCG_CHECK_DIE(cudaMemcpy(d_x, x.data(), N * 8, cudaMemcpyHostToDevice));
+    estimate_kernel<<<N / 256, 256>>>(d_x, d_sig, d_tau, N);
+    SCG_CHECK_DIE(cudaGetLastError());
+    SCG_CHECK_DIE(cudaDeviceSynchronize());
+    SCG_CHECK_DIE(cudaMemcpy(sig.data(), d_sig, N * 8, cudaMemcpyDeviceToHost));
+    SCG_CHECK_DIE(cudaMemcpy(tau.data(), d_tau, N * 8, cudaMemcpyDeviceToHost));
+    cudaFree(d_x); cudaFree(d_sig); cudaFree(d_tau);
+    int bad = -1;
+    for (int i = 0; i < N && bad < 0; i++) {
+        double hs = sc_hll_sigma(x[i]), ht = sc_hll_tau(x[i]);
+        if (memcmp(&hs, &sig[i], 8) || memcmp(&ht, &tau[i], 8)) bad = i;
+    }
+    tap(bad < 0, "sc_hll_sigma and sc_hll_tau: device == host, bit for bit "
+        "(%d values in [0, 1])", N);
+    if (bad >= 0)
+        printf("# x %a: sigma %a/%a tau %a/%a\n", x[bad], sig[bad],
+               sc_hll_sigma(x[bad]), tau[bad], sc_hll_tau(x[bad]));
+
+    /* Registers as n distinct values leave them (each the top of about
+     * n / m geometric ranks, some still 0), for n from 0 to past 2^50,
+     * and all at the top rank. */
+    scg_stat_acc *h = (scg_stat_acc *)malloc(sizeof *h);
+    sc_stats_typed *d_f;
+    SCG_CHECK_DIE(cudaMalloc(&d_f, sizeof *d_f));
+    scg_stat_acc *d_acc = (scg_stat_acc *)g_acc.get(sizeof(scg_stat_acc));
+    const uint64_t count = (uint64_t)1 << 62;
+    const uint32_t top = 64 - SC_HLL_BITS + 1;
+    int trials = 0, wrong = 0;
+    char why[200] = "";
+    for (int level = -2; level <= 52; level++) {
+        for (int rep = 0; rep < 2; rep++, trials++) {
+            ref_reset(*h);
+            h->min64 = 0;
+            h->max64 = ~(uint64_t)0;
+            double c[SC_HLL_Q + 2] = { 0 };
+            for (unsigned k = 0; k < SC_HLL_REGS; k++) {
+                /* -2: empty; -1: an eighth of them low; 0 to 51:
+                 * above level (fewer of them empty as it rises); 52:
+                 * full */
+                uint32_t r = 0;
+                if (level >= 0)
+                    r = (uint32_t)level + 1 +
+                        (uint32_t)__builtin_ctzll(rnd64() | 1);
+                if (level == -1)
+                    r = rnd64() & 7 ? 0 : 1 + (uint32_t)(rnd64() & 3);
+                if (level >= 0 && level < 6 && (rnd64() >> (63 - level)) == 0)
+                    r = 0;
+                if (r > top || level == 52) r = top;
+                h->reg[k] = r;
+                c[r] += 1.0;
+            }
+            SCG_CHECK_DIE(cudaMemcpy(d_acc, h, sizeof *h, cudaMemcpyHostToDevice));
+            sc_stats_typed got;
+            int e = scg_stat_figures(d_acc, count, SC_U64, d_f, 0);
+            SCG_CHECK_DIE(cudaDeviceSynchronize());
+            SCG_CHECK_DIE(cudaMemcpy(&got, d_f, sizeof got, cudaMemcpyDeviceToHost));
+            uint64_t want = sc_hll_distinct(c, count, 0, ~(uint64_t)0);
+            if (e || got.distinct != want) {
+                if (!wrong++)
+                    snprintf(why, sizeof why, "level %d: %llu, want %llu%s",
+                             level, (unsigned long long)got.distinct,
+                             (unsigned long long)want, e ? " (launch failed)" : "");
+            }
+        }
+    }
+    cudaFree(d_f);
+    free(h);
+    tap(wrong == 0, "scg_stat_figures' distinct == sc_hll_distinct on the "
+        "host, unclamped: %d sketches from empty to full%s%s", trials,
+        wrong ? ": " : "", why);
+}
+
 /* ---------------- figures of arrays ---------------- */
 
 enum { K_ZERO, K_ONES, K_RANDOM, K_FEW, K_RAMP, K_COUNT };
@@ -590,6 +688,7 @@ int main(void)
     if (!tap_have_gpu())
         return 0;
     test_rule();
+    test_estimate();
     test_arrays();
     test_carry();
     test_huge<uint32_t>();

@@ -1360,6 +1360,10 @@ static void test_ops64(void)
        sc_dev_stat(cpu_ctx, (char *)grid + 4, 1, SC_I64, &f) == SC_ERR_USAGE &&
        strstr(sc_ctx_message(cpu_ctx), "8-byte") &&
        sc_dev_stat_async(cpu_ctx, grid, 2, SC_U64, NULL, NULL) == SC_ERR_USAGE &&
+       sc_dev_stat_async(cpu_ctx, grid, 2, SC_U64,
+                         (sc_stats_typed *)((char *)grid + 4),
+                         NULL) == SC_ERR_USAGE &&
+       strstr(sc_ctx_message(cpu_ctx), "d_figs is not aligned") &&
        sc_dev_stat(cpu_ctx, NULL, 2, SC_U32, &f) == SC_ERR_USAGE &&
        sc_dev_stat(NULL, grid, 2, SC_U32, &f) == SC_ERR_USAGE,
        "sc_dev_stat refuses float types, no type, arrays off their grid and "
