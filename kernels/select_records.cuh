@@ -69,7 +69,7 @@ static int on_records(const CALL &c, const void *d_in, uint64_t n, uint32_t rec_
     input in = make_input_of(d_in, n, rec_size);
     bool wide = sc_type_is_64bit(pred.type) != 0;
     if (rec_size == 4)                  /* the key is the record: an element */
-        return c.run(make_input((const uint32_t *)d_in, n), key_place<uint32_t>(), pred, n);
+        return c.run(in, key_place<uint32_t>(), pred, n);
     if (rec_size == 8 && wide)          /* the key is the record: an element */
         return c.run(in, key_place<uint64_t>(), pred, n);
     if (rec_size == 8)

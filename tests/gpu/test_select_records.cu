@@ -208,7 +208,8 @@ static void test_keyed(run_bufs &b)
                         if (n * size > (32u << 20) || (big && t != SC_U32 && t != SC_F64))
                             continue;
                         layout L = {size, offs[o], t, be};
-                        unsigned mis = direct ? 1 + c % 3 : c % 4;
+                        unsigned mis = !direct ? c % 4 : size == 8 ? 1 + 2 * (c % 2)
+                                                                   : 1 + c % 3;
                         run_case_at(L, n, dens[c % 3], 4 * mis, mis,
                                     big || n * size > (1u << 20) ? 12 : 1, b);
                         c++;
