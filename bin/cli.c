@@ -53,8 +53,7 @@ static const char record_moved[] =
 "moved whole, tested or sorted by\n"
 "                      its key;\n"
 "                      raw, gzip or zstd, not text (on the CPU, but the\n"
-"                      sort, and compaction and split of 8- and 16-byte\n"
-"                      ones)";
+"                      sort, compaction and split)";
 static const char record_keyed[] =
 "of which the key alone is\n"
 "                      looked at; read raw, gzip or zstd (runs on the CPU)";

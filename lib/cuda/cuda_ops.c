@@ -141,15 +141,14 @@ static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
     return st;
 }
 
-/* Records of a layout that the kernels take (the jobs send the others to
- * the CPU); rec NULL: elements. */
-static sc_status records_taken(sc_ctx *ctx, const sc_record *rec,
-                               int big_endian)
+/* Records of a layout that the kernels take (every valid one); rec NULL:
+ * elements. */
+static sc_status records_taken(sc_ctx *ctx, const sc_record *rec)
 {
-    if (!rec || sc_record_on_gpu(rec, big_endian)) return SC_OK;
-    return sc_fail(ctx, SC_ERR_USAGE, "no GPU kernel takes %s records of "
-                   "%u bytes", big_endian ? "big-endian" : "these",
-                   (unsigned)rec->size);
+    if (!rec || sc_record_on_gpu(rec)) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "no GPU kernel takes records of "
+                   "%u bytes keyed at byte %u", (unsigned)rec->size,
+                   (unsigned)rec->key_off);
 }
 
 static sc_status cuda_compact_records(sc_ctx *ctx, sc_phase_times *times,
@@ -160,9 +159,9 @@ static sc_status cuda_compact_records(sc_ctx *ctx, sc_phase_times *times,
                                       uint64_t *kept)
 {
     sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred, .rec = rec,
-                        .out_kind = out_kind };
+                        .rec_big_endian = big_endian, .out_kind = out_kind };
     compact_args a = { w, in, first_index, out, NULL, 0 };
-    sc_status st = records_taken(ctx, rec, big_endian);
+    sc_status st = records_taken(ctx, rec);
     if (st == SC_OK) st = in_pieces(ctx, times, n, compact_cb, &a);
     *kept = a.kept;
     return st;
@@ -183,9 +182,10 @@ static sc_status cuda_split_records(sc_ctx *ctx, sc_phase_times *times,
                                     const sc_pred *pred, void *sel, void *rej,
                                     uint64_t *selected)
 {
-    sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred, .rec = rec };
+    sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred, .rec = rec,
+                        .rec_big_endian = big_endian };
     compact_args a = { w, in, 0, sel, rej, 0 };
-    sc_status st = records_taken(ctx, rec, big_endian);
+    sc_status st = records_taken(ctx, rec);
     if (st == SC_OK) st = in_pieces(ctx, times, n, compact_cb, &a);
     *selected = a.kept;
     return st;
