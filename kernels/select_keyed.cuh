@@ -36,6 +36,7 @@
 #include "launch_util.cuh"
 #include "select_scratch.cuh"
 #include "select_ops.cuh"
+#include "record_io.cuh"
 
 namespace te {
 
@@ -45,50 +46,28 @@ struct key_read {
     bool wide, swap;
 };
 
-__device__ __forceinline__ uint32_t bswap_word(uint32_t x)
-{
-    return __byte_perm(x, 0, 0x0123);
-}
-
-/* keys[i] = the key of record i as a plain element of its type (read as
- * 4-byte words: a record is only 4-byte aligned). */
+/* keys[i] = the key of record i as a plain element of its type. */
 template <typename K>
 __global__ void gather_keys(const unsigned char *recs, uint64_t n, key_read k, K *keys)
 {
     uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        const uint32_t *p = (const uint32_t *)(recs + i * k.size + k.key_off);
-        if (sizeof(K) == 4) {
-            uint32_t x = __ldg(p);
-            keys[i] = (K)(k.swap ? bswap_word(x) : x);
-        } else {
-            uint32_t a = __ldg(p), b = __ldg(p + 1);
-            keys[i] = (K)(k.swap ? (uint64_t)bswap_word(a) << 32 | bswap_word(b)
-                                 : (uint64_t)b << 32 | a);
-        }
-    }
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        keys[i] = (K)record_key_bits(recs + i * k.size + k.key_off, sizeof(K) == 8, k.swap);
 }
 
-/* Whole records by position: output vector t (of V, wpr a record) is
- * vector t % wpr of record pos[t / wpr], for the *count records kept;
- * lg: log2 wpr where a power of 2, else -1. */
-template <class V, typename P>
-__global__ void move_kept(const unsigned char *recs, const P *pos, const uint64_t *count,
-                          uint32_t wpr, int lg, unsigned char *out)
-{
-    const V *in = (const V *)recs;
-    V *o = (V *)out;
-    uint64_t total = *count * wpr;
-    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
-         t += stride) {
-        uint64_t r = lg >= 0 ? t >> lg
-                   : total <= UINT32_MAX ? (uint64_t)((uint32_t)t / wpr) : t / wpr;
-        uint64_t part = t - r * wpr;
-        uint64_t idx = (uint64_t)pos[r];
-        __stcs(o + t, __ldg(in + idx * wpr + part));
-    }
-}
+/* The kept records' positions pos[0 .. *count), for record_io.cuh's
+ * gather. */
+template <typename P>
+struct kept_index {
+    const P *pos;
+    const uint64_t *count;
+    struct view {
+        const P *pos;
+        uint64_t count;
+        __device__ __forceinline__ uint64_t at(uint64_t r) const { return (uint64_t)pos[r]; }
+    };
+    __device__ __forceinline__ view open() const { return view{pos, *count}; }
+};
 
 /* The pieces of a keyed run's scratch. */
 struct keyed_scratch {
@@ -130,46 +109,16 @@ static inline keyed_scratch map_keyed(void *scr, uint64_t n, uint32_t type, bool
     return m;
 }
 
-/* A grid-stride kernel's blocks of 256 threads for `work` items. */
-static inline cudaError_t keyed_grid(uint64_t work, unsigned *blocks)
-{
-    int sms = 0;
-    cudaError_t e = sm_count(&sms);
-    if (e == cudaSuccess)
-        *blocks = (unsigned)std::max<uint64_t>(
-            1, std::min<uint64_t>((work + 255) / 256, (uint64_t)sms * 32));
-    return e;
-}
-
 static inline int queue_keys(const void *d_in, uint64_t n, const key_read &k, void *keys,
                              cudaStream_t s)
 {
     unsigned blocks = 0;
-    SCG_CHECK(keyed_grid(n, &blocks));
+    SCG_CHECK(record_grid(n, &blocks));
     const unsigned char *recs = (const unsigned char *)d_in;
     if (k.wide)
         gather_keys<uint64_t><<<blocks, 256, 0, s>>>(recs, n, k, (uint64_t *)keys);
     else
         gather_keys<uint32_t><<<blocks, 256, 0, s>>>(recs, n, k, (uint32_t *)keys);
-    SCG_CHECK_LAUNCH();
-    return 0;
-}
-
-template <class V>
-static int queue_move_as(const void *d_in, const keyed_scratch &m, const void *pos,
-                         const uint64_t *count, uint32_t wpr, int lg, uint64_t n, void *d_out,
-                         cudaStream_t s)
-{
-    unsigned blocks = 0;
-    SCG_CHECK(keyed_grid(n * wpr, &blocks));
-    const unsigned char *recs = (const unsigned char *)d_in;
-    unsigned char *out = (unsigned char *)d_out;
-    if (m.pos_kind == SC_EMIT_IDX32)
-        move_kept<V, uint32_t><<<blocks, 256, 0, s>>>(recs, (const uint32_t *)pos, count, wpr,
-                                                      lg, out);
-    else
-        move_kept<V, uint64_t><<<blocks, 256, 0, s>>>(recs, (const uint64_t *)pos, count, wpr,
-                                                      lg, out);
     SCG_CHECK_LAUNCH();
     return 0;
 }
@@ -180,16 +129,12 @@ static int queue_move(const void *d_in, uint32_t rec_size, const keyed_scratch &
                       const void *pos, const uint64_t *count, uint64_t n, void *d_out,
                       cudaStream_t s)
 {
-    uintptr_t both = (uintptr_t)d_in | (uintptr_t)d_out;
-    unsigned v = rec_size % 16 == 0 && both % 16 == 0 ? 16
-               : rec_size % 8 == 0 && both % 8 == 0 ? 8 : 4;
-    uint32_t wpr = rec_size / v;
-    int lg = (wpr & (wpr - 1)) == 0 ? __builtin_ctz(wpr) : -1;
-    if (v == 16)
-        return queue_move_as<uint4>(d_in, m, pos, count, wpr, lg, n, d_out, s);
-    if (v == 8)
-        return queue_move_as<uint2>(d_in, m, pos, count, wpr, lg, n, d_out, s);
-    return queue_move_as<uint32_t>(d_in, m, pos, count, wpr, lg, n, d_out, s);
+    if (m.pos_kind == SC_EMIT_IDX32)
+        return queue_gather_records(d_in, rec_size,
+                                    kept_index<uint32_t>{(const uint32_t *)pos, count}, n,
+                                    d_out, s);
+    return queue_gather_records(d_in, rec_size,
+                                kept_index<uint64_t>{(const uint64_t *)pos, count}, n, d_out, s);
 }
 
 /* Compaction of n > 0 records of any layout (the arguments checked):

@@ -51,6 +51,7 @@
 #include "cuda_check.cuh"
 #include "launch_util.cuh"
 #include "sort_queue.cuh"
+#include "record_io.cuh"
 
 namespace {
 
@@ -60,24 +61,13 @@ struct RecKey {
     int swap;
 };
 
-__device__ __forceinline__ uint32_t bswap32(uint32_t x)
-{
-    return __byte_perm(x, 0, 0x0123);
-}
-
 /* The rank of the record's key (4-byte keys in the low half). */
 __device__ __forceinline__ uint64_t rec_rank(const RecKey &k,
                                              const unsigned char *rec)
 {
-    const uint32_t *p = (const uint32_t *)(rec + k.key_off);
-    if (k.key_size == 4) {
-        uint32_t x = k.swap ? bswap32(p[0]) : p[0];
-        return sc_key_rank(sc_key_of(k.type), x);
-    }
-    uint32_t a = p[0], b = p[1];
-    uint64_t x = k.swap ? (uint64_t)bswap32(a) << 32 | bswap32(b)
-                        : (uint64_t)b << 32 | a;
-    return sc_key64_rank(sc_key64_of(k.type), x);
+    uint64_t x = te::record_key_bits(rec + k.key_off, k.key_size == 8, k.swap);
+    return k.key_size == 4 ? sc_key_rank(sc_key_of(k.type), (uint32_t)x)
+                           : sc_key64_rank(sc_key64_of(k.type), x);
 }
 
 /* Where sorted words (or indices) are: alt where the sort's flag says
@@ -121,27 +111,24 @@ __global__ void index_kernel(const unsigned char *recs, uint64_t n, RecKey k,
     }
 }
 
-/* Whole records: output word t (of V, wpr a record) is word t % wpr of
- * record word[t / wpr]'s index (W: a word with the index in its low half,
- * or the index alone); lg: log2 wpr where a power of 2, else -1. */
-template <class V, class W>
-__global__ void gather_items(const unsigned char *recs, const W *keys,
-                             const W *alt, const int *flag, uint64_t n,
-                             uint32_t wpr, int lg, unsigned char *out)
-{
-    const W *w = sorted_words(keys, alt, flag);
-    const V *in = (const V *)recs;
-    V *o = (V *)out;
-    uint64_t total = n * wpr;
-    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t t = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-         t < total; t += stride) {
-        uint64_t k = lg >= 0 ? t >> lg : t / wpr;
-        uint64_t part = t - k * wpr;
-        uint32_t idx = (uint32_t)w[k];
-        __stcs(o + t, __ldg(in + (uint64_t)idx * wpr + part));
+/* The sorted words or indices (W: a word with the index in its low half,
+ * or the index alone), in keys or in alt where flag says, for
+ * record_io.cuh's gather. */
+template <class W>
+struct sorted_index {
+    const W *keys, *alt;
+    const int *flag;
+    uint64_t n;
+    struct view {
+        const W *w;
+        uint64_t count;
+        __device__ __forceinline__ uint64_t at(uint64_t k) const { return (uint32_t)w[k]; }
+    };
+    __device__ __forceinline__ view open() const
+    {
+        return view{sorted_words(keys, alt, flag), n};
     }
-}
+};
 
 /* Argsort: each record's key as stored with base + its index
  * (SC_KEYPOS_BYTES), or that position alone. */
@@ -167,17 +154,6 @@ __global__ void gather_keypos(const unsigned char *recs, const W *keys,
                              (uint32_t)(pos >> 32));
         ((uint4 *)out)[i] = v;
     }
-}
-
-/* A grid-stride kernel's blocks of 256 threads for `work` items. */
-static cudaError_t grid_for(uint64_t work, unsigned *blocks)
-{
-    int sms = 0;
-    cudaError_t e = te::sm_count(&sms);
-    if (e == cudaSuccess)
-        *blocks = (unsigned)std::max<uint64_t>(
-            1, std::min<uint64_t>((work + 255) / 256, (uint64_t)sms * 32));
-    return e;
 }
 
 /* The direct variant's rank of a 4-byte key at key_off of a u64 word
@@ -226,30 +202,15 @@ static int queue_gather(const unsigned char *recs, const W *keys,
 {
     unsigned blocks = 0;
     if (gather != SCG_GATHER_ITEMS) {
-        SCG_CHECK(grid_for(n, &blocks));
+        SCG_CHECK(te::record_grid(n, &blocks));
         gather_keypos<W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n, k, base,
                                                 gather, (unsigned char *)d_out);
         SCG_CHECK_LAUNCH();
         return 0;
     }
-    uintptr_t both = (uintptr_t)recs | (uintptr_t)d_out;
-    unsigned v = k.size % 16 == 0 && both % 16 == 0 ? 16
-               : k.size % 8 == 0 && both % 8 == 0 ? 8 : 4;
-    uint32_t wpr = k.size / v;
-    int lg = (wpr & (wpr - 1)) == 0 ? __builtin_ctz(wpr) : -1;
-    SCG_CHECK(grid_for(n * wpr, &blocks));
-    unsigned char *out = (unsigned char *)d_out;
-    if (v == 16)
-        gather_items<uint4, W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
-                                                      wpr, lg, out);
-    else if (v == 8)
-        gather_items<uint2, W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag, n,
-                                                      wpr, lg, out);
-    else
-        gather_items<uint32_t, W><<<blocks, 256, 0, s>>>(recs, keys, alt, flag,
-                                                         n, wpr, lg, out);
-    SCG_CHECK_LAUNCH();
-    return 0;
+    return te::queue_gather_records(recs, k.size,
+                                    sorted_index<W>{keys, alt, flag, n}, n,
+                                    d_out, s);
 }
 
 /* Scratch of the variants with words or indices: two buffers of n u64
@@ -280,7 +241,7 @@ static int sort_words(const unsigned char *recs, uint64_t n, const RecKey &k,
     void *sort_scratch = b.sort;
     const int *flag = nullptr;
     unsigned blocks = 0;
-    SCG_CHECK(grid_for(n, &blocks));
+    SCG_CHECK(te::record_grid(n, &blocks));
     for (unsigned h = 0; h < k.key_size / 4; h++) {
         unsigned plo = std::max(lo_bit, 32 * h), phi = std::min(hi_bit, 32 * h + 32);
         if (plo >= phi)
@@ -314,7 +275,7 @@ static int sort_index(const unsigned char *recs, uint64_t n, const RecKey &k,
     K *keys = (K *)b.keys, *alt = (K *)b.alt;
     uint32_t *vals = (uint32_t *)b.vals, *valt = (uint32_t *)b.valt;
     unsigned blocks = 0;
-    SCG_CHECK(grid_for(n, &blocks));
+    SCG_CHECK(te::record_grid(n, &blocks));
     index_kernel<K><<<blocks, 256, 0, s>>>(recs, n, k, keys, vals);
     SCG_CHECK_LAUNCH();
     int *flag = nullptr;
@@ -532,7 +493,7 @@ extern "C" int scg_queue_sort_records(const void *d_in, uint64_t n,
         if (err)
             return err;
         unsigned blocks = 0;
-        SCG_CHECK(grid_for(n, &blocks));
+        SCG_CHECK(te::record_grid(n, &blocks));
         take_alt<<<blocks, 256, 0, s>>>(keys, alt, flag, n);
         SCG_CHECK_LAUNCH();
         return 0;
