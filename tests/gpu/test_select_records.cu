@@ -108,7 +108,9 @@ static bool run_pred(const layout &L, const char *d_in, uint64_t n, const sc_pre
                      const expected &e, uint64_t first, unsigned shift, run_bufs &b,
                      char *why, size_t why_n)
 {
-    size_t out_bytes = (n + GUARD) * L.size + 64;
+    /* room for n records, or n 8-byte positions where those are larger
+     * (4-byte records), and the poison after them */
+    size_t out_bytes = (n + GUARD) * (L.size > 8 ? L.size : 8) + 64;
     char *out = (char *)b.out.get(out_bytes), *rej = (char *)b.rej.get(out_bytes);
     uint64_t *cnt = (uint64_t *)b.cnt.get(8);
     void *scr = b.scr.get(scg_select_scratch_layout(n, L.size, L.type, 1));

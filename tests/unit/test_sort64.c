@@ -280,7 +280,8 @@ static sc_status refuse_second(void *arg, void *items, uint64_t n)
 
 /* A record sort whose ready fails after a piece went out ends there, on
  * whichever device it ran: no other device hands the pieces on again.
- * 3 Mi records of 8 bytes are two GPU pieces and six of the CPU's. */
+ * 5 Mi records of 8 bytes are three GPU pieces (16 MiB each at most) and
+ * ten of the CPU's, so the second is never the last. */
 static void test_records_ready_fails(const char *spec)
 {
     sc_ctx *ctx = NULL;
@@ -289,7 +290,7 @@ static void test_records_ready_fails(const char *spec)
         if (ctx) sc_ctx_free(ctx);     /* it holds the message */
         return;
     }
-    uint64_t n = (uint64_t)3 << 20;
+    uint64_t n = (uint64_t)5 << 20;
     uint64_t *recs = malloc(n * sizeof *recs);
     if (!recs) { perror("malloc"); exit(99); }
     for (uint64_t i = 0; i < n; i++) recs[i] = rnd64();
