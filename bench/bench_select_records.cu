@@ -1,15 +1,12 @@
 /* bench_select_records.cu — scg_compact_records and scg_split_records of
- * 8-, 16- and 64-byte records against CUB's DeviceSelect::If and
+ * 8- and 16-byte records against CUB's DeviceSelect::If and
  * DevicePartition::If on the same struct with the same predicate, in the
  * same run, on data held on the device.
  *
  * Records: 8 bytes with a u32 key at byte 4 (x != 0, the range form
  * libsc runs for most conditions) or an f32 key at byte 0 (x > 0, the
  * float form); 16 bytes with a u64 key at byte 8 (x != 0) or an f32 key
- * at byte 12 (x > 0); 64 bytes (2^24 of them, whatever the sizes asked)
- * with a u32 key at byte 0 (x != 0), which libsc runs through an array
- * of keys, positions and a gather (select_keyed.cuh) and CUB as the
- * struct itself.  The other words are a hash of the index; the key
+ * at byte 12 (x > 0).  The other words are a hash of the index; the key
  * is zero with probability 1 - p, else nonzero (a positive float), in an
  * unpredictable pattern.  select_bench.cuh checks, times and prints.
  *
@@ -23,9 +20,6 @@ struct rec8 {
 };
 struct rec16 {
     uint32_t w[4];
-};
-struct rec64 {
-    uint32_t w[16];
 };
 
 /* The key (KEY's bits) at word KW of record R, tested as the tools'
@@ -82,11 +76,11 @@ static int bench_one(const bufs &b, uint64_t n, int keep, const char *tn, const 
     return bench_pair<keyed<R, KEY, KW, FLOAT>, R>(
         b, n, keep, tn, rate,
         [&] {
-            return scg_compact_records(b.in, n, RS, KO, 0, &pred, SC_EMIT_VALUES, 0, b.out,
-                                       b.cnt, b.scr, SCG_ALGO_FUSED, 0);
+            return scg_compact_records(b.in, n, RS, KO, &pred, SC_EMIT_VALUES, 0, b.out, b.cnt,
+                                       b.scr, SCG_ALGO_FUSED, 0);
         },
         [&] {
-            return scg_split_records(b.in, n, RS, KO, 0, &pred, b.out, b.rej, b.cnt, b.scr,
+            return scg_split_records(b.in, n, RS, KO, &pred, b.out, b.rej, b.cnt, b.scr,
                                      SCG_ALGO_FUSED, 0);
         });
 }
@@ -99,21 +93,16 @@ int main(int argc, char **argv)
     uint64_t max_n;
     int n_lg = sizes_asked(argc, argv, lgs, 26, 27, &max_n);
     bufs b;
-    const uint64_t N64 = 1ull << 24;
-    alloc_bufs(b, std::max<uint64_t>(max_n * 16, N64 * 64),
-               std::max(scg_select_scratch_records(max_n, 16),
-                        scg_select_scratch_layout(N64, 64, SC_U32, 1)));
+    alloc_bufs(b, max_n * 16, scg_select_scratch_records(max_n, 16));
     b.cub_bytes = std::max(
         std::max(cub_bytes_of<keyed<rec8, uint32_t, 1, false>, rec8>(b, max_n),
                  cub_bytes_of<keyed<rec8, uint32_t, 0, true>, rec8>(b, max_n)),
         std::max(cub_bytes_of<keyed<rec16, uint64_t, 2, false>, rec16>(b, max_n),
                  cub_bytes_of<keyed<rec16, uint32_t, 3, true>, rec16>(b, max_n)));
-    b.cub_bytes = std::max(b.cub_bytes,
-                           cub_bytes_of<keyed<rec64, uint32_t, 0, false>, rec64>(b, N64));
     SCG_CHECK_DIE(cudaMalloc(&b.cub_tmp, b.cub_bytes));
     cudaDeviceProp prop;
     SCG_CHECK_DIE(cudaGetDeviceProperties(&prop, 0));
-    printf("device: %s; compaction and split of 8-, 16- and 64-byte records, medians of %d\n",
+    printf("device: %s; compaction and split of 8- and 16-byte records, medians of %d\n",
            prop.name, RUNS);
     printf("libsc runs: %s\n", scg_select_variant(SCG_ALGO_FUSED));
     sc_pred p_u32, p_u64, p_f32;
@@ -147,9 +136,5 @@ int main(int argc, char **argv)
             }
         }
     }
-    double rate = copy_rate(b, N64 * 64, "n = 2^24 records of 64 bytes");
-    for (int keep : {10, 50, 90})
-        fails += bench_one<rec64, uint32_t, 0, false>(b, N64, keep, "64B u32@0 x != 0", p_u32,
-                                                      rate);
     return fails ? 1 : 0;
 }

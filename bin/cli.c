@@ -53,7 +53,8 @@ static const char record_moved[] =
 "moved whole, tested or sorted by\n"
 "                      its key;\n"
 "                      raw, gzip or zstd, not text (on the CPU, but the\n"
-"                      sort, compaction and split)";
+"                      sort, and compaction and split of 8- and 16-byte\n"
+"                      ones)";
 static const char record_keyed[] =
 "of which the key alone is\n"
 "                      looked at; read raw, gzip or zstd (runs on the CPU)";

@@ -1,7 +1,6 @@
 /* compact.cu — stream compaction: the select agent with values or indices
  * as output (select_ops.cuh), dispatched on the element's width (or the
  * record's layout) and the predicate's shape. */
-#include <algorithm>
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 #include "select_ops.cuh"
@@ -86,26 +85,18 @@ extern "C" size_t scg_select_scratch_records(uint64_t n, uint32_t rec_size)
     return te::scratch_bytes(n * (rec_size / 4), te::SEL_MIN_TILE);
 }
 
-extern "C" size_t scg_select_scratch_layout(uint64_t n, uint32_t rec_size, uint32_t key_type,
-                                            int split)
-{
-    size_t direct = scg_select_scratch_records(n, rec_size <= 16 ? rec_size : 16);
-    return std::max(direct, te::keyed_scratch_bytes(n, key_type, split != 0));
-}
-
 extern "C" int scg_compact(const void *d_in, uint64_t n, const sc_pred *pred,
                            int out_kind, uint64_t first_index, void *d_out,
                            uint64_t *d_count, void *d_scratch, int algo,
                            scg_stream stream)
 {
-    return scg_compact_records(d_in, n, 0, 0, 0, pred, out_kind, first_index, d_out, d_count,
+    return scg_compact_records(d_in, n, 0, 0, pred, out_kind, first_index, d_out, d_count,
                                d_scratch, algo, stream);
 }
 
 /* rec_size 0: elements of pred's type (scg_compact). */
 extern "C" int scg_compact_records(const void *d_in, uint64_t n, uint32_t rec_size,
-                                   uint32_t key_off, int big_endian, const sc_pred *pred,
-                                   int out_kind,
+                                   uint32_t key_off, const sc_pred *pred, int out_kind,
                                    uint64_t first_index, void *d_out, uint64_t *d_count,
                                    void *d_scratch, int algo, scg_stream stream)
 {
@@ -115,9 +106,5 @@ extern "C" int scg_compact_records(const void *d_in, uint64_t n, uint32_t rec_si
     if (!te::variant_name(algo) || out_kind < SC_EMIT_VALUES || out_kind > SC_EMIT_IDX64)
         return (int)cudaErrorInvalidValue;
     compact_call c = { out_kind, first_index, d_out, d_count, d_scratch, algo, s };
-    auto keyed = [&] {
-        return te::compact_keyed(d_in, n, rec_size, key_off, big_endian, *pred, out_kind,
-                                 first_index, d_out, d_count, d_scratch, algo, s);
-    };
-    return te::select_on(c, keyed, d_in, n, rec_size, key_off, big_endian, *pred, d_count, s);
+    return te::select_on(c, d_in, n, rec_size, key_off, *pred, d_count, s);
 }

@@ -1,12 +1,11 @@
-/* record_io.cuh — what the kernels of records share: a record's key read
- * as the host reads it (4-byte words, a record being only 4-byte
- * aligned; byte-swapped where big-endian), and whole records moved by
- * index.  The record sort (sort_records.cu) gathers through its sorted
- * words, the compaction of records the select engine does not read
- * itself (select_keyed.cuh) through the kept positions; both move each
- * record once with the widest vector load its size and both arrays'
- * alignment allow, consecutive threads taking consecutive words of the
- * output, so that the writes stream and each record's reads coalesce.
+/* record_io.cuh — what kernels of records need: a record's key read as
+ * the host reads it (4-byte words, a record being only 4-byte aligned;
+ * byte-swapped where big-endian), and whole records moved by index.  The
+ * record sort (sort_records.cu) gathers through its sorted words; the
+ * gather moves each record once with the widest vector load its size and
+ * both arrays' alignment allow, consecutive threads taking consecutive
+ * words of the output, so that the writes stream and each record's reads
+ * coalesce.
  */
 #ifndef SC_RECORD_IO_CUH
 #define SC_RECORD_IO_CUH

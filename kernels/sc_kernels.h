@@ -61,29 +61,22 @@ int scg_scan64(const void *d_in, uint64_t n, uint32_t type, int op,
                int inclusive, const uint64_t *d_carry_in, void *d_out,
                uint64_t *d_carry_out, void *d_scratch, scg_stream s);
 
-/* Compaction and split of n records of rec_size bytes (a multiple of 4,
- * 4 .. 4096; d_in 4-byte aligned, else cudaErrorMisalignedAddress),
- * tested by a key of pred->type at byte key_off, a multiple of the key's
- * size, inside each, read big-endian where asked; cudaErrorInvalidValue
- * for any other layout.  Records move whole; positions are record
- * positions.  Otherwise as scg_compact and scg_split_algo, which they are
- * with rec_size 0 (key_off and big_endian then unused).  The scratch:
- * scg_select_scratch_layout(n, rec_size, key type, split?) bytes, or for
- * 4-, 8- and 16-byte records with host-order keys, 8 and 16 on their
- * grid (which the agent reads directly: select_records.cuh),
- * scg_select_scratch_records(n, rec_size), which is less. */
+/* Compaction and split of n records of rec_size bytes, 8 or 16 (d_in
+ * aligned to it; else cudaErrorMisalignedAddress), tested by a key of
+ * pred->type at byte key_off, a multiple of the key's size, inside each;
+ * cudaErrorInvalidValue for any other layout.  Records move whole;
+ * positions are record positions.  Otherwise as scg_compact and
+ * scg_split_algo, which they are with rec_size 0 (key_off then unused);
+ * the scratch of n records of rec_size bytes. */
 size_t scg_select_scratch_records(uint64_t n, uint32_t rec_size);
-size_t scg_select_scratch_layout(uint64_t n, uint32_t rec_size, uint32_t key_type,
-                                 int split);
 int scg_compact_records(const void *d_in, uint64_t n, uint32_t rec_size,
-                        uint32_t key_off, int big_endian, const sc_pred *pred,
-                        int out_kind, uint64_t first_index, void *d_out,
-                        uint64_t *d_count, void *d_scratch, int algo,
-                        scg_stream s);
+                        uint32_t key_off, const sc_pred *pred, int out_kind,
+                        uint64_t first_index, void *d_out, uint64_t *d_count,
+                        void *d_scratch, int algo, scg_stream s);
 int scg_split_records(const void *d_in, uint64_t n, uint32_t rec_size,
-                      uint32_t key_off, int big_endian, const sc_pred *pred,
-                      void *d_sel, void *d_rej, uint64_t *d_selected,
-                      void *d_scratch, int algo, scg_stream s);
+                      uint32_t key_off, const sc_pred *pred, void *d_sel,
+                      void *d_rej, uint64_t *d_selected, void *d_scratch,
+                      int algo, scg_stream s);
 
 /* What scg_scan runs, in words. */
 const char *scg_scan_variant(void);

@@ -3,8 +3,7 @@
  * tile's first element's index - matches before the tile) in d_rej.  Both
  * are staged in the same tile buffer, so both leave the SM as 16-byte
  * vectors.  Elements of 4 or 8 bytes (the predicate's type), or records
- * of 4, 8 or 16 bytes (select_records.cuh); values move as 32-bit words.
- * Records of other layouts take select_keyed.cuh's way. */
+ * of 8 or 16 bytes (select_records.cuh); values move as 32-bit words. */
 #include "sc_kernels.h"
 #include "cuda_check.cuh"
 #include "select_ops.cuh"
@@ -63,8 +62,8 @@ extern "C" int scg_split_algo(const void *d_in, uint64_t n, const sc_pred *pred,
                               void *d_sel, void *d_rej, uint64_t *d_selected,
                               void *d_scratch, int algo, scg_stream stream)
 {
-    return scg_split_records(d_in, n, 0, 0, 0, pred, d_sel, d_rej, d_selected, d_scratch,
-                             algo, stream);
+    return scg_split_records(d_in, n, 0, 0, pred, d_sel, d_rej, d_selected, d_scratch, algo,
+                             stream);
 }
 
 extern "C" int scg_split(const void *d_in, uint64_t n, const sc_pred *pred,
@@ -77,8 +76,7 @@ extern "C" int scg_split(const void *d_in, uint64_t n, const sc_pred *pred,
 
 /* rec_size 0: elements of pred's type (scg_split_algo). */
 extern "C" int scg_split_records(const void *d_in, uint64_t n, uint32_t rec_size,
-                                 uint32_t key_off, int big_endian, const sc_pred *pred,
-                                 void *d_sel,
+                                 uint32_t key_off, const sc_pred *pred, void *d_sel,
                                  void *d_rej, uint64_t *d_selected, void *d_scratch,
                                  int algo, scg_stream stream)
 {
@@ -88,10 +86,5 @@ extern "C" int scg_split_records(const void *d_in, uint64_t n, uint32_t rec_size
     if (!te::variant_name(algo))
         return (int)cudaErrorInvalidValue;
     split_call c = { d_in, d_sel, d_rej, d_selected, d_scratch, algo, s };
-    auto keyed = [&] {
-        return te::split_keyed(d_in, n, rec_size, key_off, big_endian, *pred, d_sel, d_rej,
-                               d_selected, d_scratch, algo, s);
-    };
-    return te::select_on(c, keyed, d_in, n, rec_size, key_off, big_endian, *pred, d_selected,
-                         s);
+    return te::select_on(c, d_in, n, rec_size, key_off, *pred, d_selected, s);
 }

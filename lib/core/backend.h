@@ -46,7 +46,8 @@ typedef struct sc_backend {
                        uint64_t *selected);
     /* The same of records of rec's layout, whose key (pred's type) is
      * read big-endian when asked; whole records move.  The GPU's table
-     * takes every layout (sc_record_on_gpu, chunk.h). */
+     * takes the layouts of sc_record_on_gpu only (the jobs send the
+     * others to the CPU's). */
     sc_status (*compact_records)(sc_ctx *ctx, sc_phase_times *times,
                                  const void *in, uint64_t n,
                                  const sc_record *rec, int big_endian,

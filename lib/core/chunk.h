@@ -6,35 +6,20 @@
 
 #include "core/core.h"
 
-/* Whether the GPU's compaction and split take records of r's layout:
- * every layout sc_record_check admits (a multiple of 4 bytes, 4 ..
- * 4096, the key inside on its own size's boundary), keys in either byte
- * order.  The agent reads those of 4, 8 and 16 bytes with host-order
- * keys directly; the others go through an array of their keys and a
- * gather (kernels/select_keyed.cuh). */
-static inline int sc_record_on_gpu(const sc_record *r)
+/* Whether the GPU's kernels take records of r's layout, their keys read
+ * big-endian or not: records of 8 or 16 bytes in the host's order (the
+ * others are the CPU's whatever the device). */
+static inline int sc_record_on_gpu(const sc_record *r, int big_endian)
 {
-    uint32_t ks = (uint32_t)sc_type_size(r->key_type);
-    return r->size >= 4 && r->size <= 4096 && r->size % 4 == 0 &&
-           ks && r->key_off % ks == 0 && r->key_off + ks <= r->size;
-}
-
-/* The layouts the device-array calls (sc_dev.h) take: 8- and 16-byte
- * records in the host's order, which need no scratch beyond what
- * sc_dev_temp() tells for elements. */
-static inline int sc_record_on_dev_arrays(const sc_record *r)
-{
-    return r->size == 8 || r->size == 16;
+    return !big_endian && (r->size == 8 || r->size == 16);
 }
 
 typedef struct sc_chunk_work {
     sc_job_kind work;               /* GEN, COMPACT, SPLIT, SCAN or STAT */
     const sc_pred *pred;        /* COMPACT, SPLIT */
-    /* COMPACT, SPLIT: records of this layout (sc_record_on_gpu), their
-     * keys big-endian where rec_big_endian; NULL: elements of pred's
-     * type */
+    /* COMPACT, SPLIT: records of this layout, keys in the host's order
+     * (sc_record_on_gpu); NULL: elements of pred's type */
     const sc_record *rec;
-    int rec_big_endian;
     int out_kind;               /* COMPACT: sc_emit wanted */
     sc_scan_op op;              /* SCAN */
     int inclusive, wide;

@@ -141,14 +141,15 @@ static sc_status compact_cb(sc_ctx *ctx, sc_phase_times *times, void *arg,
     return st;
 }
 
-/* Records of a layout that the kernels take (every valid one); rec NULL:
- * elements. */
-static sc_status records_taken(sc_ctx *ctx, const sc_record *rec)
+/* Records of a layout that the kernels take (the jobs send the others to
+ * the CPU); rec NULL: elements. */
+static sc_status records_taken(sc_ctx *ctx, const sc_record *rec,
+                               int big_endian)
 {
-    if (!rec || sc_record_on_gpu(rec)) return SC_OK;
-    return sc_fail(ctx, SC_ERR_USAGE, "no GPU kernel takes records of "
-                   "%u bytes keyed at byte %u", (unsigned)rec->size,
-                   (unsigned)rec->key_off);
+    if (!rec || sc_record_on_gpu(rec, big_endian)) return SC_OK;
+    return sc_fail(ctx, SC_ERR_USAGE, "no GPU kernel takes %s records of "
+                   "%u bytes", big_endian ? "big-endian" : "these",
+                   (unsigned)rec->size);
 }
 
 static sc_status cuda_compact_records(sc_ctx *ctx, sc_phase_times *times,
@@ -159,9 +160,9 @@ static sc_status cuda_compact_records(sc_ctx *ctx, sc_phase_times *times,
                                       uint64_t *kept)
 {
     sc_chunk_work w = { .work = SC_JOB_COMPACT, .pred = pred, .rec = rec,
-                        .rec_big_endian = big_endian, .out_kind = out_kind };
+                        .out_kind = out_kind };
     compact_args a = { w, in, first_index, out, NULL, 0 };
-    sc_status st = records_taken(ctx, rec);
+    sc_status st = records_taken(ctx, rec, big_endian);
     if (st == SC_OK) st = in_pieces(ctx, times, n, compact_cb, &a);
     *kept = a.kept;
     return st;
@@ -182,10 +183,9 @@ static sc_status cuda_split_records(sc_ctx *ctx, sc_phase_times *times,
                                     const sc_pred *pred, void *sel, void *rej,
                                     uint64_t *selected)
 {
-    sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred, .rec = rec,
-                        .rec_big_endian = big_endian };
+    sc_chunk_work w = { .work = SC_JOB_SPLIT, .pred = pred, .rec = rec };
     compact_args a = { w, in, 0, sel, rej, 0 };
-    sc_status st = records_taken(ctx, rec);
+    sc_status st = records_taken(ctx, rec, big_endian);
     if (st == SC_OK) st = in_pieces(ctx, times, n, compact_cb, &a);
     *selected = a.kept;
     return st;

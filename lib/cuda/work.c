@@ -58,12 +58,7 @@ void sc_cuda_needs(const sc_chunk_work *w, uint64_t n,
     need[BUF_IN] = w->work == SC_JOB_GEN ? 0 : n * in + ARRAY_SLACK;
     need[BUF_OUT] = out ? n * out + ARRAY_SLACK : 0;
     need[BUF_AUX] = w->work == SC_JOB_SPLIT ? n * in + ARRAY_SLACK : 0;
-    /* records of every layout: their keys and positions besides */
-    need[BUF_SCRATCH] = w->rec && (w->work == SC_JOB_COMPACT ||
-                                   w->work == SC_JOB_SPLIT)
-        ? scg_select_scratch_layout(n, w->rec->size, (uint32_t)w->rec->key_type,
-                                    w->work == SC_JOB_SPLIT) + SCRATCH_SLACK
-        : sc_cuda_scratch(w->work, n);
+    need[BUF_SCRATCH] = sc_cuda_scratch(w->work, n);
 }
 
 int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
@@ -75,14 +70,12 @@ int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
     /* records of w->rec's layout, or (size 0) elements */
     case SC_JOB_COMPACT:
         return scg_compact_records(b->in, n, w->rec ? w->rec->size : 0,
-                                   w->rec ? w->rec->key_off : 0,
-                                   w->rec_big_endian, w->pred,
+                                   w->rec ? w->rec->key_off : 0, w->pred,
                                    w->out_kind, first, b->out, b->count,
                                    b->scratch, SCG_ALGO_FUSED, s);
     case SC_JOB_SPLIT:
         return scg_split_records(b->in, n, w->rec ? w->rec->size : 0,
-                                 w->rec ? w->rec->key_off : 0,
-                                 w->rec_big_endian, w->pred,
+                                 w->rec ? w->rec->key_off : 0, w->pred,
                                  b->out, b->aux, b->count, b->scratch,
                                  SCG_ALGO_FUSED, s);
     case SC_JOB_SCAN:

@@ -24,7 +24,6 @@ static void describe(const job_state *js, sc_chunk_work *w)
     w->work = SC_JOB_COMPACT;
     w->pred = &j->pred;
     w->rec = j->record.size ? &j->record : NULL;
-    w->rec_big_endian = j->big_endian;
     w->out_kind = j->compact_out == SC_OUT_INDICES32 ? SC_EMIT_IDX32
                 : j->compact_out == SC_OUT_INDICES64 ? SC_EMIT_IDX64
                 : SC_EMIT_VALUES;
@@ -96,5 +95,5 @@ static int figures(const job_state *js, char *line, size_t len)
 const sc_job_type sc_compact_job = {
     .work = SC_JOB_COMPACT, .out_bytes = out_bytes, .wide = wide,
     .describe = describe, .process = process, .emit = emit,
-    .figures = figures,
+    .figures = figures, .cpu_only = sc_job_records_cpu,
 };

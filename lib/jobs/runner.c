@@ -93,6 +93,12 @@ int sc_job_records(const job_state *js)
     return js->job->record.size != 0;
 }
 
+int sc_job_records_cpu(const job_state *js)
+{
+    const sc_job *j = js->job;
+    return j->record.size && !sc_record_on_gpu(&j->record, j->big_endian);
+}
+
 void *sc_job_keys(const job_state *js, const sc_chunk *c)
 {
     const sc_job *j = js->job;

@@ -27,7 +27,6 @@ static void describe(const job_state *js, sc_chunk_work *w)
     w->work = SC_JOB_SPLIT;
     w->pred = &js->job->pred;
     w->rec = js->job->record.size ? &js->job->record : NULL;
-    w->rec_big_endian = js->job->big_endian;
     w->figures_only = js->job->count_only;
 }
 
@@ -75,4 +74,5 @@ const sc_job_type sc_split_job = {
     .work = SC_JOB_SPLIT, .need_aux = 1, .out_bytes = out_bytes,
     .wide = wide, .open_more = open_more, .describe = describe,
     .process = process, .emit = emit, .figures = figures,
+    .cpu_only = sc_job_records_cpu,
 };

@@ -114,6 +114,10 @@ int sc_job_elems64(const job_state *js);
 /* A cpu_only for the scans, whose kernels take elements of either width
  * but not records, whose keys the host's threads gather (sc_job_keys). */
 int sc_job_records(const job_state *js);
+/* The same for compaction and split, whose kernels take elements of
+ * either width and records of the layouts of sc_record_on_gpu (chunk.h):
+ * whether the job's elements are other records. */
+int sc_job_records_cpu(const job_state *js);
 /* Bytes of one of the job's elements (those read, or made): its record's
  * size, or its type's. */
 size_t sc_job_elem_bytes(const sc_job *j);

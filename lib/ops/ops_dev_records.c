@@ -1,19 +1,18 @@
 /* ops_dev_records.c — the calls on records in the caller's device arrays
- * (sc_dev.h): compaction, positions and split of the layouts that need
- * no scratch of their own (sc_record_on_dev_arrays), refused with a
- * message for the others, then ops_dev.c's sc_dev_select as for
- * elements; the sort and argsort of every layout, on the kernels that
- * sc_sort_records' GPU path runs (kernels/sort_records.cu), through
- * ops_dev.c's sc_dev_run. */
+ * (sc_dev.h): compaction, positions and split of the layouts the GPU's
+ * kernels take (sc_record_on_gpu), refused with a message for the
+ * others, then ops_dev.c's sc_dev_select as for elements; the sort and
+ * argsort of every layout, on the kernels that sc_sort_records' GPU path
+ * runs (kernels/sort_records.cu), through ops_dev.c's sc_dev_run. */
 #include "ops/ops.h"
 
-/* A layout of sc_record_on_dev_arrays, keys in the host's order; pred,
- * when given, of the key's type. */
+/* A layout the GPU's kernels take: sc_record_on_gpu's, keys in the
+ * host's order; pred, when given, of the key's type. */
 static sc_status records_ok(sc_ctx *ctx, const char *fn, const sc_record *r,
                             const sc_pred *pred)
 {
     sc_status bad = sc_record_check(ctx, fn, r, pred);
-    if (bad || sc_record_on_dev_arrays(r)) return bad;
+    if (bad || sc_record_on_gpu(r, 0)) return bad;
     return sc_fail(ctx, SC_ERR_USAGE, "%s: records of %u bytes are not taken "
                    "on device arrays: the GPU's kernels take 8- and 16-byte "
                    "records (the host-array calls, sc_compact_records and "
