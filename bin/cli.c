@@ -57,7 +57,8 @@ static const char record_moved[] =
 "                      ones)";
 static const char record_keyed[] =
 "of which the key alone is\n"
-"                      looked at; read raw, gzip or zstd (runs on the CPU)";
+"                      looked at; read raw, gzip or zstd (the keys\n"
+"                      gathered on the CPU)";
 static const char field_help[] =
 "      --field OFF[:T] write only this field of each record: the T (default:\n"
 "                      the key's type) at byte OFF, as elements (-t too)\n";

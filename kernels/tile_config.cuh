@@ -90,11 +90,11 @@ struct sort64 {
 
 /* The passes of keys with values (sort_pass.cuh's pairs), each the
  * fastest of sort.cu's SCG_TUNE table on an H200 (bench_sort_records):
- * u64 -> u64 (16-byte records) 512 x 8 at two blocks an SM, with 256 x
- * 20 at two and 256 x 16 within 1 %, 256 x 12 at three 14 % slower;
- * u64 -> u32 (a key's rank and a record index) 384 x 12; u32 -> u32
- * 384 x 16 (256 x 24 ties).  Their figures are in bench/RESULTS.md,
- * Session 27. */
+ * u64 -> u64 (16-byte records) 512 x 8 at two blocks an SM (256 x 20 at
+ * two and 256 x 16 tie with it; the tile that kept three blocks an SM
+ * lost); u64 -> u32 (a key's rank and a record index) 384 x 12; u32 ->
+ * u32 384 x 16 (256 x 24 ties).  bench/RESULTS.md, "Session 27", has the
+ * tiles measured. */
 struct sort_pairs64 {
     enum { THREADS = 512, ITEMS = 8, MINB = 2 };
 };
