@@ -16,8 +16,14 @@ fake_tree() {
     chmod +x stubs/nvidia-smi
 }
 
+# The caller's own selection (scripts/gpu sets SC_SKIP_PROGRAMS and
+# SC_SUITES for the suite it runs) must not reach the run-suite under test.
+sandbox_env() {
+    env -u SC_SKIP_PROGRAMS -u SC_SUITES -u SC_TEST_JOBS "$@"
+}
+
 suite() {
-    run env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
+    run sandbox_env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
         SC_CUDA_BUILD="$1" sh "$SC_SRCDIR/tests/run-suite"
 }
 
@@ -80,7 +86,7 @@ gpu_built() {
 @test "run-suite: the example counts the same when suites run in parallel" {
     fake_tree 0
     gpu_built 1
-    run env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
+    run sandbox_env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
         SC_CUDA_BUILD=yes SC_TEST_JOBS=4 sh "$SC_SRCDIR/tests/run-suite"
     [ "$status" -eq 1 ]
     [ "${lines[-1]}" = "16 passed, 1 failed, 0 skipped" ]
@@ -99,7 +105,7 @@ gpu_built() {
 @test "run-suite: SC_SKIP_PROGRAMS=1 leaves the unit and kernel tests out" {
     fake_tree 0
     gpu_built 0
-    run env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
+    run sandbox_env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
         SC_CUDA_BUILD=yes SC_SKIP_PROGRAMS=1 sh "$SC_SRCDIR/tests/run-suite"
     [[ "$output" != *"unit-test_api"* && "$output" != *"gpu-test_"* ]]
     [ "${lines[-1]}" = "0 passed, 0 failed, 0 skipped" ]
