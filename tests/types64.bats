@@ -98,6 +98,28 @@ check_vs_ref() {
     grep -qx -- -inf s.txt && grep -qx -- -0 s.txt && grep -qx 0 s.txt
 }
 
+@test "types64: the bucketed sort of skewed keys (floats of one range, clustered ids; 2, 4, 7 threads) vs sc-ref" {
+    # Floats of one range fill a few top-digit buckets, and ids that share
+    # their top bits one: a bucket too large for a thread is cut again on
+    # the pool, one too large for a core's cache again on its thread,
+    # down to pieces that sort in cache.  Every path gives sc-ref's bytes.
+    sc-gen -e f64 -n 2000003 --min -1e6 --max 1e6 -s 7 > floats.bin
+    sc-gen -e u64 -n 1500001 --min 0x4000000000000000 --max 0x40000fffffffffff -s 8 > narrow.bin
+    sc-gen -e u64 -n 300007 -s 9 > wide.bin
+    cat narrow.bin wide.bin > ids.bin
+    local f t j args
+    for f in floats.bin:f64 ids.bin:u64 ids.bin:i64; do
+        t=${f#*:}
+        for j in 2 4 7; do
+            for args in "" "-r"; do
+                EXTRA=(-d cpu -j "$j")
+                vs_ref sc-rsort sort "${f%:*}" --type "$t" $args ||
+                    { echo "# $f -j $j $args" >&2; return 1; }
+            done
+        done
+    done
+}
+
 @test "types64: -r, -u and --bits LO:HI vs sc-ref (ties need stability)" {
     local t m ms
     for t in $TYPES64; do

@@ -6,7 +6,8 @@
  * sorting the rest.
  *
  * A bucket too large for one thread (skewed keys) is sorted by the
- * whole pool before the others.
+ * whole pool before the others: cut again on its top digit where its
+ * bits are many, so that its pieces too sort in cache.
  *
  * Ranks (sc_sort_task.ranked) are turned back into elements piece by
  * piece on the thread that sorted the piece, while it is in that
@@ -127,18 +128,99 @@ static void *hand_on(void *arg)
     return NULL;
 }
 
-/* Bucket d, too large for one thread: whole-array passes on the pool,
- * then turned back to elements there. */
+/* The pieces of a bucket too large for one thread, cut on their top
+ * digit: each sorted on one of the pool's threads, src to dst, the
+ * result in src (in_src) or dst; pieces past bk->big are done before. */
+typedef struct pieces {
+    const bucketed *bk;
+    char *src, *dst;
+    const uint64_t *bounds;     /* piece d is [bounds[d], bounds[d + 1]) */
+    unsigned lo, hi;
+    int in_src;
+    atomic_uint next;
+} pieces;
+
+static void sort_pieces(void *arg, unsigned i)
+{
+    pieces *pc = arg;
+    const bucketed *bk = pc->bk;
+    (void)i;
+    for (;;) {
+        unsigned d = atomic_fetch_add(&pc->next, 1);
+        if (d >= RADIX) return;
+        uint64_t at = pc->bounds[d], m = pc->bounds[d + 1] - at;
+        if (m && m <= bk->big)
+            bk->w->local(key_at(bk, pc->src, at), key_at(bk, pc->dst, at), m,
+                         pc->lo, pc->hi, bk->descending, pc->in_src);
+    }
+}
+
+static sc_status sort_on_pool(bucketed *bk, char *src, char *dst, uint64_t m,
+                              unsigned lo, unsigned hi, int in_src);
+
+/* Cut on the top digit (src to dst), then each piece sorted where the
+ * result belongs: the large ones on the pool again, the rest a thread
+ * each. */
+static sc_status sort_cut(bucketed *bk, char *src, char *dst, uint64_t m,
+                          unsigned lo, unsigned hi, int in_src)
+{
+    unsigned top = hi - DIGIT_BITS;
+    uint64_t *bounds = malloc((RADIX + 1) * sizeof *bounds);
+    if (!bounds) return sc_fail(bk->ctx, SC_ERR_NOMEM, "out of memory");
+    int one = 0;
+    sc_status st = bk->w->split(bk->ctx, bk->times, src, dst, m, top,
+                                DIGIT_BITS, bk->descending, bounds, &one);
+    if (st == SC_OK && one) {
+        free(bounds);
+        return sort_on_pool(bk, src, dst, m, lo, top, in_src);
+    }
+    for (unsigned d = 0; st == SC_OK && d < RADIX; d++) {
+        uint64_t at = bounds[d], len = bounds[d + 1] - at;
+        if (len > bk->big)
+            st = sort_on_pool(bk, key_at(bk, dst, at), key_at(bk, src, at),
+                              len, lo, top, !in_src);
+    }
+    if (st == SC_OK) {
+        pieces pc = { bk, dst, src, bounds, lo, top, !in_src, 0 };
+        double t0 = sc_now();
+        sc_pool_run(bk->ctx->pool, sc_phases_seqs(bk->ctx, UINT64_MAX),
+                    sort_pieces, &pc);
+        sc_phase_add(bk->times, SC_PH_MOVE, sc_now() - t0);
+    }
+    free(bounds);
+    return st;
+}
+
+/* src[0..m) sorted on bits [lo, hi) by the whole pool, the result in
+ * src (in_src) or dst.  Where LSD passes would be many (skewed 64-bit
+ * keys), a cut on the top digit first: one pass through memory, the
+ * rest in cache. */
+static sc_status sort_on_pool(bucketed *bk, char *src, char *dst, uint64_t m,
+                              unsigned lo, unsigned hi, int in_src)
+{
+    if (hi - lo > 2 * DIGIT_BITS)
+        return sort_cut(bk, src, dst, m, lo, hi, in_src);
+    void *res;
+    sc_status st = bk->w->lsd(bk->ctx, bk->times, src, dst, m, lo, hi,
+                              bk->descending, &res);
+    if (st != SC_OK) return st;
+    char *want = in_src ? src : dst;
+    double t0 = sc_now();
+    if (res != want) memcpy(want, res, m * bk->w->key_bytes);
+    sc_phase_add(bk->times, SC_PH_MOVE, sc_now() - t0);
+    return SC_OK;
+}
+
+/* Bucket d, too large for one thread: sorted on the pool, then turned
+ * back to elements there. */
 static sc_status sort_big_bucket(bucketed *bk, unsigned d)
 {
     uint64_t at = bk->bounds[d], m = bucket_len(bk, d);
     char *dst = key_at(bk, bk->keys, at);
-    void *res;
-    sc_status st = bk->w->lsd(bk->ctx, bk->times, key_at(bk, bk->alt, at), dst,
-                              m, bk->lo, bk->hi, bk->descending, &res);
+    sc_status st = sort_on_pool(bk, key_at(bk, bk->alt, at), dst, m, bk->lo,
+                                bk->hi, 0);
     if (st != SC_OK) return st;
     double t0 = sc_now();
-    if (res != dst) memcpy(dst, res, m * bk->w->key_bytes);
     sc_sort_unrank(bk->t, bk->ctx->pool, dst, m);
     sc_phase_add(bk->times, SC_PH_MOVE, sc_now() - t0);
     return SC_OK;

@@ -9,6 +9,11 @@
  * transform is the identity. */
 
 /* A cache line of keys. */
+#ifndef LOCAL_CACHE_BYTES
+/* What a core's share of the caches holds: keys past it are sorted
+ * MSD-first on one thread (W(local)). */
+#define LOCAL_CACHE_BYTES ((size_t)2 << 20)
+#endif
 #define LINE_KEYS (64 / sizeof (KEY_T))
 
 typedef struct W(pass) {
@@ -156,11 +161,50 @@ static KEY_T *W(lsd_local)(KEY_T *src, KEY_T *dst, uint64_t m, unsigned lo,
     return src;
 }
 
-/* The keys end in dst, or back in src where in_src is set. */
+static void W(local)(void *src_, void *dst_, uint64_t m, unsigned lo,
+                     unsigned hi, int descending, int in_src);
+
+/* One pass on the top digit of [lo, hi), src to dst through the line
+ * buffers, then each digit's keys sorted on the bits below it where
+ * the keys end (in src where in_src is set).  0: done; -1: nothing
+ * done (no memory). */
+static int W(local_msd)(KEY_T *src, KEY_T *dst, uint64_t m, unsigned lo,
+                        unsigned hi, int descending, int in_src)
+{
+    unsigned top = hi - DIGIT_BITS;
+    uint64_t *hist = malloc((2 * RADIX + 1) * sizeof *hist);
+    if (!hist) return -1;
+    uint64_t *bounds = hist + RADIX;
+    W(pass) p = W(make_pass)(src, dst, m, top, DIGIT_BITS, descending);
+    p.bounds = bounds;
+    memset(hist, 0, RADIX * sizeof *hist);
+    W(count)(&p, 0, m, hist);
+    if (W(prefix)(&p, hist, 1)) {
+        free(hist);
+        W(local)(src, dst, m, lo, top, descending, in_src);
+        return 0;
+    }
+    W(move)(&p, 0, 0, m, hist);
+    for (unsigned d = 0; d < RADIX; d++) {
+        uint64_t b = bounds[d], e = bounds[d + 1];
+        if (e > b)
+            W(local)(dst + b, src + b, e - b, lo, top, descending, !in_src);
+    }
+    free(hist);
+    return 0;
+}
+
+/* The keys end in dst, or back in src where in_src is set.  Keys past
+ * a core's cache (a large bucket of skewed keys) are cut on their top
+ * digit first: LSD passes over them would miss the cache on every key,
+ * pass after pass. */
 static void W(local)(void *src_, void *dst_, uint64_t m, unsigned lo,
                      unsigned hi, int descending, int in_src)
 {
     KEY_T *src = src_, *dst = dst_;
+    if (m * sizeof (KEY_T) > LOCAL_CACHE_BYTES && hi - lo > 2 * DIGIT_BITS &&
+        W(local_msd)(src, dst, m, lo, hi, descending, in_src) == 0)
+        return;
     KEY_T *res = W(lsd_local)(src, dst, m, lo, hi, descending);
     KEY_T *want = in_src ? src : dst;
     if (res != want) memcpy(want, res, m * sizeof (KEY_T));
