@@ -98,7 +98,7 @@ check_vs_ref() {
     grep -qx -- -inf s.txt && grep -qx -- -0 s.txt && grep -qx 0 s.txt
 }
 
-@test "types64: the bucketed sort of skewed keys (floats of one range, clustered ids; 2, 4, 7 threads) vs sc-ref" {
+@test "types64: the bucketed sort of skewed keys (floats of one range, f32 too, clustered ids; 2, 4, 7 threads) vs sc-ref" {
     # Floats of one range fill a few top-digit buckets, and ids that share
     # their top bits one: a bucket too large for a thread is cut again on
     # the pool, one too large for a core's cache again on its thread,
@@ -107,8 +107,9 @@ check_vs_ref() {
     sc-gen -e u64 -n 1500001 --min 0x4000000000000000 --max 0x40000fffffffffff -s 8 > narrow.bin
     sc-gen -e u64 -n 300007 -s 9 > wide.bin
     cat narrow.bin wide.bin > ids.bin
+    sc-gen -e f32 -n 6000001 --min 1000 --max 1e6 -s 10 > floats32.bin
     local f t j args
-    for f in floats.bin:f64 ids.bin:u64 ids.bin:i64; do
+    for f in floats.bin:f64 ids.bin:u64 ids.bin:i64 floats32.bin:f32; do
         t=${f#*:}
         for j in 2 4 7; do
             for args in "" "-r"; do

@@ -6,8 +6,8 @@
  * sorting the rest.
  *
  * A bucket too large for one thread (skewed keys) is sorted by the
- * whole pool before the others: cut again on its top digit where its
- * bits are many, so that its pieces too sort in cache.
+ * whole pool before the others: cut again on its top digit where more
+ * than one digit is left, so that its pieces too sort in cache.
  *
  * Ranks (sc_sort_task.ranked) are turned back into elements piece by
  * piece on the thread that sorted the piece, while it is in that
@@ -192,13 +192,14 @@ static sc_status sort_cut(bucketed *bk, char *src, char *dst, uint64_t m,
 }
 
 /* src[0..m) sorted on bits [lo, hi) by the whole pool, the result in
- * src (in_src) or dst.  Where LSD passes would be many (skewed 64-bit
- * keys), a cut on the top digit first: one pass through memory, the
- * rest in cache. */
+ * src (in_src) or dst.  Where more than one LSD pass would run, a cut
+ * on the top digit first: one pass through memory, the rest in cache
+ * (LSD passes on the pool, one after another, each pass through memory,
+ * for bucket after bucket of skewed keys, ran at half the rate). */
 static sc_status sort_on_pool(bucketed *bk, char *src, char *dst, uint64_t m,
                               unsigned lo, unsigned hi, int in_src)
 {
-    if (hi - lo > 2 * DIGIT_BITS)
+    if (hi - lo > DIGIT_BITS)
         return sort_cut(bk, src, dst, m, lo, hi, in_src);
     void *res;
     sc_status st = bk->w->lsd(bk->ctx, bk->times, src, dst, m, lo, hi,

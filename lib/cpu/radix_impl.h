@@ -202,7 +202,7 @@ static void W(local)(void *src_, void *dst_, uint64_t m, unsigned lo,
                      unsigned hi, int descending, int in_src)
 {
     KEY_T *src = src_, *dst = dst_;
-    if (m * sizeof (KEY_T) > LOCAL_CACHE_BYTES && hi - lo > 2 * DIGIT_BITS &&
+    if (m * sizeof (KEY_T) > LOCAL_CACHE_BYTES && hi - lo > DIGIT_BITS &&
         W(local_msd)(src, dst, m, lo, hi, descending, in_src) == 0)
         return;
     KEY_T *res = W(lsd_local)(src, dst, m, lo, hi, descending);
