@@ -6,6 +6,10 @@
 # bench/run-bench, or alone:
 #   bench/types.sh BIN_DIR [BYTES] [TYPES]   (default 1 GiB of each of
 #   u32 i32 f32 u64 i64 f64)
+# TYPES may name records too: r8 (8-byte records, a u32 key at 0: an
+# edge list), r16 (16 bytes, a u64 key at 0), r64 (64 bytes, a u32 key
+# at 0); numpy and CuPy sort them by a stable argsort of the key column
+# and a gather of the rows.
 set -eu
 BIN=$1
 . "$(dirname "$0")/tools-env.sh"
@@ -19,8 +23,48 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "FAIL" || b == "FAIL" || b <
 
 dtype() {
     case $1 in
-    u32) echo uint32 ;; i32) echo int32 ;; f32) echo float32 ;;
-    u64) echo uint64 ;; i64) echo int64 ;; f64) echo float64 ;;
+    u32|r8|r64) echo uint32 ;; i32) echo int32 ;; f32) echo float32 ;;
+    u64|r16) echo uint64 ;; i64) echo int64 ;; f64) echo float64 ;;
+    esac
+}
+
+# The size of one element or record, and sc's options for it.
+elem_bytes() {
+    case $1 in
+    u64|i64|f64|r8) echo 8 ;; r16) echo 16 ;; r64) echo 64 ;; *) echo 4 ;;
+    esac
+}
+sc_opts() {
+    case $1 in
+    r8) echo "--record 8 --key 0:u32" ;; r16) echo "--record 16 --key 0:u64" ;;
+    r64) echo "--record 64 --key 0:u32" ;; *) echo "-e $1" ;;
+    esac
+}
+
+# The Python that sorts F into O as numpy (np) or CuPy (cupy) would: the
+# elements, or the rows of records by their first column.
+py_sort() {
+    dt=$(dtype "$1")
+    case $1 in
+    r*) words=$(( $(elem_bytes "$1") / $(python3 -c "import numpy as np; print(np.dtype(np.$dt).itemsize)") ))
+        if [ "$2" = np ]; then
+            echo "import numpy as np; a = np.fromfile('$3', dtype=np.$dt).reshape(-1, $words); a[np.argsort(a[:, 0], kind='stable')].tofile('$4')"
+        else
+            echo "import cupy, numpy as np; a = cupy.asarray(np.fromfile('$3', dtype=np.$dt).reshape(-1, $words)); cupy.asnumpy(a[cupy.argsort(a[:, 0])]).tofile('$4')"
+        fi ;;
+    *)  if [ "$2" = np ]; then
+            echo "import numpy as np; np.sort(np.fromfile('$3', dtype=np.$dt), kind='stable').tofile('$4')"
+        else
+            echo "import cupy, numpy as np; cupy.asnumpy(cupy.sort(cupy.asarray(np.fromfile('$3', dtype=np.$dt)))).tofile('$4')"
+        fi ;;
+    esac
+}
+
+# Records sorted by a stable argsort are sc's bytes (elements always are).
+same_as() {
+    case $1 in
+    r*) cmp -s "$D/out" "$D/sorted" ||
+            echo "  $1: sc-rsort's records differ from $2's stable argsort  <-- tool problem" ;;
     esac
 }
 
@@ -34,30 +78,36 @@ printf '%-4s %8s %8s %8s %8s %8s | %6s %6s %6s %6s\n' type cat sc-auto sc-cpu nu
     "xcat" "xnumpy" "xcupy" "cpuGB/s"
 cpu_u32=
 for t in $TYPES; do
-    case $t in u64|i64|f64) size=8 ;; *) size=4 ;; esac
+    size=$(elem_bytes "$t")
+    opts=$(sc_opts "$t")
     n=$((BYTES / size))
     F="$D/in.$t"
     case $t in
     f32|f64) "$BIN/sc-gen" -e "$t" -n "$n" --min -1e6 --max 1e6 >"$F" ;;
-    *) "$BIN/sc-gen" -e "$t" -n "$n" >"$F" ;;
+    *) "$BIN/sc-gen" $opts -n "$n" >"$F" ;;
     esac
     cat "$F" >/dev/null
     t_cat=$(best "cat <'$F' >'$D/out'")
-    t_auto=$(best "'$BIN/sc-rsort' -e $t <'$F' >'$D/out'")
+    t_auto=$(best "'$BIN/sc-rsort' $opts <'$F' >'$D/out'")
     cp "$D/out" "$D/sorted"
-    t_cpu=$(best "'$BIN/sc-rsort' -d cpu -e $t <'$F' >'$D/out'")
+    t_cpu=$(best "'$BIN/sc-rsort' -d cpu $opts <'$F' >'$D/out'")
     cmp -s "$D/out" "$D/sorted" || echo "  $t: -d cpu and auto differ  <-- tool problem"
-    "$BIN/sc-rsort" -C -e "$t" "$D/sorted" || echo "  $t: output not in order  <-- tool problem"
-    dt=$(dtype "$t")
+    "$BIN/sc-rsort" -C $opts "$D/sorted" || echo "  $t: output not in order  <-- tool problem"
     t_np=-
-    [ $has_numpy = yes ] && t_np=$(best "python3 -c \"import numpy as np; np.sort(np.fromfile('$F', dtype=np.$dt), kind='stable').tofile('$D/out')\"")
+    if [ $has_numpy = yes ]; then
+        t_np=$(best "python3 -c \"$(py_sort "$t" np "$F" "$D/out")\"")
+        same_as "$t" numpy
+    fi
     t_cp=-
-    [ $has_cupy = yes ] && t_cp=$(best "python3 -c \"import cupy, numpy as np; cupy.asnumpy(cupy.sort(cupy.asarray(np.fromfile('$F', dtype=np.$dt)))).tofile('$D/out')\"")
+    if [ $has_cupy = yes ]; then
+        t_cp=$(best "python3 -c \"$(py_sort "$t" cupy "$F" "$D/out")\"")
+        same_as "$t" CuPy
+    fi
     cpu=$(gbs "$t_cpu")
     [ "$t" = u32 ] && cpu_u32=$cpu
     printf '%-4s %8s %8s %8s %8s %8s | %6s %6s %6s %6s\n' "$t" "$t_cat" "$t_auto" "$t_cpu" "$t_np" "$t_cp" \
         "$(ratio "$t_auto" "$t_cat")" "$(ratio "$t_np" "$t_auto")" "$(ratio "$t_cp" "$t_auto")" "$cpu"
     rm -f "$F" "$D/sorted" "$D/out"
 done
-echo "xcat: sc-rsort's time / cat's (#30's target <= 1.3); xnumpy, xcupy: their time / sc-rsort's (target >= 2 for CuPy)"
+echo "xcat: sc-rsort's time / cat's (#30's and #31's target <= 1.3, at 2 GiB); xnumpy, xcupy: their time / sc-rsort's (target >= 2 for CuPy)"
 [ -n "$cpu_u32" ] && echo "-d cpu GB/s of 64-bit types against u32's $cpu_u32 (#30's target: at least half)"
