@@ -71,7 +71,8 @@ same_as() {
 has_cupy=no
 python3 -c 'import cupy; cupy.zeros(1)' 2>/dev/null && has_cupy=yes
 has_numpy=no
-python3 -c 'import numpy' 2>/dev/null && has_numpy=yes
+# TYPES_NUMPY=no leaves numpy out (a minute or more a type at 2 GiB).
+[ "${TYPES_NUMPY:-yes}" = yes ] && python3 -c 'import numpy' 2>/dev/null && has_numpy=yes
 
 echo "sc-rsort by element type, $BYTES bytes each, file -> file (seconds, best of 3; GB/s of input)"
 printf '%-4s %8s %8s %8s %8s %8s | %6s %6s %6s %6s\n' type cat sc-auto sc-cpu numpy cupy \

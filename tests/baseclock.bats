@@ -213,3 +213,14 @@ EOF
     [[ "$output" == *"ncu --clock-control base exited 1"* ]]
     [[ "$output" == *"stand-in failure"* ]]
 }
+
+@test "baseclock: every command scripts/gpu's usage names has its function there (baseclock's was once lost in a merge)" {
+    local gpu=$SC_SRCDIR/scripts/gpu cmds c
+    cmds=$(sed -n 's/.*usage: scripts\/gpu \([a-z|]*\).*/\1/p' "$gpu" | tr '|' ' ')
+    [ -n "$cmds" ]
+    for c in $cmds; do
+        grep -q "^$c() {" "$gpu" || { echo "# scripts/gpu $c: no function $c" >&2; return 1; }
+        grep -q "^$c) " "$gpu" || { echo "# scripts/gpu $c: not in the case" >&2; return 1; }
+    done
+    [[ " $cmds " == *" baseclock "* ]]
+}
