@@ -95,7 +95,9 @@ f[1] == "ID" {
 !head || !tcol || !kcol { next }
 f[1] == "" {            # the units row
     u = f[tcol]
-    scale = u == "nsecond" ? 0.001 : u == "usecond" ? 1 : u == "msecond" ? 1000 : u == "second" ? 1e6 : 0
+    # ncu 2025 names the units short (ns), older ones long (nsecond)
+    scale = u == "nsecond" || u == "ns" ? 0.001 : u == "usecond" || u == "us" ? 1 : \
+            u == "msecond" || u == "ms" ? 1000 : u == "second" || u == "s" ? 1e6 : 0
     if (!scale) {
         print "baseclock.sh: " FILENAME ": gpu__time_duration.sum in " u > "/dev/stderr"
         bad = 1; head = 0

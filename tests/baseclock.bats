@@ -27,7 +27,7 @@ fixture() {
         -v spl="${FUSED}Lb0ELb1E$FUSED_END" '
     function row(name, t,    v) {
         t *= scale
-        if (unit == "usecond") v = sprintf("%.3f", t)
+        if (unit == "usecond" || unit == "us") v = sprintf("%.3f", t)
         else {
             t = int(t * 1000 + 0.5)
             v = t >= 1000 ? sprintf("%d,%03d", t / 1000, t % 1000) : t
@@ -92,6 +92,21 @@ table_as_expected() {
     [ "$status" -eq 0 ]
     [ "${lines[4]}" = '10%   compact     512.5    713.0   0.72    358.8    498.8   0.72    514.5  0.72    360.1  0.72   3/4' ]
     [ "${lines[8]}" = "$EXPECT_50_IDX" ]
+}
+
+@test "baseclock: ncu 2025's short units (ns, us, ms) read as the long ones" {
+    local u
+    for u in ns us; do
+        rm -rf logs
+        two_clocks "$u"
+        table_as_expected
+    done
+    rm -rf logs
+    two_clocks ms
+    sed -i '4,$s/"\([0-9][0-9,.]*\)"$/"0.001"/' logs/ncu-base.csv
+    run sh "$BC" --table logs
+    [ "$status" -eq 0 ]
+    [[ "${lines[4]}" == "10%   compact       1.0      1.0   1.00 "* ]]
 }
 
 @test "baseclock: the metric's label and the kernel's function name as the columns' names" {
