@@ -98,25 +98,28 @@ check_vs_ref() {
     grep -qx -- -inf s.txt && grep -qx -- -0 s.txt && grep -qx 0 s.txt
 }
 
-@test "types64: the bucketed sort of skewed keys (floats of one range, f32 too, clustered ids; 2, 4, 7 threads) vs sc-ref" {
+@test "types64: the bucketed sort of skewed keys (floats of one range, clustered ids, 32 bits too; 1 to 7 threads) vs sc-ref" {
     # Floats of one range fill a few top-digit buckets, and ids that share
-    # their top bits one: a bucket too large for a thread is cut again on
-    # the pool, one too large for a core's cache again on its thread,
-    # down to pieces that sort in cache.  Every path gives sc-ref's bytes.
+    # their top bits one: a bucket too large for a thread is sorted by the
+    # pool, cut again on its top digit where it holds 4M keys or more (as
+    # is one too large for a core's cache, on its thread), down to pieces
+    # that sort in cache.  Every path gives sc-ref's bytes.
     sc-gen -e f64 -n 2000003 --min -1e6 --max 1e6 -s 7 > floats.bin
-    sc-gen -e u64 -n 1500001 --min 0x4000000000000000 --max 0x40000fffffffffff -s 8 > narrow.bin
-    sc-gen -e u64 -n 300007 -s 9 > wide.bin
+    sc-gen -e u64 -n 4200001 --min 0x4000000000000000 --max 0x40000fffffffffff -s 8 > narrow.bin
+    sc-gen -e u64 -n 4800007 -s 9 > wide.bin
     cat narrow.bin wide.bin > ids.bin
-    sc-gen -e f32 -n 6000001 --min 1000 --max 1e6 -s 10 > floats32.bin
+    sc-gen -n 4500001 --min 0x12300000 --max 0x123fffff -s 10 > narrow.bin
+    sc-gen -n 500009 -s 11 > wide.bin
+    cat narrow.bin wide.bin > ids32.bin
     local f t j args
-    for f in floats.bin:f64 ids.bin:u64 ids.bin:i64 floats32.bin:f32; do
+    for f in floats.bin:f64:2 floats.bin:f64:7 ids.bin:u64:1 ids.bin:i64:4 ids32.bin:u32:4 ids32.bin:u32:7; do
         t=${f#*:}
-        for j in 2 4 7; do
-            for args in "" "-r"; do
-                EXTRA=(-d cpu -j "$j")
-                vs_ref sc-rsort sort "${f%:*}" --type "$t" $args ||
-                    { echo "# $f -j $j $args" >&2; return 1; }
-            done
+        j=${t#*:}
+        t=${t%:*}
+        for args in "" "-r"; do
+            EXTRA=(-d cpu -j "$j")
+            vs_ref sc-rsort sort "${f%%:*}" --type "$t" $args ||
+                { echo "# $f $args" >&2; return 1; }
         done
     done
 }

@@ -192,14 +192,14 @@ static sc_status sort_cut(bucketed *bk, char *src, char *dst, uint64_t m,
 }
 
 /* src[0..m) sorted on bits [lo, hi) by the whole pool, the result in
- * src (in_src) or dst.  Where more than one LSD pass would run, a cut
- * on the top digit first: one pass through memory, the rest in cache
- * (LSD passes on the pool, one after another, each pass through memory,
- * for bucket after bucket of skewed keys, ran at half the rate). */
+ * src (in_src) or dst.  Where more than one LSD pass would run over
+ * many keys, a cut on the top digit first: one pass through memory, the
+ * rest in cache (LSD passes on the pool, each through memory, for
+ * bucket after bucket of skewed keys, ran at half the rate). */
 static sc_status sort_on_pool(bucketed *bk, char *src, char *dst, uint64_t m,
                               unsigned lo, unsigned hi, int in_src)
 {
-    if (hi - lo > DIGIT_BITS)
+    if (hi - lo > DIGIT_BITS && m >= SC_CUT_MIN_KEYS)
         return sort_cut(bk, src, dst, m, lo, hi, in_src);
     void *res;
     sc_status st = bk->w->lsd(bk->ctx, bk->times, src, dst, m, lo, hi,

@@ -9,11 +9,6 @@
  * transform is the identity. */
 
 /* A cache line of keys. */
-#ifndef LOCAL_CACHE_BYTES
-/* What a core's share of the caches holds: keys past it are sorted
- * MSD-first on one thread (W(local)). */
-#define LOCAL_CACHE_BYTES ((size_t)2 << 20)
-#endif
 #define LINE_KEYS (64 / sizeof (KEY_T))
 
 typedef struct W(pass) {
@@ -194,15 +189,14 @@ static int W(local_msd)(KEY_T *src, KEY_T *dst, uint64_t m, unsigned lo,
     return 0;
 }
 
-/* The keys end in dst, or back in src where in_src is set.  Keys past
- * a core's cache (a large bucket of skewed keys) are cut on their top
- * digit first: LSD passes over them would miss the cache on every key,
- * pass after pass. */
+/* The keys end in dst, or back in src where in_src is set.  Many keys
+ * (a large bucket of skewed keys) are cut on their top digit first: LSD
+ * passes over them would miss the cache on every key, pass after pass. */
 static void W(local)(void *src_, void *dst_, uint64_t m, unsigned lo,
                      unsigned hi, int descending, int in_src)
 {
     KEY_T *src = src_, *dst = dst_;
-    if (m * sizeof (KEY_T) > LOCAL_CACHE_BYTES && hi - lo > DIGIT_BITS &&
+    if (m >= SC_CUT_MIN_KEYS && hi - lo > DIGIT_BITS &&
         W(local_msd)(src, dst, m, lo, hi, descending, in_src) == 0)
         return;
     KEY_T *res = W(lsd_local)(src, dst, m, lo, hi, descending);
