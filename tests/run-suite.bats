@@ -112,3 +112,39 @@ gpu_built() {
     # nothing ran: that is a failure, not a pass
     [ "$status" -eq 1 ]
 }
+
+# Five bats suites in the fake tree, big.bats among them, and a stand-in
+# bats (stubs/bats) that passes each (a bats run inside a bats test takes
+# the outer one's environment).
+bats_suites() {
+    local s
+    for s in a b c d big; do
+        : > src/tests/$s.bats
+    done
+    printf '#!/bin/sh\necho 1..1\necho "ok 1 - $(basename "$2")"\n' > stubs/bats
+    chmod +x stubs/bats
+}
+
+@test "run-suite: SC_SUITE_PART=K/N runs every Nth bats suite from the Kth, big.bats last; the parts make the whole" {
+    fake_tree 1
+    bats_suites
+    local k got all=
+    for k in 1 2; do
+        run sandbox_env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
+            SC_CUDA_BUILD=no SC_SKIP_PROGRAMS=1 SC_SUITE_PART=$k/2 BATS="$T/stubs/bats" \
+            sh "$SC_SRCDIR/tests/run-suite"
+        [ "$status" -eq 0 ] || { echo "# $output" >&2; return 1; }
+        got=$(printf '%s\n' "$output" | sed -n '/^=== summary/d; s/^=== //p' | tr '\n' ' ')
+        all="$all$got"
+        [ "$k" = 1 ] && [ "$got" = "a c big " ]
+        [ "$k" = 2 ] && [ "$got" = "b d " ]
+    done
+    [ "$all" = "a c big b d " ]
+    for k in 0/2 3/2 x 1/0 2 1/2/3 /2; do
+        run sandbox_env PATH="$T/stubs:$PATH" SC_SRCDIR="$T/src" SC_BUILDDIR="$T/build" \
+            SC_CUDA_BUILD=no SC_SKIP_PROGRAMS=1 SC_SUITE_PART=$k BATS="$T/stubs/bats" \
+            sh "$SC_SRCDIR/tests/run-suite"
+        [ "$status" -eq 1 ] || { echo "# SC_SUITE_PART=$k: status $status" >&2; return 1; }
+        [[ "$output" == *"SC_SUITE_PART=$k: not K/N"* ]]
+    done
+}
