@@ -1,5 +1,6 @@
 /* sc.h — libsc: stream compaction, split, prefix sum and radix sort of
- * uint32 data on the GPU or the CPU, on arrays and on streams.
+ * integers, floats and records on the GPU or the CPU, on arrays and on
+ * streams.
  *
  * Three layers, each usable alone:
  *   arrays   sc_compact(), sc_split(), sc_scan(), sc_sort(), sc_gen() on host
