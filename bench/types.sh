@@ -108,7 +108,17 @@ for t in $TYPES; do
     [ "$t" = u32 ] && cpu_u32=$cpu
     printf '%-4s %8s %8s %8s %8s %8s | %6s %6s %6s %6s\n' "$t" "$t_cat" "$t_auto" "$t_cpu" "$t_np" "$t_cp" \
         "$(ratio "$t_auto" "$t_cat")" "$(ratio "$t_np" "$t_auto")" "$(ratio "$t_cp" "$t_auto")" "$cpu"
+    # Where each device's time went (-v's phases, one more run each),
+    # printed after the table.
+    for dev in auto cpu; do
+        "$BIN/sc-rsort" -v -d $dev $opts <"$F" >"$D/out" 2>"$D/v" || true
+        printf '%-4s %-4s %s\n' "$t" "$dev" \
+            "$(sed -n 's/^sc-rsort: time: //p' "$D/v" | tr -d '\n')" >>"$D/phases"
+        rm -f "$D/out"
+    done
     rm -f "$F" "$D/sorted" "$D/out"
 done
+echo "sc-rsort -v's phases, seconds (one run each):"
+cat "$D/phases"
 echo "xcat: sc-rsort's time / cat's (#30's and #31's target <= 1.3, at 2 GiB); xnumpy, xcupy: their time / sc-rsort's (target >= 2 for CuPy)"
 [ -n "$cpu_u32" ] && echo "-d cpu GB/s of 64-bit types against u32's $cpu_u32 (#30's target: at least half)"

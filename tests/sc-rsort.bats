@@ -335,3 +335,20 @@ EOF
     grep -q 'sorting run 2 ([0-9.]* MiB), [0-9.]* s, ETA [0-9.]* s' tty.txt
     grep -q 'MiB read, .*%, ETA ' tty.txt
 }
+
+@test "sc-rsort -v: a line says how many sorted runs went past -S and were merged; none when the input fits" {
+    gen_file in.bin 300000 21 1
+    ref sort < in.bin > want
+    local s runs
+    for s in 100K:12 1M:2; do
+        run_to got err sc-rsort -v -d cpu -S "${s%:*}" in.bin
+        [ "$status" -eq 0 ]
+        expect_same want got
+        runs=$(sed -n 's/^sc-rsort: runs: \([0-9]*\) sorted runs of at most [0-9.]* MiB (-S), merged from a temporary file$/\1/p' err)
+        [ "$runs" = "${s#*:}" ] || { echo "# -S ${s%:*}: $(cat err)" >&2; return 1; }
+    done
+    run_to got err sc-rsort -v -d cpu -S 2M in.bin
+    expect_same want got
+    ! grep -q 'runs:' err
+    grep -q '^sc-rsort: elements: in 300000, out 300000$' err
+}

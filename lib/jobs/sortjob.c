@@ -46,6 +46,7 @@ typedef struct sort_state {
     sc_progress progress;   /* -P: read, sorted runs, merged, written */
     double total_bytes;     /* -P: of all inputs, < 0 when unknown */
     uint64_t run_elems;     /* -P: what the merge will read */
+    size_t spilled;         /* -v: runs written past -S */
     double sort_rate;       /* -P: bytes a second of the last sort, or 0 */
     int gpu_asked;          /* the GPU was started while reading */
 } sort_state;
@@ -228,6 +229,7 @@ static sc_status spill_run(sort_state *ss)
     if (st == SC_OK) st = sc_runs_begin(ss->runs);
     if (st == SC_OK) st = sort_buffer(ss, what, put_run, &o);
     ss->run_elems += o.n;
+    ss->spilled++;
     ss->buf_first += ss->len;
     ss->len = 0;
     return st;
@@ -303,6 +305,10 @@ static sc_status sort_inputs(sort_state *ss, sc_sink *sink, sc_reader *r)
     if (j->progress) sink->progress = &ss->progress;
     if (st == SC_OK) st = write_sorted(ss, sink);
     st = close_sink(ss, sink, st);
+    if (j->verbose && ss->spilled)
+        fprintf(stderr, "%s: runs: %zu sorted runs of at most %.1f MiB (-S), "
+                "merged from a temporary file\n", j->prog ? j->prog : "sc",
+                ss->spilled, (double)ss->limit * ss->size / (1 << 20));
     free(ss->buf);
     sc_runs_close(ss->runs);
     return st;
