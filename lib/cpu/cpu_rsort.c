@@ -20,6 +20,12 @@
  * I/O dominate a record sort, and the little a pairs sort would save did
  * not pay for a payload carried through radix_impl.h and cpu_buckets.c
  * (bench/RESULTS.md, "Session 25").
+ *
+ * 8-byte records with a u32 key in the host's order (an edge list) need
+ * neither: each record is a 64-bit word whose key bits rank it as they
+ * are, so the records themselves are sorted on those bits (stable: the
+ * other half rides along), and the sort hands each piece on as it is
+ * final, with no gather through memory at random.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -206,12 +212,52 @@ static sc_status gather(rsort *rs, sc_phase_times *times, sc_ready_fn ready,
     return st;
 }
 
+static int sorts_direct(const sc_elem_order *o, int keypos)
+{
+    return keypos == SC_GATHER_ITEMS && o->size == 8 && o->key_size == 4 &&
+           !o->swap && o->type == SC_U32;
+}
+
+/* Part i of the copy of the items into words. */
+static void copy_part(void *arg, unsigned i)
+{
+    rsort *rs = arg;
+    uint64_t b, e;
+    part_of(rs->n, rs->parts, i, &b, &e);
+    memcpy(rs->words + b, rs->in + b * 8, (e - b) * 8);
+}
+
+/* The records (sorts_direct) copied into words (the caller's array
+ * where nothing is handed on) and sorted there on the key's bits. */
+static sc_status sort_direct(rsort *rs, sc_phase_times *times,
+                             sc_ready_fn ready, void *arg)
+{
+    const sc_order *k = &rs->o->o32;
+    rs->words = ready ? sc_big_alloc(rs->n * 8) : arg;
+    if (!rs->words)
+        return sc_fail(rs->ctx, SC_ERR_NOMEM, "out of memory sorting %llu "
+                       "records", (unsigned long long)rs->n);
+    double t0 = sc_now();
+    run_parts(rs, parts_for(rs->ctx, rs->n, 8), copy_part);
+    sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
+    unsigned lo = 8 * rs->o->key_off + k->shift;
+    sc_status st = sc_cpu_sort_ready(rs->ctx, times, rs->words, rs->n, SC_U64,
+                                     lo, lo + (unsigned)__builtin_popcount(k->mask),
+                                     k->flip != 0, ready, arg);
+    if (ready) free(rs->words);
+    return st;
+}
+
 sc_status sc_cpu_sort_records(sc_ctx *ctx, sc_phase_times *times,
                               const void *in, uint64_t n,
                               const sc_elem_order *o, int keypos,
                               uint64_t base, sc_ready_fn ready, void *arg)
 {
     if (n == 0) return SC_OK;
+    if (sorts_direct(o, keypos)) {
+        rsort rs = { .ctx = ctx, .in = in, .n = n, .o = o };
+        return sort_direct(&rs, times, ready, arg);
+    }
     rsort rs = { .ctx = ctx, .in = in, .n = n, .o = o, .keypos = keypos,
                  .base = base };
     rs.ibits = n > 1 ? 64 - (unsigned)__builtin_clzll(n - 1) : 0;
