@@ -194,8 +194,8 @@ static sc_status sort_cut(bucketed *bk, char *src, char *dst, uint64_t m,
 /* src[0..m) sorted on bits [lo, hi) by the whole pool, the result in
  * src (in_src) or dst.  Where more than one LSD pass would run over
  * many keys, a cut on the top digit first: one pass through memory, the
- * rest in cache (LSD passes on the pool, each through memory, for
- * bucket after bucket of skewed keys, ran at half the rate). */
+ * rest in cache, where LSD passes on the pool would each go through
+ * memory, bucket after bucket of skewed keys. */
 static sc_status sort_on_pool(bucketed *bk, char *src, char *dst, uint64_t m,
                               unsigned lo, unsigned hi, int in_src)
 {

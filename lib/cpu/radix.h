@@ -16,9 +16,9 @@
 /* Keys cut on their top digit before LSD passes over the rest (where
  * more than one pass is left) from this many on: their pieces then
  * average RADIX keys or more, and each pass over a piece costs a
- * histogram of RADIX counts besides its keys (measured: buckets of 512K
- * keys, 4 MiB, cut into pieces of 256 sorted 5x slower than by LSD
- * passes over each bucket whole). */
+ * histogram of RADIX counts besides its keys, which for pieces of a few
+ * hundred keys costs more than the cut saves (bench/RESULTS.md, "The
+ * CPU's sort of skewed keys"). */
 #define SC_CUT_MIN_KEYS ((uint64_t)RADIX * RADIX)
 
 typedef struct sc_radix_width {
