@@ -21,11 +21,12 @@
  * not pay for a payload carried through radix_impl.h and cpu_buckets.c
  * (bench/RESULTS.md, "Session 25").
  *
- * 8-byte records with a u32 key in the host's order (an edge list) need
- * neither: each record is a 64-bit word whose key bits rank it as they
- * are, so the records themselves are sorted on those bits (stable: the
- * other half rides along), and the sort hands each piece on as it is
- * final, with no gather through memory at random.
+ * 8-byte records with a 4-byte key in the host's order (an edge list)
+ * need neither: each record is a 64-bit word, its key field ranked in
+ * place (sc_key: nothing to do for u32), so the records themselves are
+ * sorted on the key's bits (stable: the other half rides along), and the
+ * sort hands each piece on as it is final, its keys turned back, with
+ * no gather through memory at random.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -215,16 +216,54 @@ static sc_status gather(rsort *rs, sc_phase_times *times, sc_ready_fn ready,
 static int sorts_direct(const sc_elem_order *o, int keypos)
 {
     return keypos == SC_GATHER_ITEMS && o->size == 8 && o->key_size == 4 &&
-           !o->swap && o->type == SC_U32;
+           !o->swap;
 }
 
-/* Part i of the copy of the items into words. */
+/* Each record's key field in words[b, e) to its rank (or back). */
+static void rank_fields(const sc_elem_order *o, uint64_t *w, uint64_t b,
+                        uint64_t e, int unrank)
+{
+    sc_key key = o->o32.key;
+    if (!key.sign) return;
+    unsigned at = 8 * o->key_off;
+    for (uint64_t k = b; k < e; k++) {
+        uint32_t x = (uint32_t)(w[k] >> at);
+        uint32_t y = unrank ? sc_key_unrank(key, x) : sc_key_rank(key, x);
+        w[k] ^= (uint64_t)(x ^ y) << at;
+    }
+}
+
+/* Part i of the copy of the items into words, their keys ranked. */
 static void copy_part(void *arg, unsigned i)
 {
     rsort *rs = arg;
     uint64_t b, e;
     part_of(rs->n, rs->parts, i, &b, &e);
     memcpy(rs->words + b, rs->in + b * 8, (e - b) * 8);
+    rank_fields(rs->o, rs->words, b, e, 0);
+}
+
+/* Part i of the sorted words' keys turned back. */
+static void unrank_part(void *arg, unsigned i)
+{
+    rsort *rs = arg;
+    uint64_t b, e;
+    part_of(rs->n, rs->parts, i, &b, &e);
+    rank_fields(rs->o, rs->words, b, e, 1);
+}
+
+/* A sorted piece handed on with its keys turned back. */
+typedef struct direct_out {
+    const sc_elem_order *o;
+    sc_ready_fn ready;
+    void *arg;
+} direct_out;
+
+static sc_status hand_on_direct(void *arg, void *items, uint64_t n)
+{
+    direct_out *d = arg;
+    rank_fields(d->o, items, 0, n, 1);
+    return d->ready(d->arg, items, n);
 }
 
 /* The records (sorts_direct) copied into words (the caller's array
@@ -237,14 +276,24 @@ static sc_status sort_direct(rsort *rs, sc_phase_times *times,
     if (!rs->words)
         return sc_fail(rs->ctx, SC_ERR_NOMEM, "out of memory sorting %llu "
                        "records", (unsigned long long)rs->n);
+    unsigned parts = parts_for(rs->ctx, rs->n, 8);
     double t0 = sc_now();
-    run_parts(rs, parts_for(rs->ctx, rs->n, 8), copy_part);
+    run_parts(rs, parts, copy_part);
     sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
     unsigned lo = 8 * rs->o->key_off + k->shift;
+    direct_out d = { rs->o, ready, arg };
     sc_status st = sc_cpu_sort_ready(rs->ctx, times, rs->words, rs->n, SC_U64,
                                      lo, lo + (unsigned)__builtin_popcount(k->mask),
-                                     k->flip != 0, ready, arg);
-    if (ready) free(rs->words);
+                                     k->flip != 0, ready ? hand_on_direct : NULL,
+                                     &d);
+    if (ready) {
+        free(rs->words);
+    } else {
+        /* Also after a failure: the array holds records, not ranks. */
+        t0 = sc_now();
+        run_parts(rs, parts, unrank_part);
+        sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
+    }
     return st;
 }
 

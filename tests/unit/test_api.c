@@ -2211,8 +2211,9 @@ static void test_record_arrays(void)
         { 4, 0, SC_U32 }, { 12, 4, SC_I32 }, { 16, 8, SC_F64 },
         { 24, 0, SC_U64 }, { 8, 4, SC_F32 }, { 32, 16, SC_I64 },
         { 8, 0, SC_F64 },
-        /* sorted whole as 64-bit words on the CPU (cpu_rsort.c) */
-        { 8, 0, SC_U32 }, { 8, 4, SC_U32 },
+        /* sorted whole as 64-bit words on the CPU (cpu_rsort.c), as is
+         * { 8, 4, SC_F32 } */
+        { 8, 0, SC_U32 }, { 8, 4, SC_U32 }, { 8, 0, SC_I32 },
     };
     static const uint64_t counts[] = { 0, 1, 31, 4097, 200003 };
     sc_ctx *c4 = NULL;
