@@ -213,9 +213,12 @@ static sc_status gather(rsort *rs, sc_phase_times *times, sc_ready_fn ready,
     return st;
 }
 
+/* A key at byte 0 or 4 of a record is bits 0-31 or 32-63 of its word
+ * on a little-endian host only. */
 static int sorts_direct(const sc_elem_order *o, int keypos)
 {
-    return keypos == SC_GATHER_ITEMS && o->size == 8 && o->key_size == 4 &&
+    return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
+           keypos == SC_GATHER_ITEMS && o->size == 8 && o->key_size == 4 &&
            !o->swap;
 }
 
