@@ -70,6 +70,10 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
  * item's key and its position, base + its index (SC_KEYPOS_BYTES), or
  * the positions alone.  ready NULL: arg is an array for all n of them,
  * gathered into it at once (not in place: arg is not in). */
+/* Whether sc_cpu_sort_records sorts items of o whole, as words (8-byte
+ * records with a 4-byte key in the host's order, gathered whole), rather
+ * than ranking them and gathering by position. */
+int sc_cpu_sorts_whole(const sc_elem_order *o, int keypos);
 sc_status sc_cpu_sort_records(sc_ctx *ctx, sc_phase_times *times,
                               const void *in, uint64_t n,
                               const sc_elem_order *o, int keypos,

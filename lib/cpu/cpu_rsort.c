@@ -215,7 +215,7 @@ static sc_status gather(rsort *rs, sc_phase_times *times, sc_ready_fn ready,
 
 /* A key at byte 0 or 4 of a record is bits 0-31 or 32-63 of its word
  * on a little-endian host only. */
-static int sorts_direct(const sc_elem_order *o, int keypos)
+int sc_cpu_sorts_whole(const sc_elem_order *o, int keypos)
 {
     return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&
            keypos == SC_GATHER_ITEMS && o->size == 8 && o->key_size == 4 &&
@@ -315,7 +315,7 @@ sc_status sc_cpu_sort_records(sc_ctx *ctx, sc_phase_times *times,
                               uint64_t base, sc_ready_fn ready, void *arg)
 {
     if (n == 0) return SC_OK;
-    if (sorts_direct(o, keypos)) {
+    if (sc_cpu_sorts_whole(o, keypos)) {
         rsort rs = { .ctx = ctx, .in = in, .n = n, .o = o };
         return sort_direct(&rs, times, ready, arg);
     }

@@ -49,6 +49,7 @@ typedef struct sort_state {
     size_t spilled;         /* -v: runs written past -S */
     double sort_rate;       /* -P: bytes a second of the last sort, or 0 */
     int gpu_asked;          /* the GPU was started while reading */
+    sc_job_kind cost_kind;  /* the cost model's kind of this sort */
 } sort_state;
 
 /* Under "auto" the GPU starts in the background while the input is read
@@ -61,7 +62,7 @@ static void start_gpu_early(sort_state *ss, int64_t bytes, double share)
 {
     const sc_job *j = ss->job;
     if (ss->gpu_asked || j->merge || j->check) return;
-    ss->gpu_asked = sc_policy_sort_early(ss->ctx, bytes, share);
+    ss->gpu_asked = sc_policy_sort_early(ss->ctx, ss->cost_kind, bytes, share);
 }
 
 /* known: the input's bytes, where known before reading (else -1). */
@@ -77,12 +78,13 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j,
     ss->by_records = j->record.size || ss->keypos;
     ss->item = ss->order;
     if (ss->keypos) sc_elem_order_keypos(&ss->order, &ss->item);
+    ss->cost_kind = sc_sort_cost_kind(&ss->order, ss->keypos);
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes())
               / ss->size;
     /* Runs past -S go to -T: what killed runs left there goes first. */
     sc_temp_sweep_dir(sc_temp_dir(j->tmpdir));
     if (ss->limit < MIN_SORT_ELEMS) ss->limit = MIN_SORT_ELEMS;
-    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, SC_JOB_SORT)
+    ss->chunk = sc_chunk_bytes(ctx, j->chunk_bytes, known, ss->cost_kind)
               / ss->size;
     /* Nothing overlaps the read of a sort's buffer, so a regular file is
      * read in large pieces that the reader's threads share (a 4 MiB read

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cpu/cpu.h"
 #include "cuda/cuda.h"
 #include "ops/ops.h"
 
@@ -22,7 +23,7 @@ typedef struct rate {
  * thread's rate about a fourteenth of the ceiling so that machines with
  * fewer cores scale down.  The runs behind the figures: bench/RESULTS.md,
  * "-d auto's cost constants". */
-static const rate rates[SC_N_JOB_KINDS] = {
+static const rate rates[SC_N_COST_KINDS] = {
     [SC_JOB_GEN]     = { 1.0e9, 11e9, 30e9 },
     [SC_JOB_COMPACT] = { 1.8e9, 26e9, 18e9 },
     [SC_JOB_SPLIT]   = { 1.3e9, 19e9, 16e9 },
@@ -32,7 +33,23 @@ static const rate rates[SC_N_JOB_KINDS] = {
      * output comes back), so its GPU rate is put a little above
      * sc-compact's measured 18 GB/s; its CPU rates are sc-compact's. */
     [SC_JOB_STAT]    = { 1.5e9, 12e9, 20e9 },
+    /* Not the sort alone, as above: what the CPU's whole sort adds to a
+     * run end to end, since it hands its output on piece by piece as
+     * the pieces become final, and the write of the first ones hides the
+     * sort of the last, where the GPU's output is written after it.
+     * Float keys (whose top bits crowd into few buckets) and records
+     * sorted through ranks and a gather are slower on the CPU and keep
+     * SC_JOB_SORT's rate. */
+    [SC_COST_SORT_WHOLE] = { 0.32e9, 4.5e9, 16e9 },
 };
+
+sc_job_kind sc_sort_cost_kind(const sc_elem_order *o, int keypos)
+{
+    if (sc_type_is_float(o->type)) return SC_JOB_SORT;
+    int elements = !o->records && keypos == SC_GATHER_ITEMS;
+    return elements || sc_cpu_sorts_whole(o, keypos) ? SC_COST_SORT_WHOLE
+                                                     : SC_JOB_SORT;
+}
 
 /* A process that started CUDA waits at its exit while the driver tears
  * the context down: 0.06-0.07 s on the H200 machine (bench/cudastart.cu:

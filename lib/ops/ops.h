@@ -92,7 +92,8 @@ sc_status sc_policy_gpu_lost(sc_ctx *ctx, sc_status st);
 /* sc-rsort: starts the GPU in the background while the input is read,
  * under "auto", when a sort of `bytes` would pay for it with `share` of
  * its start still ahead; 1 when it asked for the start. */
-int sc_policy_sort_early(sc_ctx *ctx, int64_t bytes, double share);
+int sc_policy_sort_early(sc_ctx *ctx, sc_job_kind w, int64_t bytes,
+                         double share);
 /* -v's lines on the device: which ran, how long it took to start, what
  * each GPU ran, why auto chose it, and any fallback. */
 void sc_policy_report(const sc_ctx *ctx, const char *prog, FILE *f);
@@ -104,6 +105,14 @@ void sc_policy_report(const sc_ctx *ctx, const char *prog, FILE *f);
  * estimate is written to why (may be NULL). */
 int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta,
                      int streaming, char *why, size_t why_len);
+/* The cost model's own kind of work beside sc_job_kind's: a sort that the
+ * CPU takes whole, integer keys in place (elements, or 8-byte records as
+ * words); SC_JOB_SORT is any other (float keys, other records, argsorts). */
+#define SC_COST_SORT_WHOLE ((sc_job_kind)SC_N_JOB_KINDS)
+#define SC_N_COST_KINDS (SC_N_JOB_KINDS + 1)
+/* The kind of a sort of items of o, gathered as keypos says
+ * (SC_GATHER_*): SC_COST_SORT_WHOLE or SC_JOB_SORT. */
+sc_job_kind sc_sort_cost_kind(const sc_elem_order *o, int keypos);
 
 /* The operations a run asks for take the run's phase times (core.h),
  * which they add to; NULL: not measured. */

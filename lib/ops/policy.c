@@ -218,11 +218,12 @@ sc_status sc_policy_gpu_lost(sc_ctx *ctx, sc_status st)
     return SC_OK;
 }
 
-int sc_policy_sort_early(sc_ctx *ctx, int64_t bytes, double share)
+int sc_policy_sort_early(sc_ctx *ctx, sc_job_kind w, int64_t bytes,
+                         double share)
 {
     if (ctx->policy != SC_POLICY_AUTO || bytes < 0 ||
-        !sc_cost_gpu_pays(ctx, SC_JOB_SORT, bytes, share * sc_device_eta(ctx),
-                          0, NULL, 0))
+        !sc_cost_gpu_pays(ctx, w, bytes, share * sc_device_eta(ctx), 0, NULL,
+                          0))
         return 0;
     /* Only a build without CUDA fails here; the sort then says why the
      * CPU ran it, so no error is kept. */

@@ -3,7 +3,8 @@
  * internal sc_sort_ready that sc-rsort's job calls, whose sorted pieces
  * must come in order and make up the whole; and the pieces of
  * sc_op_sort_records (records, argsorts) when its ready fails: no second
- * device sends them again.
+ * device sends them again; and the kinds of sort auto's cost model
+ * tells apart (sc_sort_cost_kind), with the device each would get.
  *
  * The reference is qsort on (rank over the bit range, input position):
  * a stable sort by construction, so that a sort by a sub-range of the
@@ -313,6 +314,55 @@ static void test_records_ready_fails(const char *spec)
     sc_ctx_free(ctx);
 }
 
+/* 8-byte records with a 4-byte integer key at 0 or 4 are sorted whole by
+ * the CPU, as integer elements are; float keys, other layouts, big-endian
+ * keys and argsorts are not.  On a context of 16 threads, the first go
+ * to the GPU (when it is started, not yet running) only past 1 GiB, the
+ * others at 1 GiB already. */
+static void test_cost_kinds(void)
+{
+    unsetenv("SC_TEST_COST");           /* its answer, not the model's */
+    struct { unsigned size, off; sc_type t; int swap, keypos, records;
+             sc_job_kind want; } c[] = {
+        { 4, 0, SC_U32, 0, SC_GATHER_ITEMS, 0, SC_COST_SORT_WHOLE },
+        { 4, 0, SC_I32, 0, SC_GATHER_ITEMS, 0, SC_COST_SORT_WHOLE },
+        { 8, 0, SC_U64, 0, SC_GATHER_ITEMS, 0, SC_COST_SORT_WHOLE },
+        { 8, 0, SC_I64, 0, SC_GATHER_ITEMS, 0, SC_COST_SORT_WHOLE },
+        { 4, 0, SC_F32, 0, SC_GATHER_ITEMS, 0, SC_JOB_SORT },
+        { 8, 0, SC_F64, 0, SC_GATHER_ITEMS, 0, SC_JOB_SORT },
+        { 4, 0, SC_U32, 0, SC_GATHER_KEYPOS, 0, SC_JOB_SORT },
+        { 8, 0, SC_U32, 0, SC_GATHER_ITEMS, 1, SC_COST_SORT_WHOLE },
+        { 8, 4, SC_I32, 0, SC_GATHER_ITEMS, 1, SC_COST_SORT_WHOLE },
+        { 8, 4, SC_F32, 0, SC_GATHER_ITEMS, 1, SC_JOB_SORT },
+        { 8, 0, SC_U32, 1, SC_GATHER_ITEMS, 1, SC_JOB_SORT },
+        { 8, 0, SC_U32, 0, SC_GATHER_POSITIONS, 1, SC_JOB_SORT },
+        { 16, 8, SC_U64, 0, SC_GATHER_ITEMS, 1, SC_JOB_SORT },
+        { 12, 0, SC_U32, 0, SC_GATHER_ITEMS, 1, SC_JOB_SORT },
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        sc_elem_order o;
+        unsigned bits = 8 * sc_type_size(c[i].t);
+        sc_elem_order_make(&o, c[i].size, c[i].off, c[i].t, c[i].swap, 0,
+                           bits, 0);
+        o.records = c[i].records;
+        ok(sc_sort_cost_kind(&o, c[i].keypos) == c[i].want,
+           "cost kind of a sort of %u-byte %s, %s key at %u%s, gather %d: %s",
+           c[i].size, c[i].records ? "records" : "elements",
+           sc_type_name(c[i].t), c[i].off, c[i].swap ? " big-endian" : "",
+           c[i].keypos, c[i].want == SC_JOB_SORT ? "other" : "whole");
+    }
+    sc_ctx *ctx;
+    if (!ok(sc_ctx_new(&ctx, "cpu", 16) == SC_OK, "cpu context of 16 threads"))
+        return;
+    int64_t gib = (int64_t)1 << 30;
+    ok(!sc_cost_gpu_pays(ctx, SC_COST_SORT_WHOLE, gib, 0.16, 0, NULL, 0) &&
+       sc_cost_gpu_pays(ctx, SC_COST_SORT_WHOLE, 2 * gib, 0.16, 0, NULL, 0),
+       "a whole sort: the CPU at 1 GiB, the GPU at 2 GiB");
+    ok(sc_cost_gpu_pays(ctx, SC_JOB_SORT, gib, 0.16, 0, NULL, 0),
+       "any other sort: the GPU at 1 GiB");
+    sc_ctx_free(ctx);
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -376,6 +426,7 @@ int main(void)
     }
     test_records_ready_fails("cpu");
     test_records_ready_fails("cuda");
+    test_cost_kinds();
     printf("1..%d\n", n_tests);
     return n_failed != 0;
 }
