@@ -64,16 +64,16 @@ sc_status sc_cpu_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                             uint64_t n, sc_type type, unsigned lo_bit,
                             unsigned hi_bit, int descending,
                             sc_ready_fn ready, void *arg);
+/* Whether sc_cpu_sort_records sorts items of o whole, as words (8-byte
+ * records with a 4-byte key in the host's order, gathered whole), rather
+ * than ranking them and gathering by position. */
+int sc_cpu_sorts_whole(const sc_elem_order *o, int keypos);
 /* in[0..n), items of o (records, or elements), sorted stably by o's
  * rank and handed to ready in pieces, in order (cpu_rsort.c): what
  * keypos (core/elem_order.h's SC_GATHER_*) says, whole items, each
  * item's key and its position, base + its index (SC_KEYPOS_BYTES), or
  * the positions alone.  ready NULL: arg is an array for all n of them,
  * gathered into it at once (not in place: arg is not in). */
-/* Whether sc_cpu_sort_records sorts items of o whole, as words (8-byte
- * records with a 4-byte key in the host's order, gathered whole), rather
- * than ranking them and gathering by position. */
-int sc_cpu_sorts_whole(const sc_elem_order *o, int keypos);
 sc_status sc_cpu_sort_records(sc_ctx *ctx, sc_phase_times *times,
                               const void *in, uint64_t n,
                               const sc_elem_order *o, int keypos,

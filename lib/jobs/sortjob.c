@@ -78,7 +78,8 @@ static void state_init(sort_state *ss, sc_ctx *ctx, const sc_job *j,
     ss->by_records = j->record.size || ss->keypos;
     ss->item = ss->order;
     if (ss->keypos) sc_elem_order_keypos(&ss->order, &ss->item);
-    ss->cost_kind = sc_sort_cost_kind(&ss->order, ss->keypos);
+    ss->cost_kind = sc_sort_cost_kind(ss->order.type, &ss->order,
+                                      ss->keypos);
     ss->limit = (j->buffer_bytes ? j->buffer_bytes : sc_default_buffer_bytes())
               / ss->size;
     /* Runs past -S go to -T: what killed runs left there goes first. */

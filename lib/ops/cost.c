@@ -43,10 +43,10 @@ static const rate rates[SC_N_COST_KINDS] = {
     [SC_COST_SORT_WHOLE] = { 0.32e9, 4.5e9, 16e9 },
 };
 
-sc_job_kind sc_sort_cost_kind(const sc_elem_order *o, int keypos)
+sc_job_kind sc_sort_cost_kind(sc_type t, const sc_elem_order *o, int keypos)
 {
-    if (sc_type_is_float(o->type)) return SC_JOB_SORT;
-    int elements = !o->records && keypos == SC_GATHER_ITEMS;
+    if (sc_type_is_float(t)) return SC_JOB_SORT;
+    int elements = !o || (!o->records && keypos == SC_GATHER_ITEMS);
     return elements || sc_cpu_sorts_whole(o, keypos) ? SC_COST_SORT_WHOLE
                                                      : SC_JOB_SORT;
 }

@@ -192,8 +192,8 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
 {
     sc_status bad = sc_sort_check(ctx, type, lo_bit, hi_bit);
     if (bad) return bad;
-    const sc_backend *b = sc_backend_pick(ctx, sc_type_is_float(type)
-                                          ? SC_JOB_SORT : SC_COST_SORT_WHOLE,
+    const sc_backend *b = sc_backend_pick(ctx,
+                                          sc_sort_cost_kind(type, NULL, 0),
                                           n * sc_type_size(type));
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;
@@ -229,7 +229,8 @@ sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
 {
     const sc_backend *b = n > (uint64_t)1 << 32
                         ? sc_ops_cpu()
-                        : sc_backend_pick(ctx, sc_sort_cost_kind(o, keypos),
+                        : sc_backend_pick(ctx,
+                                          sc_sort_cost_kind(o->type, o, keypos),
                                           n * o->size);
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;

@@ -110,9 +110,10 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta
  * words); SC_JOB_SORT is any other (float keys, other records, argsorts). */
 #define SC_COST_SORT_WHOLE ((sc_job_kind)SC_N_JOB_KINDS)
 #define SC_N_COST_KINDS (SC_N_JOB_KINDS + 1)
-/* The kind of a sort of items of o, gathered as keypos says
- * (SC_GATHER_*): SC_COST_SORT_WHOLE or SC_JOB_SORT. */
-sc_job_kind sc_sort_cost_kind(const sc_elem_order *o, int keypos);
+/* The kind of a sort of elements of type t (o NULL), or of items of o
+ * (of key type t) gathered as keypos says (SC_GATHER_*):
+ * SC_COST_SORT_WHOLE or SC_JOB_SORT. */
+sc_job_kind sc_sort_cost_kind(sc_type t, const sc_elem_order *o, int keypos);
 
 /* The operations a run asks for take the run's phase times (core.h),
  * which they add to; NULL: not measured. */

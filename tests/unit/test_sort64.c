@@ -345,7 +345,9 @@ static void test_cost_kinds(void)
         sc_elem_order_make(&o, c[i].size, c[i].off, c[i].t, c[i].swap, 0,
                            bits, 0);
         o.records = c[i].records;
-        ok(sc_sort_cost_kind(&o, c[i].keypos) == c[i].want,
+        ok(sc_sort_cost_kind(c[i].t, &o, c[i].keypos) == c[i].want &&
+           (c[i].records || c[i].keypos ||
+            sc_sort_cost_kind(c[i].t, NULL, 0) == c[i].want),
            "cost kind of a sort of %u-byte %s, %s key at %u%s, gather %d: %s",
            c[i].size, c[i].records ? "records" : "elements",
            sc_type_name(c[i].t), c[i].off, c[i].swap ? " big-endian" : "",
