@@ -48,3 +48,44 @@ EOF_CMDS
     awk -v m="$(phase move)" 'BEGIN { exit !(m > 0) }' ||
         { echo "# $(cat err.txt)" >&2; return 1; }
 }
+
+@test "phase-times: --count on the CPU counts and moves nothing (no move time), with the reference's counts" {
+    gen_file big.bin 8000000 11 0.6
+    # The same run with output moves for milliseconds, so a 0.000 below
+    # is the move skipped, not a move too quick to show.
+    sc-compact -d cpu -j 2 -v -o out big.bin 2> err.txt
+    awk -v m="$(phase move)" 'BEGIN { exit !(m > 0) }' ||
+        { echo "# $(cat err.txt)" >&2; return 1; }
+    local kept total extra
+    kept=$(( $(ref compact < big.bin | wc -c) / 4 ))
+    total=8000000
+    # A file's chunks go one to a thread; a pipe's and a gzip file's are
+    # each cut over all threads.
+    gzip -1 -c big.bin > big.gz
+    local how
+    for extra in "-j 1" "-j 2" "-j 4 -c 4K" "-c 1M"; do
+        for how in file pipe gz; do
+            run_count() {
+                case $how in
+                file) "$@" big.bin ;;
+                pipe) cat big.bin | "$@" ;;
+                gz) "$@" big.gz ;;
+                esac
+            }
+            run_count sc-compact -d cpu $extra --count -v > out 2> err.txt
+            [ "$(cat out)" = "$kept" ] && [ "$(phase move)" = 0.000 ] ||
+                { echo "# sc-compact $extra, $how: $(cat out); $(cat err.txt)" >&2; return 1; }
+            run_count sc-split -d cpu $extra --count -v > out 2> err.txt
+            [ "$(cat out)" = "$kept $((total - kept))" ] && [ "$(phase move)" = 0.000 ] ||
+                { echo "# sc-split $extra, $how: $(cat out); $(cat err.txt)" >&2; return 1; }
+        done
+    done
+    # Records, and 8-byte elements: their keys' counts.
+    sc-compact -d cpu --record 8 --key 4 --count -v --lt 1000000000 big.bin > out 2> err.txt
+    [ "$(phase move)" = 0.000 ]
+    sc-compact -d cpu --record 8 --key 4 --lt 1000000000 big.bin | wc -c > want
+    [ "$(cat out)" = $(( $(cat want) / 8 )) ]
+    sc-split -d cpu -e u64 --count -v --gt 5 big.bin > out 2> err.txt
+    [ "$(phase move)" = 0.000 ]
+    [ "$(cat out)" = "$(sc-compact -d cpu -e u64 --gt 5 big.bin | wc -c | awk '{print $1 / 8}') $(sc-compact -d cpu -e u64 --le 5 big.bin | wc -c | awk '{print $1 / 8}')" ]
+}

@@ -36,6 +36,9 @@ typedef struct sc_backend {
     /* compact() writes 32-bit positions itself (SC_EMIT_IDX32); else a
      * caller asks for 64-bit ones and narrows them. */
     int emits_idx32;
+    /* compact() and split() and their records' forms count alone, moving
+     * nothing, where out (split: sel and rej) is NULL. */
+    int counts_alone;
     /* Elements (in, out's values, sel, rej) of pred's type, 4 or 8
      * bytes. */
     sc_status (*compact)(sc_ctx *ctx, sc_phase_times *times, const void *in,

@@ -5,6 +5,7 @@
 const sc_backend sc_cpu_backend = {
     .name = "cpu",
     .emits_idx32 = 1,
+    .counts_alone = 1,
     .compact = sc_cpu_compact,
     .split = sc_cpu_split,
     .compact_records = sc_cpu_compact_records,

@@ -111,12 +111,18 @@ static int is_default_pred(const sc_pred *p)
 
 static int exclusive_sum(void *arg, uint64_t *res, unsigned seqs)
 {
-    (void)arg;
+    compact_op *op = arg;
     uint64_t run = 0;
     for (unsigned i = 0; i < seqs; i++) {
         uint64_t c = res[i];
         res[i] = run;
         run += c;
+    }
+    /* Counting alone (no output): the total is the answer, and the move,
+     * which would only write it, is skipped. */
+    if (!op->out) {
+        op->moved[seqs - 1] = run;
+        return 1;
     }
     return 0;
 }
@@ -127,7 +133,7 @@ static sc_status run(sc_ctx *ctx, sc_phase_times *times, compact_op *op,
                      uint64_t n, int split, uint64_t *moved)
 {
     const compact_fns *f = fns_of(op->pred);
-    sc_phases ph = { n, 1, 1, f->count, exclusive_sum,
+    sc_phases ph = { n, 1, op->out != NULL, f->count, exclusive_sum,
                      split ? f->split_move : f->compact_move, op };
     *moved = 0;
     if (n == 0) return SC_OK;

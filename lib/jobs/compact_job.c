@@ -43,13 +43,15 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
                  c->first + c->n <= (uint64_t)UINT32_MAX + 1;
     int kind = !indices(j) ? SC_EMIT_VALUES
              : narrow ? SC_EMIT_IDX32 : SC_EMIT_IDX64;
+    void *out = j->compact_out == SC_OUT_COUNT && b->counts_alone ? NULL
+                                                                 : c->out;
     if (j->record.size)
         SC_ON(b, compact_records(ctx, js->times, c->in, c->n, &j->record,
                                  j->big_endian, &j->pred, kind, c->first,
-                                 c->out, &c->n_sel));
+                                 out, &c->n_sel));
     else
         SC_ON(b, compact(ctx, js->times, c->in, c->n, &j->pred, kind,
-                         c->first, c->out, &c->n_sel));
+                         c->first, out, &c->n_sel));
     c->out_wide = j->compact_out == SC_OUT_INDICES32 && !narrow;
     return st;
 }

@@ -37,13 +37,15 @@ static sc_status process(void *op, sc_slot *s, const sc_backend *b)
     sc_chunk *c = &s->c;
     const sc_job *j = js->job;
     sc_status st;
+    int alone = j->count_only && b->counts_alone;
+    void *sel = alone ? NULL : c->out, *rej = alone ? NULL : c->aux;
     if (j->record.size)
         SC_ON(b, split_records(ctx, js->times, c->in, c->n, &j->record,
-                               j->big_endian, &j->pred, c->out, c->aux,
+                               j->big_endian, &j->pred, sel, rej,
                                &c->n_sel));
     else
-        SC_ON(b, split(ctx, js->times, c->in, c->n, &j->pred, c->out,
-                       c->aux, &c->n_sel));
+        SC_ON(b, split(ctx, js->times, c->in, c->n, &j->pred, sel, rej,
+                       &c->n_sel));
     return st;
 }
 
