@@ -235,9 +235,8 @@ void cli_common_option(cli *c, int opt, const char *arg)
         break;
     }
     case OPT_LEVEL:
-        j->out.level = (int)cli_number(c, "--level", arg, 0, 19);
-        if (j->out.level < 1) cli_usage_error(c, "--level must be 1 to 19");
-        c->level_given = 1;
+        /* Its range is the format's, known once every option is. */
+        c->level_given = arg;
         break;
     case 'f': c->force = 1; break;
     case 'c': {
@@ -319,9 +318,12 @@ static void check_level(cli *c)
     }
     if (o->fmt != SC_FMT_GZ && o->fmt != SC_FMT_ZST)
         cli_usage_error(c, "--level goes with -z (--gzip) or --zstd");
-    if (o->fmt == SC_FMT_GZ && o->level > 9)
-        cli_usage_error(c, "--level for gzip must be 1 to 9 (got %d)",
-                        o->level);
+    int gz = o->fmt == SC_FMT_GZ, most = gz ? 9 : 19;
+    uint64_t v = cli_number(c, "--level", c->level_given, 0, UINT64_MAX);
+    if (v < 1 || v > (uint64_t)most)
+        cli_usage_error(c, "--level for %s must be 1 to %d (got '%s')",
+                        gz ? "gzip" : "zstd", most, c->level_given);
+    o->level = (int)v;
 }
 
 void cli_operands(cli *c, int argc, char **argv)

@@ -220,6 +220,20 @@ need_cmd() {
     fi
 }
 
+@test "formats: a --level out of range names the format's range" {
+    run sc-rsort -z --level 0 in.bin
+    expect_usage sc-rsort
+    [[ "$output" == "sc-rsort: --level for gzip must be 1 to 9 (got '0')"* ]]
+    run sc-gen -n 4 --level 10 -z
+    expect_usage sc-gen
+    [[ "$output" == "sc-gen: --level for gzip must be 1 to 9 (got '10')"* ]]
+    if have_zstd; then
+        run sc-compact --zstd --level 0 in.bin
+        expect_usage sc-compact
+        [[ "$output" == "sc-compact: --level for zstd must be 1 to 19 (got '0')"* ]]
+    fi
+}
+
 @test "formats: --in takes zst and zstd, lists them when wrong" {
     run sc-compact --in lzma in.bin
     expect_usage sc-compact
