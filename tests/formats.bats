@@ -83,6 +83,28 @@ need_cmd() {
     [[ "$output" == *"truncated zstd data"* ]]
 }
 
+@test "formats: truncated zstd: sc-rsort sorts and sc-stat reports what was decoded, exit 1" {
+    need_zstd
+    zstd -q -c in.bin > in.zst
+    head -c 300000 in.zst > cut.zst
+    zstd -q -d -c cut.zst > part.bin 2> /dev/null || true
+    local n=$(( $(stat -c %s part.bin) / 4 ))
+    [ "$n" -gt 0 ]
+    head -c $((n * 4)) part.bin | ref sort > want.sorted
+    run_to got.sorted err sc-rsort cut.zst
+    expect_status 1
+    expect_one_line_error sc-rsort err
+    grep -q "^sc-rsort: cut.zst: truncated zstd data" err
+    expect_same want.sorted got.sorted
+    run_to got.stat err sc-stat cut.zst
+    expect_status 1
+    expect_one_line_error sc-stat err
+    [ "$(head -n 1 got.stat)" = "count $n" ]
+    run_to got.tail err sc-stat --tail 1 cut.zst
+    expect_status 1
+    [ "$(cat got.tail)" = "$(head -c $((n * 4)) part.bin | tail -c 4 | od -An -tu4 | tr -d ' ')" ]
+}
+
 @test "formats: corrupt zstd frame: the frames before it are written, error names the byte, exit 1" {
     need_zstd
     gen_file b.bin 70001 12 0.5
