@@ -102,14 +102,15 @@ int main(int argc, char **argv)
     g->min = cli_value(&c, "--min", min ? min : default_bounds[t].min);
     g->max = cli_value(&c, "--max", max ? max : default_bounds[t].max);
     g->value = cli_value(&c, "--value", value ? value : "1");
+    /* A NaN bound is not finite before it is out of order. */
+    if (g->dist == SC_DIST_UNIFORM &&
+        !(is_finite(t, g->min) && is_finite(t, g->max)))
+        cli_usage_error(&c, "--min and --max must be finite numbers");
     if (sc_value_order(t, g->min, g->max) > 0) {
         char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];
         sc_value_format(t, g->min, lo);
         sc_value_format(t, g->max, hi);
         cli_usage_error(&c, "--min %s is above --max %s", lo, hi);
     }
-    if (g->dist == SC_DIST_UNIFORM &&
-        !(is_finite(t, g->min) && is_finite(t, g->max)))
-        cli_usage_error(&c, "--min and --max must be finite numbers");
     return cli_run(&c);
 }

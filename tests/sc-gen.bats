@@ -463,6 +463,10 @@ sys.exit(not all(math.isfinite(x) for x in a))"
     expect_usage sc-gen
     run sc-gen -e f64 --min nan -n 3
     expect_usage sc-gen
+    [[ $output == "sc-gen: --min and --max must be finite numbers"* ]]
+    run sc-gen -e f32 --min nan --max nan -n 3
+    expect_usage sc-gen
+    [[ $output == "sc-gen: --min and --max must be finite numbers"* ]]
     run sc-gen -e f64 --min -inf --max 0 -n 3
     expect_usage sc-gen
     run sc-gen -e f64 --max 1e309 -n 3
