@@ -108,6 +108,12 @@ static int fits_type(sc_type t, uint64_t bits)
 
 static sc_status check_uniform(sc_ctx *ctx, const sc_gen_params *g)
 {
+    /* A NaN bound is not finite before it is out of order. */
+    if (sc_type_is_float(g->type) &&
+        !(isfinite(float_value(g->type, g->min)) &&
+          isfinite(float_value(g->type, g->max))))
+        return sc_fail(ctx, SC_ERR_USAGE, "generator min and max must be "
+                       "finite");
     if (type_rank(g->type, g->min) > type_rank(g->type, g->max)) {
         char lo[SC_VALUE_CHARS], hi[SC_VALUE_CHARS];
         sc_value_format(g->type, g->min, lo);
@@ -115,11 +121,6 @@ static sc_status check_uniform(sc_ctx *ctx, const sc_gen_params *g)
         return sc_fail(ctx, SC_ERR_USAGE, "generator min %s is above max %s",
                        lo, hi);
     }
-    if (sc_type_is_float(g->type) &&
-        !(isfinite(float_value(g->type, g->min)) &&
-          isfinite(float_value(g->type, g->max))))
-        return sc_fail(ctx, SC_ERR_USAGE, "generator min and max must be "
-                       "finite");
     return SC_OK;
 }
 

@@ -626,6 +626,8 @@ static void test_gen_params(sc_ctx *ctx)
     g.type = SC_F64;
     g.min = f64_bits(NAN);
     ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: f64 min NaN");
+    ok(strstr(sc_ctx_message(ctx), "must be finite") != NULL,
+       "bad args: f64 min NaN: the message says not finite, not above max");
     g.min = 0;
     g.max = f64_bits(INFINITY);
     ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: f64 max inf");
