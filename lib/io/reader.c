@@ -47,8 +47,8 @@ static const char *const stdin_only[] = { "-" };
 sc_status sc_reader_open(sc_reader **out, sc_ctx *ctx, const char *const *paths,
                          size_t n, sc_format fmt)
 {
-    *out = NULL;
-    if (!ctx || (n && !paths) || (unsigned)fmt > SC_FMT_ZST)
+    if (out) *out = NULL;
+    if (!out || !ctx || (n && !paths) || (unsigned)fmt > SC_FMT_ZST)
         return ctx ? sc_fail(ctx, SC_ERR_USAGE, "sc_reader_open: bad argument")
                    : SC_ERR_USAGE;
     if (fmt == SC_FMT_ZST && !sc_zstd_built())
@@ -194,6 +194,9 @@ sc_status sc_reader_fill(sc_reader *r, void *buf, size_t max, size_t *got)
 
 sc_status sc_reader_read(sc_reader *r, void *buf, size_t max, size_t *got)
 {
+    if (!r || !got || (max && !buf))
+        return r ? sc_fail(r->ctx, SC_ERR_USAGE, "sc_reader_read: bad "
+                           "argument") : SC_ERR_USAGE;
     sc_status st = sc_reader_fill(r, buf, max, got);
     return st != SC_OK ? sc_reader_raise(r) : SC_OK;
 }

@@ -321,6 +321,8 @@ static sc_status write_fields(sc_writer *w, const void *recs, size_t n)
 
 sc_status sc_writer_write(sc_writer *w, const void *elems, size_t n)
 {
+    if (!w || (n && !elems))   /* no crash on a NULL, as libsc(3) says */
+        return w ? sc_fail(w->ctx, SC_ERR_USAGE, "no elements") : SC_ERR_USAGE;
     if (w->failed) return SC_ERR_IO;
     if (w->o.field) return write_fields(w, elems, n);
     if (w->o.fmt == SC_FMT_TEXT) return write_text(w, elems, n);

@@ -34,6 +34,7 @@ static void installed(sc_writer *w)
 
 sc_status sc_writer_commit(sc_writer *w)
 {
+    if (!w) return SC_ERR_USAGE;
     sc_status st = seal(w);
     if (st == SC_OK && w->tmp) {
         if (sc_rename(w->tmp, w->path) == 0)

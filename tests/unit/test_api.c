@@ -2317,6 +2317,32 @@ static void test_bad_arguments(void)
     const char *dot[1] = { "." };
     ok(sc_reader_open(&r, c, dot, 1, SC_FMT_RAW) == SC_ERR_OPEN && !r,
        "bad args: sc_reader_open refuses a directory");
+    ok(sc_reader_open(NULL, c, dot, 1, SC_FMT_RAW) == SC_ERR_USAGE,
+       "bad args: sc_reader_open with no place for the reader");
+    size_t got = 0;
+    ok(sc_reader_read(NULL, out, 4, &got) == SC_ERR_USAGE,
+       "bad args: sc_reader_read with no reader");
+    ok(sc_writer_write(NULL, in, 4) == SC_ERR_USAGE &&
+       sc_writer_commit(NULL) == SC_ERR_USAGE,
+       "bad args: sc_writer_write and sc_writer_commit with no writer");
+    char wdir[] = "/tmp/sc-test-api-w.XXXXXX", wpath[64];
+    if (mkdtemp(wdir)) {
+        snprintf(wpath, sizeof wpath, "%s/out", wdir);
+        const sc_format fmts[] = { SC_FMT_RAW, SC_FMT_GZ, SC_FMT_TEXT,
+                                   SC_FMT_ZST };
+        for (int k = 0; k < 4; k++) {
+            sc_writer_opts wo = { .fmt = fmts[k], .level = 1 };
+            if (sc_writer_open(&w, c, wpath, &wo) != SC_OK) continue;
+            ok(sc_writer_write(w, NULL, 3) == SC_ERR_USAGE &&
+               sc_writer_write(w, NULL, 0) == SC_OK &&
+               sc_writer_write(w, in, 4) == SC_OK &&
+               sc_writer_commit(w) == SC_OK,
+               "bad args: sc_writer_write of format %d with NULL elements "
+               "fails, no crash; the writer goes on", (int)fmts[k]);
+            unlink(wpath);
+        }
+        rmdir(wdir);
+    }
 
     sc_job job;
     sc_job_init(&job, SC_JOB_COMPACT);
