@@ -73,7 +73,7 @@ sc_type sc_type_wide(sc_type t)
 
 sc_status sc_type_parse(const char *s, sc_type *t)
 {
-    for (unsigned i = 0; s && i < SC_TYPE_COUNT; i++)
+    for (unsigned i = 0; s && t && i < SC_TYPE_COUNT; i++)
         if (strcmp(s, types[i].name) == 0) {
             *t = (sc_type)i;
             return SC_OK;

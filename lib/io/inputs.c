@@ -18,6 +18,14 @@ const char *sc_input_name(const char *path)
     return strcmp(path, "-") == 0 ? "(standard input)" : path;
 }
 
+sc_status sc_inputs_named(sc_ctx *ctx, const char *const *paths, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!paths[k])
+            return sc_fail(ctx, SC_ERR_USAGE, "input %zu's name is NULL", k);
+    return SC_OK;
+}
+
 /* What a regular file at offset at is under --in auto, from its first
  * block; the file position does not move. -1: it cannot be read. */
 static int sniff_file(int fd, off_t at)
@@ -126,6 +134,8 @@ void sc_inputs_release(sc_input *in, size_t n)
 sc_status sc_inputs_scan(sc_ctx *ctx, const char *const *paths, size_t n,
                          sc_format fmt, sc_input **out)
 {
+    sc_status named = sc_inputs_named(ctx, paths, n);
+    if (named) return named;
     sc_input *in = calloc(n ? n : 1, sizeof *in);
     if (!in) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     sc_status st = SC_OK;

@@ -66,6 +66,8 @@ void sc_decoding_how(const sc_decoding *d, char *buf, size_t cap);
 
 /* An input's name in messages: "-" is "(standard input)" (inputs.c). */
 const char *sc_input_name(const char *path);
+/* SC_ERR_USAGE, not a crash, where a library caller's paths hold a NULL. */
+sc_status sc_inputs_named(sc_ctx *ctx, const char *const *paths, size_t n);
 /* The decoded bytes of the inputs when known without reading them (raw
  * regular files), else -1. */
 int64_t sc_inputs_size(const char *const *paths, size_t n, sc_format fmt);

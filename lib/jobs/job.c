@@ -133,7 +133,8 @@ static sc_status check_job(sc_ctx *ctx, const sc_job *j)
     else if (j->kind == SC_JOB_SORT) bad = sort_fault(j);
     else bad = counts_fault(j);
     if (bad) return sc_fail(ctx, SC_ERR_USAGE, "%s", bad);
-    return j->kind == SC_JOB_GEN ? sc_gen_params_check(ctx, &j->gen) : SC_OK;
+    if (j->kind == SC_JOB_GEN) return sc_gen_params_check(ctx, &j->gen);
+    return sc_inputs_named(ctx, j->inputs, j->n_inputs);
 }
 
 /* A job of records is of its key's type: *own, a copy that says so, is

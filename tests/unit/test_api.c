@@ -2355,6 +2355,20 @@ static void test_bad_arguments(void)
     job.check = job.merge = 1;
     ok(sc_run(c, &job) == SC_ERR_USAGE, "bad args: sc_run with check and merge");
     ok(sc_run(c, NULL) == SC_ERR_USAGE, "bad args: sc_run with no job");
+    const char *unnamed[2] = { "/nonexistent/sc-test-input", NULL };
+    ok(sc_reader_open(&r, c, unnamed, 2, SC_FMT_RAW) == SC_ERR_USAGE && !r,
+       "bad args: sc_reader_open with a NULL name among the paths");
+    for (int m = 0; m < 2; m++) {
+        sc_job_init(&job, m ? SC_JOB_SORT : SC_JOB_COMPACT);
+        job.merge = m;
+        job.inputs = unnamed;
+        job.n_inputs = 2;
+        ok(sc_job_check(c, &job) == SC_ERR_USAGE &&
+           sc_run(c, &job) == SC_ERR_USAGE,
+           "bad args: a %s job with a NULL input name", m ? "merge" : "compact");
+    }
+    ok(sc_type_parse("u32", NULL) == SC_ERR_USAGE,
+       "bad args: sc_type_parse with nowhere to put the type");
     test_bad_parts(c);
     test_job_check(c);
 }
