@@ -152,6 +152,13 @@ hist_full() {
     [ "$status" -eq 0 ] && [ -z "$output" ]
 }
 
+@test "sc-stat --head 0 and --tail 0 are usage errors, as sc-stat(1) now says" {
+    run sc-stat --head 0 /dev/null
+    expect_usage sc-stat
+    run sc-stat --tail 0 /dev/null
+    expect_usage sc-stat
+}
+
 @test "sc-stat --head stops reading early, like head(1)" {
     run timeout 10 bash -c 'sc-gen -n 1T | sc-stat --head 3'
     [ "$status" -eq 0 ]
