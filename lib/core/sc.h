@@ -41,7 +41,7 @@ typedef enum sc_status {
     SC_ERR_NOMEM,     /* host memory exhausted */
     SC_ERR_IO,        /* read or write failed (errno in the message) */
     SC_ERR_OPEN,      /* an input could not be opened */
-    SC_ERR_PARTIAL,   /* input length not a multiple of 4 bytes */
+    SC_ERR_PARTIAL,   /* the input ends inside an element or record */
     SC_ERR_GZIP,      /* corrupt or truncated gzip data */
     SC_ERR_TEXT,      /* malformed text input */
     SC_ERR_RANGE,     /* a number or index above what the format holds */
