@@ -295,6 +295,16 @@ user_dir() {
     SC_DEVICE= sc-compact --count in.bin
 }
 
+@test "outputs: a bad SC_DEVICE is named as SC_DEVICE's, since no -d was given" {
+    SC_DEVICE=foo run sc-rsort in.bin
+    expect_usage sc-rsort
+    [[ "$output" == "sc-rsort: invalid device 'foo' in SC_DEVICE ("* ]]
+    run sc-rsort -d foo in.bin
+    expect_usage sc-rsort
+    [[ "$output" == "sc-rsort: invalid device 'foo' ("* ]]
+    SC_DEVICE=foo sc-compact -d cpu --count in.bin > /dev/null
+}
+
 @test "outputs: cuda:N of a GPU that is not there is a device failure, exit 1" {
     run -1 sc-compact -d cuda:5000 --count in.bin
     [[ "$output" != *"--help"* ]]
