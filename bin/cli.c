@@ -296,6 +296,8 @@ uint64_t cli_value(const cli *c, const char *opt, const char *arg)
 int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)
 {
     if (opt == 'T') {
+        /* As an empty -o is: no directory is named, whatever $TMPDIR is. */
+        if (!*arg) cli_usage_error(c, "-T's directory name is empty");
         c->job.tmpdir = arg;
         return 1;
     }

@@ -9,7 +9,8 @@
 static const char usage[] =
 "Usage: sc-stat [OPTION]... [FILE]...\n"
 "Read the input once and print, one 'name value' per line: count, min, max,\n"
-"sum (exact), mean (6 decimals), zeros, distinct (an estimate: within 2 %).\n"
+"sum (exact), mean (6 decimals), zeros, distinct (an estimate: standard\n"
+"error 0.8 %, within 2.5 % nearly always).\n"
 "Empty input prints 'count 0' alone.  The report is text whatever the\n"
 "format options, which are --bincount's.  With --record N --key OFF[:T],\n"
 "every figure is of the records' keys.\n\n"

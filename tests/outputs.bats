@@ -65,7 +65,7 @@ setup() {
     expect_usage sc-split
 }
 
-@test "outputs: an empty -o or -r name is a usage error, nothing written" {
+@test "outputs: an empty -o, -r or -T name is a usage error, nothing written" {
     for t in sc-gen $STREAMING sc-rsort; do
         if [ "$t" = sc-gen ]; then run "$t" -n 10 -o ''; else run "$t" -o '' in.bin; fi
         expect_usage "$t"
@@ -73,6 +73,14 @@ setup() {
     done
     run sc-split -r '' in.bin
     expect_usage sc-split
+    # -T '' names no directory: not quietly $TMPDIR's
+    for t in sc-split sc-rsort; do
+        run "$t" -T '' -S 4K -o out in.bin
+        expect_usage "$t"
+        [[ "$output" == "$t: -T's directory name is empty"* ]] ||
+            { echo "# $t: $output" >&2; return 1; }
+        [ ! -e out ]
+    done
 }
 
 # ------------------------------------------------- links, modes, streams
