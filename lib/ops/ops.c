@@ -160,7 +160,9 @@ sc_status sc_scan_type(sc_ctx *ctx, const void *in, uint64_t n,
 sc_status sc_sort(sc_ctx *ctx, uint32_t *keys, uint64_t n, unsigned lo_bit,
                   unsigned hi_bit, int descending)
 {
-    return sc_sort_type(ctx, keys, n, SC_U32, lo_bit, hi_bit, descending);
+    sc_status bad = BAD_ARGS(ctx, n && !keys);    /* named as the caller's */
+    return bad ? bad
+               : sc_sort_type(ctx, keys, n, SC_U32, lo_bit, hi_bit, descending);
 }
 
 sc_status sc_sort_check(sc_ctx *ctx, sc_type type, unsigned lo_bit,

@@ -628,6 +628,9 @@ static void test_gen_params(sc_ctx *ctx)
     ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: f64 min NaN");
     ok(strstr(sc_ctx_message(ctx), "must be finite") != NULL,
        "bad args: f64 min NaN: the message says not finite, not above max");
+    ok(sc_sort(ctx, NULL, 8, 0, 32, 0) == SC_ERR_USAGE &&
+       strncmp(sc_ctx_message(ctx), "sc_sort:", 8) == 0,
+       "bad args: sc_sort's message names sc_sort: %s", sc_ctx_message(ctx));
     g.min = 0;
     g.max = f64_bits(INFINITY);
     ok(sc_gen(ctx, &g, 0, out, 4) == SC_ERR_USAGE, "bad args: f64 max inf");
