@@ -235,9 +235,7 @@ void cli_common_option(cli *c, int opt, const char *arg)
         break;
     }
     case OPT_LEVEL:
-        j->out.level = (int)cli_number(c, "--level", arg, 0, 19);
-        if (j->out.level < 1) cli_usage_error(c, "--level must be 1 to 19");
-        c->level_given = 1;
+        c->level_arg = arg;
         break;
     case 'f': c->force = 1; break;
     case 'c': {
@@ -313,15 +311,17 @@ int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)
 static void check_level(cli *c)
 {
     sc_writer_opts *o = &c->job.out;
-    if (!c->level_given) {
+    if (!c->level_arg) {
         if (o->fmt == SC_FMT_ZST) o->level = 3;
         return;
     }
     if (o->fmt != SC_FMT_GZ && o->fmt != SC_FMT_ZST)
         cli_usage_error(c, "--level goes with -z (--gzip) or --zstd");
-    if (o->fmt == SC_FMT_GZ && o->level > 9)
-        cli_usage_error(c, "--level for gzip must be 1 to 9 (got %d)",
-                        o->level);
+    int gz = o->fmt == SC_FMT_GZ;
+    o->level = (int)cli_number(c, "--level", c->level_arg, 0, gz ? 9 : 19);
+    if (o->level < 1)
+        cli_usage_error(c, "--level for %s must be 1 to %d (got %d)",
+                        gz ? "gzip" : "zstd", gz ? 9 : 19, o->level);
 }
 
 void cli_operands(cli *c, int argc, char **argv)

@@ -79,7 +79,7 @@ typedef struct cli {
     int takes_input;            /* sc-gen reads none */
     const char *device;
     unsigned threads;
-    int level_given;
+    const char *level_arg;   /* --level's value, read once the format is known */
     int force;                  /* -f: binary output even to a terminal */
     int pred_given;
     /* The conditions, read once the element type is known (--type may

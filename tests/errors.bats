@@ -377,6 +377,23 @@ make_data() {
     done
 }
 
+@test "errors: a --level out of range names the range of the format given" {
+    local l
+    for l in 0 10 20; do
+        run sc-compact -z --level $l /dev/null
+        expect_usage sc-compact
+        [[ "$output" == *"9"* && "$output" != *"19"* ]] ||
+            { echo "# -z --level $l: $output" >&2; return 1; }
+    done
+    for l in 0 20; do
+        run sc-scan --zstd --level $l /dev/null
+        expect_usage sc-scan
+        [[ "$output" == *"19"* ]] || { echo "# --zstd --level $l: $output" >&2; return 1; }
+    done
+    sc-compact --level 9 -z /dev/null > /dev/null
+    sc-compact --zstd --level 19 /dev/null > /dev/null
+}
+
 @test "errors: bad --device and --in values exit 2 for every tool" {
     local t
     for t in $ALL; do
