@@ -345,6 +345,23 @@ man_options() {
     [ "$bad" -eq 0 ]
 }
 
+# man_entry TOOL OPTION: the text of OPTION's entry (from its .TP line
+# to the next) in TOOL's man page.
+man_entry() {
+    ENTRY="$2" awk '$0 == ENVIRON["ENTRY"] { p = 1; next }
+        p && /^\.(TP|SH|SS|PP)/ { exit } p' "$SC_SRCDIR/man/$1.1"
+}
+
+@test "docs: -f (--force) reads the same in every page that has it: it is about the terminal alone" {
+    local f='\fB\-f\fR, \fB\-\-force\fR' t
+    man_entry sc-gen "$f" > gen
+    [ -s gen ]
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        man_entry $t "$f" > got
+        diff gen got || { echo "# $t's -f entry differs from sc-gen's" >&2; return 1; }
+    done
+}
+
 @test "docs: sc-stat takes an output format option only for --bincount: its report is text" {
     sc-gen -n 100 --max 9 -o in.u32
     for o in -z --gzip --zstd -f --force; do
