@@ -362,6 +362,19 @@ man_entry() {
     done
 }
 
+@test "docs: --range LO:HI with LO above HI is a usage error, and the pages say so" {
+    local t e
+    for t in sc-compact sc-split; do
+        for e in u32 i32 f64; do
+            run $t -e $e --range 5:1 /dev/null
+            expect_usage $t
+        done
+        man_entry $t '\fB\-\-range\fR \fILO\fB:\fIHI\fR' | tr '\n' ' ' > entry
+        grep -q 'above .I HI is a usage error' entry ||
+            { echo "# $t(1)'s --range entry: $(cat entry)" >&2; return 1; }
+    done
+}
+
 @test "docs: sc-stat takes an output format option only for --bincount: its report is text" {
     sc-gen -n 100 --max 9 -o in.u32
     for o in -z --gzip --zstd -f --force; do
