@@ -179,6 +179,24 @@ make_data() {
     done
 }
 
+@test "errors: --in gz on data that is not gzip says so at byte 0, after the files before it" {
+    u32le 1 2 3 4 > in.bin
+    u32le 5 0 6 > a.bin
+    gzip -n -c a.bin > a.gz
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t --in gz in.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        grep -q "^$t: in.bin: not in gzip format (no gzip header at byte 0)$" err.txt ||
+            { echo "# $t: $(cat err.txt)" >&2; return 1; }
+    done
+    run_to got.out err.txt sc-compact --in gz a.gz in.bin
+    [ "$status" -eq 1 ]
+    u32le 5 6 | cmp - got.out
+    grep -q "^sc-compact: in.bin: not in gzip format" err.txt
+}
+
 @test "errors: bad -j values exit 2" {
     local t
     for t in sc-compact sc-rsort; do

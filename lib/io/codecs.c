@@ -155,6 +155,19 @@ static int refill(sc_reader *r, size_t have, int at_unit_end, sc_status st,
     return 1;
 }
 
+/* A file that does not begin with gzip's magic bytes (--in gz on another
+ * kind of data) is said to be so, at byte 0, as gzip -d says it, rather
+ * than as corrupt where the inflater happened to give up. */
+static int not_gzip(sc_reader *r)
+{
+    const unsigned char *p = r->z.next_in;
+    if (r->file_bytes != r->z.avail_in || r->z.avail_in == 0) return 0;
+    if (p[0] == 0x1f && (r->z.avail_in < 2 || p[1] == 0x8b)) return 0;
+    defer(r, SC_ERR_GZIP, "%s: not in gzip format (no gzip header at byte 0)",
+          r->name);
+    return 1;
+}
+
 /* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
 ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
 {
@@ -170,6 +183,7 @@ ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
             if (next < 0) break;
             if (next > 0) continue;
         }
+        if (not_gzip(r)) break;
         const char *why = NULL;
         int ret = gz_step(r, &why);
         if (ret > 0) {
