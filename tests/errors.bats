@@ -290,6 +290,26 @@ make_data() {
     done
 }
 
+@test "errors: a missing input or a directory: --count, --total, --offsets print no figure" {
+    u32le 1 2 3 > in.bin
+    mkdir adir
+    local bad args
+    for bad in no-such-file.bin adir; do
+        for args in "sc-compact --count" "sc-split --count" "sc-scan --total" \
+                    "sc-scan --offsets -t" "sc-split --ranges 2 --count"; do
+            run_to got.out err.txt $args in.bin $bad
+            [ "$status" -eq 1 ] || { echo "# $args: status $status" >&2; return 1; }
+            [ ! -s got.out ] || { echo "# $args $bad printed $(cat got.out)" >&2; return 1; }
+            grep -q "$bad" err.txt
+        done
+    done
+    # A fault in the data is another matter: the figure of what came before.
+    gzip -n -c in.bin | head -c 5 > cut.gz
+    run_to got.out err.txt sc-compact --count in.bin cut.gz
+    [ "$status" -eq 1 ]
+    [ "$(cat got.out)" = 3 ]
+}
+
 @test "errors: a directory as input is an error naming it, exit 1" {
     mkdir adir
     local t
