@@ -375,6 +375,15 @@ man_entry() {
     done
 }
 
+@test "docs: the summary line of --help does not give the elements a type -e changes" {
+    local t line
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        line=$($t --help | sed -n 2p)
+        [[ "$line" != *uint32* || "$line" == *-e* ]] ||
+            { echo "# $t: $line" >&2; return 1; }
+    done
+}
+
 @test "docs: sc-stat takes an output format option only for --bincount: its report is text" {
     sc-gen -n 100 --max 9 -o in.u32
     for o in -z --gzip --zstd -f --force; do
