@@ -384,6 +384,19 @@ man_entry() {
     done
 }
 
+@test "docs: the pages of the tools that read text give its diagnostic alike, for every type" {
+    local t
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        grep -qx 'Malformed text, or a number in text input that the type cannot hold' \
+            "$SC_SRCDIR/man/$t.1" || { echo "# $t(1)" >&2; return 1; }
+    done
+    # What the line says: the type's range, not u32's.
+    echo 5000000000 | sc-compact --in text -e u64 -t > got
+    [ "$(cat got)" = 5000000000 ]
+    run sc-compact --in text -e i32 -t <<< 3000000000
+    [ "$status" -eq 1 ] && [[ "$output" == *"'3000000000'"* ]]
+}
+
 @test "docs: sc-stat takes an output format option only for --bincount: its report is text" {
     sc-gen -n 100 --max 9 -o in.u32
     for o in -z --gzip --zstd -f --force; do
