@@ -447,6 +447,20 @@ make_data() {
     done
 }
 
+@test "errors: a bad SC_DEVICE is named as SC_DEVICE, a bad -d as the device" {
+    local t
+    for t in $STREAMING; do
+        SC_DEVICE=bogus run $t /dev/null
+        expect_usage $t
+        [[ "$output" == "$t: invalid SC_DEVICE 'bogus' "* ]] ||
+            { echo "# $t: $output" >&2; return 1; }
+        SC_DEVICE=bogus run $t -d cpux /dev/null
+        expect_usage $t
+        [[ "$output" == "$t: invalid device 'cpux' "* ]]
+    done
+    [ "$(SC_DEVICE=bogus sc-compact -d cpu --count /dev/null)" = 0 ]
+}
+
 @test "errors: usage errors write nothing to stdout and one line prefixed by PROG on stderr first" {
     local t
     for t in $ALL; do
