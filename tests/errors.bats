@@ -188,7 +188,7 @@ make_data() {
         run_to got.out err.txt $t --in gz in.bin
         [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
         expect_one_line_error $t err.txt
-        grep -q "^$t: in.bin: not in gzip format (no gzip header at byte 0)$" err.txt ||
+        grep -q "^$t: in.bin: not in gzip format (no gzip magic number at byte 0)$" err.txt ||
             { echo "# $t: $(cat err.txt)" >&2; return 1; }
     done
     run_to got.out err.txt sc-compact --in gz a.gz in.bin
