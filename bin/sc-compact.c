@@ -3,7 +3,7 @@
 
 static const char usage[] =
 "Usage: sc-compact [OPTION]... [FILE]...\n"
-"Keep the uint32 elements that match, in input order.\n\n"
+"Keep the elements (uint32, or of -e's type) that match, in input order.\n\n"
 CLI_PRED_HELP "\n"
 "Output:\n"
 "      --count         print the number of kept elements instead\n"

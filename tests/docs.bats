@@ -345,6 +345,58 @@ man_options() {
     [ "$bad" -eq 0 ]
 }
 
+# man_entry TOOL OPTION: the text of OPTION's entry (from its .TP line
+# to the next) in TOOL's man page.
+man_entry() {
+    ENTRY="$2" awk '$0 == ENVIRON["ENTRY"] { p = 1; next }
+        p && /^\.(TP|SH|SS|PP)/ { exit } p' "$SC_SRCDIR/man/$1.1"
+}
+
+@test "docs: -f (--force) reads the same in every page that has it: it is about the terminal alone" {
+    local f='\fB\-f\fR, \fB\-\-force\fR' t
+    man_entry sc-gen "$f" > gen
+    [ -s gen ]
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        man_entry $t "$f" > got
+        diff gen got || { echo "# $t's -f entry differs from sc-gen's" >&2; return 1; }
+    done
+}
+
+@test "docs: --range LO:HI with LO above HI is a usage error, and the pages say so" {
+    local t e
+    for t in sc-compact sc-split; do
+        for e in u32 i32 f64; do
+            run $t -e $e --range 5:1 /dev/null
+            expect_usage $t
+        done
+        man_entry $t '\fB\-\-range\fR \fILO\fB:\fIHI\fR' | tr '\n' ' ' > entry
+        grep -q 'above .I HI is a usage error' entry ||
+            { echo "# $t(1)'s --range entry: $(cat entry)" >&2; return 1; }
+    done
+}
+
+@test "docs: the summary line of --help does not give the elements a type -e changes" {
+    local t line
+    for t in sc-compact sc-split sc-scan sc-rsort sc-stat; do
+        line=$($t --help | sed -n 2p)
+        [[ "$line" != *uint32* || "$line" == *-e* ]] ||
+            { echo "# $t: $line" >&2; return 1; }
+    done
+}
+
+@test "docs: the pages of the tools that read text give its diagnostic alike, for every type" {
+    local t
+    for t in sc-compact sc-split sc-scan sc-rsort; do
+        grep -qx 'Malformed text, or a number in text input that the type cannot hold' \
+            "$SC_SRCDIR/man/$t.1" || { echo "# $t(1)" >&2; return 1; }
+    done
+    # What the line says: the type's range, not u32's.
+    echo 5000000000 | sc-compact --in text -e u64 -t > got
+    [ "$(cat got)" = 5000000000 ]
+    run sc-compact --in text -e i32 -t <<< 3000000000
+    [ "$status" -eq 1 ] && [[ "$output" == *"'3000000000'"* ]]
+}
+
 @test "docs: sc-stat takes an output format option only for --bincount: its report is text" {
     sc-gen -n 100 --max 9 -o in.u32
     for o in -z --gzip --zstd -f --force; do

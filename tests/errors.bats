@@ -179,6 +179,24 @@ make_data() {
     done
 }
 
+@test "errors: --in gz on data that is not gzip says so at byte 0, after the files before it" {
+    u32le 1 2 3 4 > in.bin
+    u32le 5 0 6 > a.bin
+    gzip -n -c a.bin > a.gz
+    local t
+    for t in $READERS; do
+        run_to got.out err.txt $t --in gz in.bin
+        [ "$status" -eq 1 ] || { echo "# $t: status $status" >&2; return 1; }
+        expect_one_line_error $t err.txt
+        grep -q "^$t: in.bin: not in gzip format (no gzip magic number at byte 0)$" err.txt ||
+            { echo "# $t: $(cat err.txt)" >&2; return 1; }
+    done
+    run_to got.out err.txt sc-compact --in gz a.gz in.bin
+    [ "$status" -eq 1 ]
+    u32le 5 6 | cmp - got.out
+    grep -q "^sc-compact: in.bin: not in gzip format" err.txt
+}
+
 @test "errors: bad -j values exit 2" {
     local t
     for t in sc-compact sc-rsort; do
@@ -270,6 +288,26 @@ make_data() {
         [ "$status" -eq 1 ]
         grep -q 'no-such-file.bin' err.txt
     done
+}
+
+@test "errors: a missing input or a directory: --count, --total, --offsets print no figure" {
+    u32le 1 2 3 > in.bin
+    mkdir adir
+    local bad args
+    for bad in no-such-file.bin adir; do
+        for args in "sc-compact --count" "sc-split --count" "sc-scan --total" \
+                    "sc-scan --offsets -t" "sc-split --ranges 2 --count"; do
+            run_to got.out err.txt $args in.bin $bad
+            [ "$status" -eq 1 ] || { echo "# $args: status $status" >&2; return 1; }
+            [ ! -s got.out ] || { echo "# $args $bad printed $(cat got.out)" >&2; return 1; }
+            grep -q "$bad" err.txt
+        done
+    done
+    # A fault in the data is another matter: the figure of what came before.
+    gzip -n -c in.bin | head -c 5 > cut.gz
+    run_to got.out err.txt sc-compact --count in.bin cut.gz
+    [ "$status" -eq 1 ]
+    [ "$(cat got.out)" = 3 ]
 }
 
 @test "errors: a directory as input is an error naming it, exit 1" {
@@ -377,6 +415,23 @@ make_data() {
     done
 }
 
+@test "errors: a --level out of range names the range of the format given" {
+    local l
+    for l in 0 10 20; do
+        run sc-compact -z --level $l /dev/null
+        expect_usage sc-compact
+        [[ "$output" == *"9"* && "$output" != *"19"* ]] ||
+            { echo "# -z --level $l: $output" >&2; return 1; }
+    done
+    for l in 0 20; do
+        run sc-scan --zstd --level $l /dev/null
+        expect_usage sc-scan
+        [[ "$output" == *"19"* ]] || { echo "# --zstd --level $l: $output" >&2; return 1; }
+    done
+    sc-compact --level 9 -z /dev/null > /dev/null
+    sc-compact --zstd --level 19 /dev/null > /dev/null
+}
+
 @test "errors: bad --device and --in values exit 2 for every tool" {
     local t
     for t in $ALL; do
@@ -390,6 +445,20 @@ make_data() {
         run $t --in xml /dev/null
         expect_usage $t || { echo "# $t --in xml" >&2; return 1; }
     done
+}
+
+@test "errors: a bad SC_DEVICE is named as SC_DEVICE, a bad -d as the device" {
+    local t
+    for t in $STREAMING; do
+        SC_DEVICE=bogus run $t /dev/null
+        expect_usage $t
+        [[ "$output" == "$t: invalid SC_DEVICE 'bogus' "* ]] ||
+            { echo "# $t: $output" >&2; return 1; }
+        SC_DEVICE=bogus run $t -d cpux /dev/null
+        expect_usage $t
+        [[ "$output" == "$t: invalid device 'cpux' "* ]]
+    done
+    [ "$(SC_DEVICE=bogus sc-compact -d cpu --count /dev/null)" = 0 ]
 }
 
 @test "errors: usage errors write nothing to stdout and one line prefixed by PROG on stderr first" {

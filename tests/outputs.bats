@@ -99,6 +99,23 @@ setup() {
     done
 }
 
+@test "outputs: -o, -r or a part onto symbolic links in a loop is refused, as cp refuses it; the links stay" {
+    ln -s loop.bin loop.bin
+    ln -s b.bin a.bin
+    ln -s a.bin b.bin
+    local args
+    for args in "sc-compact -o loop.bin" "sc-rsort -o loop.bin" "sc-scan -o a.bin" \
+                "sc-split -r loop.bin -o sel.bin" "sc-split --ranges 5 -o loop.%d"; do
+        [ "${args#*%d}" = "$args" ] || ln -sf loop.1 loop.1
+        run_to got.out err.txt $args in.bin
+        [ "$status" -eq 1 ] || { echo "# $args: status $status" >&2; return 1; }
+        grep -q 'Too many levels of symbolic links' err.txt
+        [ -L loop.bin ] && [ -L a.bin ] && [ -L b.bin ] ||
+            { echo "# $args replaced a link" >&2; return 1; }
+        [ ! -e sel.bin ] && [ ! -e loop.0 ]
+    done
+}
+
 # as_user CMD...: CMD as a user other than root, in the current directory
 # (made writable for it): directly when the tests are not run as root,
 # else through setpriv as nobody; status 99 when neither can be.
@@ -306,7 +323,7 @@ user_dir() {
 @test "outputs: a bad SC_DEVICE is named as SC_DEVICE's, since no -d was given" {
     SC_DEVICE=foo run sc-rsort in.bin
     expect_usage sc-rsort
-    [[ "$output" == "sc-rsort: invalid device 'foo' in SC_DEVICE ("* ]]
+    [[ "$output" == "sc-rsort: invalid SC_DEVICE 'foo' ("* ]]
     run sc-rsort -d foo in.bin
     expect_usage sc-rsort
     [[ "$output" == "sc-rsort: invalid device 'foo' ("* ]]

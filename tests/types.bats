@@ -164,6 +164,22 @@ ints() {
     grep -q "malformed number" err
 }
 
+@test "types: a float written with many digits is read, not called out of range" {
+    local zeros e
+    zeros=$(printf '0%.0s' $(seq 300))
+    for e in f32 f64; do
+        printf '1.%s5 0.%s1e302 2\n' "$zeros" "$zeros" > long.txt
+        sc-compact -e $e --in text -t long.txt > out
+        printf '%s\n' 1 10 2 | cmp - out
+        [ "$(sc-compact -e $e --in text --eq "1.${zeros}" --count long.txt)" = 1 ]
+    done
+    # Beyond the type's range it still is: 1 and 400 more digits.
+    printf '1%s\n' "$zeros$zeros" > huge.txt
+    run_to out err sc-compact -e f64 --in text huge.txt
+    expect_status 1
+    grep -q "out of range for f64" err
+}
+
 @test "types: sc-split --ranges -e i32 and -e f32 cut in the type's order" {
     ints a 20000 11
     sc-split -e i32 --ranges -100,0,100 -o 'p%d' a

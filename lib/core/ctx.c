@@ -58,9 +58,11 @@ sc_status sc_ctx_init(sc_ctx *ctx, const char *spec, unsigned threads,
                       int *all_gpus)
 {
     pthread_mutex_init(&ctx->lock, NULL);
-    /* An empty SC_DEVICE is as good as unset; an empty -d is a mistake. */
-    int from_env = !spec;
-    if (!spec) spec = getenv("SC_DEVICE");
+    /* An empty SC_DEVICE is as good as unset; an empty -d is a mistake.
+     * A bad value is named by where it came from: the user may not know
+     * the environment sets it. */
+    const char *from = "device";
+    if (!spec && (spec = getenv("SC_DEVICE"))) from = "SC_DEVICE";
     if (spec && !*spec && spec == getenv("SC_DEVICE")) spec = NULL;
     if (!spec) spec = "auto";
     ctx->threads = threads ? threads : online_cpus();
@@ -68,9 +70,8 @@ sc_status sc_ctx_init(sc_ctx *ctx, const char *spec, unsigned threads,
     sc_ctx_name_cpu(ctx);
     int want_cuda, is_auto, index;
     if (parse_device(spec, &want_cuda, &is_auto, &index, all_gpus) != 0)
-        return sc_fail(ctx, SC_ERR_USAGE, "invalid device '%s'%s (auto, cpu, "
-                       "cuda, cuda:N, cuda:all)", spec,
-                       from_env ? " in SC_DEVICE" : "");
+        return sc_fail(ctx, SC_ERR_USAGE, "invalid %s '%s' (auto, cpu, "
+                       "cuda, cuda:N, cuda:all)", from, spec);
     sc_status st = sc_pool_new(&ctx->pool, ctx->threads);
     if (st != SC_OK) return sc_fail(ctx, st, "cannot start threads");
     ctx->policy = want_cuda ? SC_POLICY_CUDA

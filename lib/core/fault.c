@@ -14,8 +14,8 @@ static _Thread_local sc_fault *caught;
 int sc_is_data_fault(sc_status st)
 {
     return st == SC_ERR_PARTIAL || st == SC_ERR_GZIP || st == SC_ERR_ZSTD ||
-           st == SC_ERR_TEXT ||
-           st == SC_ERR_RANGE || st == SC_ERR_OPEN || st == SC_ERR_IO;
+           st == SC_ERR_TEXT || st == SC_ERR_RANGE || st == SC_ERR_OPEN ||
+           st == SC_ERR_IO;
 }
 
 sc_status sc_fault_vset(sc_fault *f, sc_status st, const char *fmt,

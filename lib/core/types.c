@@ -120,15 +120,11 @@ static sc_status parse_integer(sc_type t, const char *s, size_t len,
     return SC_OK;
 }
 
-/* strtod's syntax, all of s; finite text beyond the type's range is an
- * error, not an infinity. */
-static sc_status parse_float(sc_type t, const char *s, size_t len,
-                             uint64_t *bits)
+/* strtod's syntax, all of buf (len bytes, NUL-terminated); finite text
+ * beyond the type's range is an error, not an infinity. */
+static sc_status parse_float_str(sc_type t, const char *buf, size_t len,
+                                 uint64_t *bits)
 {
-    char buf[256];
-    if (len == 0 || len >= sizeof buf) return len ? SC_ERR_RANGE : SC_ERR_TEXT;
-    memcpy(buf, s, len);
-    buf[len] = 0;
     if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n') return SC_ERR_TEXT;
     char *end;
     errno = 0;
@@ -146,6 +142,22 @@ static sc_status parse_float(sc_type t, const char *s, size_t len,
         memcpy(bits, &d, 8);
     }
     return SC_OK;
+}
+
+/* s as a C string for strtod: on the stack, or for a long spelling (many
+ * digits, all of them significant to strtod) on the heap. */
+static sc_status parse_float(sc_type t, const char *s, size_t len,
+                             uint64_t *bits)
+{
+    char small[256];
+    if (len == 0) return SC_ERR_TEXT;
+    char *buf = len < sizeof small ? small : malloc(len + 1);
+    if (!buf) return SC_ERR_NOMEM;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    sc_status st = parse_float_str(t, buf, len, bits);
+    if (buf != small) free(buf);
+    return st;
 }
 
 sc_status sc_value_parse(sc_type t, const char *s, size_t len, uint64_t *bits)

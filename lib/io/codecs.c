@@ -155,6 +155,36 @@ static int refill(sc_reader *r, size_t have, int at_unit_end, sc_status st,
     return 1;
 }
 
+/* Whether p (n bytes, n > 0) may begin gzip or zstd data: as far as n
+ * goes, gzip's magic number; zstd's (of any version) or a skippable
+ * frame's, once there are 4 bytes. */
+static int gz_magic(const unsigned char *p, size_t n)
+{
+    return p[0] == 0x1f && (n < 2 || p[1] == 0x8b);
+}
+
+static int zst_magic(const unsigned char *p, size_t n)
+{
+    return n < 4 || (p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) ||
+           ((p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d &&
+            p[3] == 0x18);
+}
+
+/* A file that does not begin as its format must (--in gz or zst on other
+ * data) is said to be so, at byte 0, as gzip -d says it, rather than as
+ * corrupt where the decoder happened to give up.  Looked at only before
+ * the file's first byte is taken. */
+static int not_format(sc_reader *r, sc_status st, const char *name,
+                      int (*magic)(const unsigned char *, size_t))
+{
+    if (r->file_bytes != r->z.avail_in || r->z.avail_in == 0 ||
+        magic(r->z.next_in, r->z.avail_in))
+        return 0;
+    defer(r, st, "%s: not in %s format (no %s magic number at byte 0)",
+          r->name, name, name);
+    return 1;
+}
+
 /* Inflates into dst; returns bytes produced, 0 at the file's end, -1. */
 ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
 {
@@ -170,6 +200,7 @@ ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
             if (next < 0) break;
             if (next > 0) continue;
         }
+        if (not_format(r, SC_ERR_GZIP, "gzip", gz_magic)) break;
         const char *why = NULL;
         int ret = gz_step(r, &why);
         if (ret > 0) {
@@ -195,6 +226,7 @@ ssize_t sc_zst_read(sc_reader *r, unsigned char *dst, size_t len)
         if (r->z.avail_in == 0 && !r->zs_more &&
             !refill(r, out, r->zs_frame_done, SC_ERR_ZSTD, "zstd"))
             break;
+        if (not_format(r, SC_ERR_ZSTD, "zstd", zst_magic)) break;
         size_t used = 0, before = out;
         int done;
         const char *err;

@@ -109,7 +109,10 @@ int sc_temp_beside(const char *target, char **tmp)
 int sc_may_replace(const char *target)
 {
     struct stat st;
-    if (stat(target, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    /* A loop of symbolic links leaves sc_output_target on a link, which a
+     * rename would replace: refused (ELOOP), as cp and sort -o refuse it. */
+    if (stat(target, &st) != 0) return errno == ELOOP ? -1 : 0;
+    if (!S_ISREG(st.st_mode)) return 0;
     return faccessat(AT_FDCWD, target, W_OK, AT_EACCESS);
 }
 

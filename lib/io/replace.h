@@ -23,7 +23,8 @@ void sc_sweep_beside(const char *target);
 
 /* 0 when the file at target may be replaced: it does not exist, is not a
  * regular file (written in place), or the user may write it; else -1
- * with errno (EACCES: a file of mode 0444 for a user other than root).
+ * with errno (EACCES: a file of mode 0444 for a user other than root;
+ * ELOOP: symbolic links in a loop).
  * A rename would replace it all the same, but sort -o refuses it, and a
  * file made read-only is one its owner meant to keep. */
 int sc_may_replace(const char *target);

@@ -212,7 +212,7 @@ static sc_status finish(job_state *js, sc_status st)
     if (!rs) return st;
     st = sc_ctx_settle(rs->ctx, st);
     if (rs->figures) {
-        if (st == SC_OK || sc_is_data_fault(st)) {
+        if (js->source_open && (st == SC_OK || sc_is_data_fault(st))) {
             sc_status f = print_sizes(rs);
             if (f != SC_OK) st = f;
         }

@@ -36,8 +36,10 @@ static sc_status finish(job_state *js, const sc_job_type *t, sc_status st)
 {
     const sc_job *j = js->job;
     st = sc_ctx_settle(js->ctx, st);
-    /* After a data fault what was decoded still goes out in full. */
-    if (st == SC_OK || sc_is_data_fault(st)) {
+    /* After a data fault what was decoded still goes out in full; an
+     * input that could not be opened (missing, a directory) is found
+     * before anything is read, so no figure goes out for it. */
+    if (js->source_open && (st == SC_OK || sc_is_data_fault(st))) {
         sc_status r = js->spill ? sc_spill_replay(js->spill, js->out) : SC_OK;
         if (r == SC_OK && t->last) r = t->last(js);
         if (r == SC_OK) r = print_figures(js, t);
