@@ -179,7 +179,8 @@ EOF
     # the identities: max starts from the least element, min the greatest
     [ "$(printf '5\n' | sc-scan -e i64 --in text --op max -t)" = -9223372036854775808 ]
     [ "$(printf '5\n' | sc-scan -e u64 --in text --op min -t)" = 18446744073709551615 ]
-    [ "$(printf '5\n' | sc-scan -e f64 --in text --op max -t)" = -nan ]
+    # max's identity: the NaN with every significand bit set
+    [ "$(printf '5\n' | sc-scan -e f64 --in text --op max -t)" = "-nan(0xfffffffffffff)" ]
     # a -0 carry stays -0 before the first element; a NaN sum is +nan
     [ "$(printf '1\n' | sc-scan -e f64 --in text --carry-in -0 -t)" = -0 ]
     [ "$(printf -- '-nan 1\n' | sc-scan -e f64 --in text -i -t | tr '\n' ' ')" = "nan nan " ]

@@ -125,7 +125,7 @@ ints() {
     expect_same be.sorted z.out
 }
 
-@test "types: text in and out round-trips every f32 bit pattern but NaN payloads" {
+@test "types: text in and out round-trips every f32 bit pattern, NaN payloads too" {
     floats a 20000 10
     sc-rsort -e f32 -t a > t
     grep -qx -- '-nan' t
@@ -134,15 +134,7 @@ ints() {
     grep -qx -- '0.1' t                         # the fewest digits
     sc-rsort -e f32 --in text t > back
     sc-rsort -e f32 a > direct
-    # NaNs come back as the default NaN of their sign; all else exact.
-    perl -e 'local $/; open(A, $ARGV[0]); open(B, $ARGV[1]);
-             my @a = unpack("V*", <A>); my @b = unpack("V*", <B>);
-             die "length" if @a != @b;
-             for (0 .. $#a) { my ($x, $y) = ($a[$_], $b[$_]);
-                 my $nan = ($x & 0x7fffffff) > 0x7f800000;
-                 die "element $_: $x vs $y" if $nan
-                     ? ($y & 0x7fffffff) <= 0x7f800000 || ($x >> 31) != ($y >> 31)
-                     : $x != $y }' direct back
+    expect_same direct back
 }
 
 @test "types: text input in the type: signs, hex, exponents, and range errors" {
@@ -436,4 +428,45 @@ stat_vs_ref() {
     # --type may come after the values it types.
     sc-compact --lt -1 -e i32 a > none
     [ ! -s none ]
+}
+
+@test "types: every NaN is written as text that reads back to its bits ([-]nan(0xM) but for nan and -nan), as sc-ref writes it; --total into --carry-in keeps it" {
+    local t
+    # NaNs of both signs, quiet and signaling, every significand width,
+    # and the two that strtod makes of nan and -nan
+    perl -e 'srand(7); my @v = (0x7fc00000, 0xffc00000, 0x7f800001, 0xff800001, 0x7fffffff);
+             push @v, 0x7f800000 | (1 + int(rand(0x7fffff))) | (rand() < .5 ? 0x80000000 : 0) for 1..500;
+             print pack("L<*", @v)' > nan.f32
+    perl -e 'srand(9); my @v = (0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0xffffffffffffffff);
+             for (1..500) { my $m = (int(rand(1 << 20)) << 32 | int(rand(1 << 32))) || 1;
+                            push @v, 0x7ff0000000000000 | $m | (rand() < .5 ? 1 << 63 : 0) }
+             print pack("Q<*", @v)' > nan.f64
+    for t in f32 f64; do
+        sc-compact -e $t -t --ne 0 nan.$t > text
+        ref compact --type $t -t --ne 0 < nan.$t > want
+        expect_same want text
+        sc-compact -e $t --in text --ne 0 text > back
+        expect_same nan.$t back
+        [ "$(sed -n '1,2p' text | tr '\n' ' ')" = "nan -nan " ]
+        grep -q '^-nan(0x[0-9a-f]*)$' text
+    done
+    [ "$(sed -n 3p text)" = "nan(0x1)" ]
+    # A scan cut in two through --total and --carry-in gives the whole
+    # scan's bits, a NaN's payload included
+    printf '\x00\x00\xd0\x7f' > a.f32
+    printf '\x01\x00\xc0\x7f' > b.f32
+    cat a.f32 b.f32 > ab.f32
+    local carry
+    carry=$(sc-scan -e f32 --op min --total a.f32)
+    [ "$carry" = "nan(0x500000)" ]
+    { sc-scan -e f32 --op min -i a.f32
+      sc-scan -e f32 --op min -i --carry-in "$carry" b.f32; } > pieces
+    sc-scan -e f32 --op min -i ab.f32 > whole
+    expect_same whole pieces
+    # M must be a NaN's: not 0 (an infinity), not past the significand
+    for v in 'nan(0x0)' 'nan(0x800000)' 'nan(0x)' 'nan(0x1'; do
+        run -1 --separate-stderr sc-compact -e f32 --in text <<< "$v"
+        [[ "$stderr" == *"malformed number '$v'"* ]] || { echo "# $v: $stderr" >&2; return 1; }
+    done
+    run -2 sc-compact -e f32 --eq 'nan(0x800000)' /dev/null
 }

@@ -110,13 +110,14 @@ int sc_type_is_signed(sc_type t);
 sc_type sc_type_wide(sc_type t);
 /* Reads s (len bytes, no terminator needed) as a value of type t into
  * its bits: integers in decimal, with a '-' for signed types, or 0x hex;
- * floats as strtod reads them (inf, nan, exponents, hex floats).
- * SC_ERR_TEXT for malformed text, SC_ERR_RANGE for a value the type
+ * floats as strtod reads them (inf, nan, exponents, hex floats), and
+ * [-]nan(0xM) as the NaN whose significand bits are M.  SC_ERR_TEXT for malformed text, SC_ERR_RANGE for a value the type
  * cannot hold (a float finite in text beyond the type's largest). */
 sc_status sc_value_parse(sc_type t, const char *s, size_t len, uint64_t *bits);
 /* Writes the value whose bits are `bits` as text: integers in decimal,
  * floats in the fewest digits that read back to the same bits (inf,
- * -inf, nan, -nan).  buf holds at least SC_VALUE_CHARS; returns the
+ * -inf, nan and -nan for strtod's NaNs, [-]nan(0xM) for the others,
+ * M their significand bits).  buf holds at least SC_VALUE_CHARS; returns the
  * length, with a terminator after it. */
 #define SC_VALUE_CHARS 32
 size_t sc_value_format(sc_type t, uint64_t bits, char *buf);

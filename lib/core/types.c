@@ -1,10 +1,12 @@
 /* types.c — element types: their names, sizes, and their values read
  * from and written as text (sc(7), "Element types"). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "core/core.h"
 
 static const struct {
@@ -120,12 +122,42 @@ static sc_status parse_integer(sc_type t, const char *s, size_t len,
     return SC_OK;
 }
 
+/* The significand's bits of a float type, and those of the NaN that
+ * strtod makes of "nan" (the quiet bit alone). */
+static unsigned mant_bits(sc_type t) { return t == SC_F32 ? 23 : 52; }
+static uint64_t default_nan(sc_type t)
+{
+    return (uint64_t)1 << (mant_bits(t) - 1);
+}
+
+/* [-]nan(0xM), M a NaN's significand bits in hex, as format_float writes
+ * any NaN but the default one: 1 with its bits, -1 for a malformed M, 0
+ * for another spelling.  strtod reads nan(...) too, but sets the quiet
+ * bit, so it could not give a signaling NaN back. */
+static int parse_nan(sc_type t, const char *buf, uint64_t *bits)
+{
+    int neg = buf[0] == '-';
+    const char *p = buf + (buf[0] == '-' || buf[0] == '+');
+    if (strncasecmp(p, "nan(0x", 6) != 0) return 0;
+    char *end;
+    errno = 0;
+    unsigned long long m = isxdigit((unsigned char)p[6])
+                         ? strtoull(p + 6, &end, 16) : 0;
+    if (!m || errno || strcmp(end, ")") != 0 || m >> mant_bits(t)) return -1;
+    unsigned width = 8 * (unsigned)sc_type_size(t);
+    uint64_t ones = ((uint64_t)1 << (width - 1 - mant_bits(t))) - 1;
+    *bits = (uint64_t)neg << (width - 1) | ones << mant_bits(t) | m;
+    return 1;
+}
+
 /* strtod's syntax, all of buf (len bytes, NUL-terminated); finite text
  * beyond the type's range is an error, not an infinity. */
 static sc_status parse_float_str(sc_type t, const char *buf, size_t len,
                                  uint64_t *bits)
 {
     if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n') return SC_ERR_TEXT;
+    int nan = parse_nan(t, buf, bits);
+    if (nan) return nan > 0 ? SC_OK : SC_ERR_TEXT;
     char *end;
     errno = 0;
     if (t == SC_F32) {
@@ -192,7 +224,14 @@ static size_t format_float(sc_type t, uint64_t bits, char *buf)
     } else {
         memcpy(&d, &bits, 8);
     }
-    if (isnan(d)) return (size_t)snprintf(buf, SC_VALUE_CHARS, signbit(d) ? "-nan" : "nan");
+    if (isnan(d)) {
+        uint64_t m = bits & (((uint64_t)1 << mant_bits(t)) - 1);
+        const char *sign = signbit(d) ? "-" : "";
+        if (m == default_nan(t))
+            return (size_t)snprintf(buf, SC_VALUE_CHARS, "%snan", sign);
+        return (size_t)snprintf(buf, SC_VALUE_CHARS, "%snan(0x%llx)", sign,
+                                (unsigned long long)m);
+    }
     int first = t == SC_F32 ? 6 : 15, most = t == SC_F32 ? 9 : 17;
     for (int digits = first;; digits++) {
         int len = snprintf(buf, SC_VALUE_CHARS, "%.*g", digits, d);

@@ -106,6 +106,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void die(const char *msg, const char *arg)
 {
@@ -226,11 +227,16 @@ static int equal(int t, uint64_t x, uint64_t y)
     return x == y;
 }
 
+/* A float type's significand bits. */
+static unsigned frac_bits(int t) { return t == F32 ? 23 : 52; }
+
 /* An element as text: integers in decimal, floats in the fewest %g
  * digits (up to 9 for f32, 17 for f64) that read back to the same bits,
  * tried from 6 (15) up, where %g writes any shorter one too without its
- * trailing zeros: 100, not 1e+02; inf, -inf, nan and -nan as printf
- * writes them. */
+ * trailing zeros: 100, not 1e+02; inf and -inf as printf writes them; a
+ * NaN as nan or -nan when its significand is the quiet bit alone (what
+ * strtod makes of "nan"), else as [-]nan(0xM) with M its significand's
+ * bits, so that it reads back to the same bits. */
 static void format_value(char *buf, size_t cap, int t, uint64_t x)
 {
     if (!is_float(t)) {
@@ -241,7 +247,16 @@ static void format_value(char *buf, size_t cap, int t, uint64_t x)
         return;
     }
     double d = to_double(t, x);
-    if (isnan(d) || isinf(d)) {
+    if (isnan(d)) {
+        uint64_t m = x & ones(frac_bits(t));
+        const char *sign = x & sign_bit(t) ? "-" : "";
+        if (m == UINT64_C(1) << (frac_bits(t) - 1))
+            snprintf(buf, cap, "%snan", sign);
+        else
+            snprintf(buf, cap, "%snan(0x%" PRIx64 ")", sign, m);
+        return;
+    }
+    if (isinf(d)) {
         snprintf(buf, cap, "%g", d);
         return;
     }
@@ -294,11 +309,22 @@ static uint64_t parse_u64(const char *s)
     return (uint64_t)v;
 }
 
-/* A float as strtof/strtod read it; "-nan" has its sign bit set. */
+/* A float as strtof/strtod read it; "-nan" has its sign bit set; and
+ * [-]nan(0xM) the NaN whose significand's bits are M (not 0). */
 static uint64_t parse_float(int t, const char *s)
 {
     char *end;
     uint64_t x;
+    const char *p = s + (s[0] == '-' || s[0] == '+');
+    if (strncasecmp(p, "nan(0x", 6) == 0) {
+        errno = 0;
+        uint64_t m = strtoull(p + 6, &end, 16);
+        if (errno || end == p + 6 || strcmp(end, ")") != 0 || m == 0 ||
+            m > ones(frac_bits(t)))
+            die("bad number", s);
+        x = ones(width_of(t) - 1) & ~ones(frac_bits(t));  /* the exponent */
+        return (s[0] == '-' ? sign_bit(t) : 0) | x | m;
+    }
     errno = 0;
     if (t == F32) {
         float f = strtof(s, &end);
