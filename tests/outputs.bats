@@ -255,6 +255,13 @@ user_dir() {
     cat good.bin good.bin > want.bin
     expect_same want.bin out.bin
     grep -qF 'odd.bin: the input ends with 3 stray bytes after 2000 whole elements (byte offset 8000 of the joined input files)' err.txt
+    # A compressed input's offset counts its decompressed bytes, and says so
+    gzip -c odd.bin > odd.gz
+    run_to out.bin err.txt sc-compact --ge 0 odd.gz
+    [ "$status" -eq 1 ]
+    grep -qxF 'sc-compact: odd.gz: the input ends with 3 stray bytes after 1000 whole elements (byte offset 4000 of the decompressed data)' err.txt
+    run_to out.bin err.txt sc-compact --ge 0 good.bin odd.gz
+    grep -qxF 'sc-compact: odd.gz: the input ends with 3 stray bytes after 2000 whole elements (byte offset 8000 of the joined input files, decompressed)' err.txt
 }
 
 @test "outputs: a malformed token with a NUL byte is shown escaped" {

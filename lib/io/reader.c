@@ -151,12 +151,16 @@ static void defer_stray(sc_reader *r)
 {
     unsigned stray = r->carry_len;
     uint64_t whole = r->decoded / r->size;
+    /* The offset counts decoded bytes, not the file's compressed ones. */
+    int packed = r->codec != CODEC_NONE;
     defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
-          "after %llu whole %s%s (byte offset %llu%s)", r->name,
+          "after %llu whole %s%s (byte offset %llu%s%s)", r->name,
           stray, stray == 1 ? "" : "s", (unsigned long long)whole,
           r->record ? "record" : "element", whole == 1 ? "" : "s",
           (unsigned long long)(r->decoded - stray),
-          r->n_paths > 1 ? " of the joined input files" : "");
+          r->n_paths > 1 ? " of the joined input files"
+                         : packed ? " of the decompressed data" : "",
+          r->n_paths > 1 && packed ? ", decompressed" : "");
 }
 
 /* Raw (and gunzipped raw): whole elements, a partial one carried. */
