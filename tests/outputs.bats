@@ -262,6 +262,10 @@ user_dir() {
     grep -qxF 'sc-compact: odd.gz: the input ends with 3 stray bytes after 1000 whole elements (byte offset 4000 of the decompressed data)' err.txt
     run_to out.bin err.txt sc-compact --ge 0 good.bin odd.gz
     grep -qxF 'sc-compact: odd.gz: the input ends with 3 stray bytes after 2000 whole elements (byte offset 8000 of the joined input files, decompressed)' err.txt
+    # a compressed file before a raw one counts decompressed too
+    gzip -c good.bin > good.gz
+    run_to out.bin err.txt sc-compact --ge 0 good.gz odd.bin
+    grep -qxF 'sc-compact: odd.bin: the input ends with 3 stray bytes after 2000 whole elements (byte offset 8000 of the joined input files, decompressed)' err.txt
 }
 
 @test "outputs: a malformed token with a NUL byte is shown escaped" {

@@ -111,14 +111,15 @@ sc_type sc_type_wide(sc_type t);
 /* Reads s (len bytes, no terminator needed) as a value of type t into
  * its bits: integers in decimal, with a '-' for signed types, or 0x hex;
  * floats as strtod reads them (inf, nan, exponents, hex floats), and
- * [-]nan(0xM) as the NaN whose significand bits are M.  SC_ERR_TEXT for malformed text, SC_ERR_RANGE for a value the type
- * cannot hold (a float finite in text beyond the type's largest). */
+ * [-]nan(0xM) as the NaN whose significand bits are M.  SC_ERR_TEXT for
+ * malformed text, SC_ERR_RANGE for a value the type cannot hold (a float
+ * finite in text beyond the type's largest). */
 sc_status sc_value_parse(sc_type t, const char *s, size_t len, uint64_t *bits);
 /* Writes the value whose bits are `bits` as text: integers in decimal,
  * floats in the fewest digits that read back to the same bits (inf,
  * -inf, nan and -nan for strtod's NaNs, [-]nan(0xM) for the others,
- * M their significand bits).  buf holds at least SC_VALUE_CHARS; returns the
- * length, with a terminator after it. */
+ * M their significand bits).  buf holds at least SC_VALUE_CHARS; returns
+ * the length, with a terminator after it. */
 #define SC_VALUE_CHARS 32
 size_t sc_value_format(sc_type t, uint64_t bits, char *buf);
 /* -1, 0 or 1 as a comes before, with or after b (their bits) in the
@@ -258,9 +259,9 @@ sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
                        unsigned lo_bit, unsigned hi_bit, int descending);
 /* One pass over an array: what sc-stat prints.  The sum is exact (128
  * bits: sum_hi carries what passes 2^64); distinct is a HyperLogLog
- * estimate (2^14 registers: standard error 0.8 %, within 2.5 % nearly always,
- * exact or nearly so below a few hundred values). Empty arrays give count
- * 0, min UINT32_MAX, max 0. */
+ * estimate (2^14 registers: standard error 0.8 %, within 2.5 % nearly
+ * always, exact or nearly so below a few hundred values). Empty arrays
+ * give count 0, min UINT32_MAX, max 0. */
 typedef struct sc_stats {
     uint64_t count, zeros;
     uint64_t sum, sum_hi;

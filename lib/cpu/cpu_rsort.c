@@ -278,7 +278,7 @@ static sc_status hand_on_direct(void *arg, void *items, uint64_t n)
     return st;
 }
 
-/* The records (sorts_direct) copied into words (the caller's array
+/* The records (sc_cpu_sorts_whole's) copied into words (the caller's array
  * where nothing is handed on) and sorted there on the key's bits. */
 static sc_status sort_direct(rsort *rs, sc_phase_times *times,
                              sc_ready_fn ready, void *arg)
@@ -293,11 +293,11 @@ static sc_status sort_direct(rsort *rs, sc_phase_times *times,
     run_parts(rs, parts, copy_part);
     sc_phase_add(times, SC_PH_COUNT, sc_now() - t0);
     unsigned lo = 8 * rs->o->key_off + k->shift;
+    unsigned hi = lo + (unsigned)__builtin_popcount(k->mask);
     direct_out d = { rs->o, ready, arg };
     sc_status st = sc_cpu_sort_ready(rs->ctx, times, rs->words, rs->n, SC_U64,
-                                     lo, lo + (unsigned)__builtin_popcount(k->mask),
-                                     k->flip != 0, ready ? hand_on_direct : NULL,
-                                     &d);
+                                     lo, hi, k->flip != 0,
+                                     ready ? hand_on_direct : NULL, &d);
     if (ready) {
         free(rs->words);
     } else {

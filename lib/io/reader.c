@@ -151,8 +151,9 @@ static void defer_stray(sc_reader *r)
 {
     unsigned stray = r->carry_len;
     uint64_t whole = r->decoded / r->size;
-    /* The offset counts decoded bytes, not the file's compressed ones. */
-    int packed = r->codec != CODEC_NONE;
+    /* The offset counts decoded bytes, not a compressed file's own: any
+     * file decoded so far makes it so. */
+    int packed = r->n_decs > 0;
     defer(r, SC_ERR_PARTIAL, "%s: the input ends with %u stray byte%s "
           "after %llu whole %s%s (byte offset %llu%s%s)", r->name,
           stray, stray == 1 ? "" : "s", (unsigned long long)whole,
