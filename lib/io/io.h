@@ -36,15 +36,28 @@ sc_status sc_reader_fill(sc_reader *r, void *buf, size_t max, size_t *got);
 sc_status sc_reader_raise(sc_reader *r);
 /* A whole chunk of a regular file that any thread may read, so that the
  * pipeline's workers read at once (source.h's claim() and claim_read()):
- * max elements of the reader's type, which buf holds. */
+ * up to max elements of the reader's type, which buf holds.  Plain bytes
+ * make a claim of max elements; BGZF members make one of the whole
+ * members that fit, read and decoded by the claim's own thread. */
 typedef struct sc_claim {
     int fd;
-    off_t at;
-    size_t len;
+    off_t at;                   /* in the file, where its bytes start */
+    size_t len;                 /* its bytes in the file */
+    size_t n;                   /* the elements it gives */
+    int members;                /* BGZF members, else plain bytes */
+    uint64_t member_at;         /* BGZF: at, as messages count it */
+    size_t dec;                 /* BGZF: its file's decoding, for -v */
 } sc_claim;
 int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl);
+/* Reads a claim into buf: SC_OK, or the fault, held for
+ * sc_reader_raise() (the first in the stream's order where several
+ * claims fail), with *n the elements in buf before it. */
 sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
-                               void *buf);
+                               void *buf, size_t *n);
+/* Where every input is a regular file that claims may cut (raw, or gzip
+ * that may be BGZF), so that workers may read them at once: about the
+ * bytes they decode to (for gzip, a guess from its size); else -1. */
+int64_t sc_reader_claim_hint(const sc_reader *r);
 
 /* How a compressed input was decoded, for -v: parallel where it splits
  * into BGZF members or zstd frames with their sizes, else as one stream
@@ -56,7 +69,8 @@ typedef struct sc_decoding {
     uint64_t par_units;         /* units decoded in parallel */
     int streamed;               /* bytes went through the stream decoder */
     uint64_t bytes;
-    double seconds;
+    double seconds;             /* the stream's, and the claims' span: */
+    double claims_from, claims_to;
 } sc_decoding;
 /* The i-th compressed input opened, in order: a pointer valid until the
  * reader closes, or NULL past the last. */

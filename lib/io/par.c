@@ -186,10 +186,10 @@ static size_t deliver(sc_par *p, unsigned char *dst, size_t len, size_t to)
 
 /* Starts the round after the staged one decoding into back, so that it
  * is ready when the stage has been served: where the bytes in hand make
- * a round ahead, and no unit failed. */
+ * a round ahead, no unit failed and no worker claims members. */
 static void launch_next(sc_par *p, sc_reader *r, size_t len)
 {
-    if (p->bad_why) return;
+    if (p->bad_why || p->claiming) return;
     p->pos = sc_par_make_room(p, p->pos);
     int stop;
     size_t ahead = ahead_bytes(p, len);

@@ -45,6 +45,8 @@ int sc_zframe_decode(void **dctx, const unsigned char *p, size_t csize,
                      const char **why);
 void sc_zframe_dctx_free(void *dctx);
 void **sc_unit_scratch_zstd(sc_unit_scratch *s);
+/* Room for len compressed bytes, kept with the scratch; NULL: no memory. */
+unsigned char *sc_unit_scratch_input(sc_unit_scratch *s, size_t len);
 
 /* The decoder the reader keeps (par.c); its functions that need the
  * reader are declared in reader_impl.h. */

@@ -55,8 +55,17 @@ struct sc_par {
     size_t read_len;
     ssize_t read_got;
     int reading;
+    /* Workers claim members (par_claim.c): no round is decoded ahead,
+     * so that the stage empties and claims go on from there. */
+    int claiming;
+    sc_status claim_st;         /* the first claim's fault in the file's */
+    uint64_t claim_at;          /* order, and where it is */
+    char claim_msg[512];
 };
 
+/* A decoding thread's scratch, taken (NULL: no memory) and given back. */
+sc_unit_scratch *sc_par_take(sc_par *p);
+void sc_par_give(sc_par *p, sc_unit_scratch *s);
 /* Bytes to read after the bytes in hand: step, or what room is left. */
 size_t sc_par_room(const sc_par *p, size_t step);
 /* dst = src on the copy pool's threads (started with the first copy),

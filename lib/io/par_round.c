@@ -57,7 +57,7 @@ void sc_par_begin(sc_par *p, sc_reader *r)
 }
 
 /* A decoding thread's scratch, taken and given back. */
-static sc_unit_scratch *take(sc_par *p)
+sc_unit_scratch *sc_par_take(sc_par *p)
 {
     pthread_mutex_lock(&p->lock);
     sc_unit_scratch *s = p->n_free ? p->free_slots[--p->n_free] : NULL;
@@ -65,7 +65,7 @@ static sc_unit_scratch *take(sc_par *p)
     return s ? s : sc_unit_scratch_new();
 }
 
-static void give(sc_par *p, sc_unit_scratch *s)
+void sc_par_give(sc_par *p, sc_unit_scratch *s)
 {
     pthread_mutex_lock(&p->lock);
     if (p->n_free < p->threads) p->free_slots[p->n_free++] = s;
@@ -86,7 +86,7 @@ static void task(void *arg, unsigned i)
         return;
     }
     unit *u = &p->units[i];
-    sc_unit_scratch *s = take(p);
+    sc_unit_scratch *s = sc_par_take(p);
     if (!s) {
         u->why = "out of memory";
         return;
@@ -97,7 +97,7 @@ static void task(void *arg, unsigned i)
                          u->dsize, u->exact, &u->got, &u->why);
     else
         sc_bgzf_unit_decode(s, u->in, u->csize, u->out, u->dsize, &u->why);
-    give(p, s);
+    sc_par_give(p, s);
 }
 
 /* Units that decoded to less than their room (pzstd's) close up, in

@@ -19,6 +19,8 @@ struct sc_unit_scratch {
     struct inflate_state isal;
 #endif
     void *zstd;                 /* a ZSTD_DCtx, made when first needed */
+    unsigned char *in;          /* a claim's compressed bytes */
+    size_t in_cap;
 };
 
 sc_unit_scratch *sc_unit_scratch_new(void)
@@ -40,10 +42,22 @@ void sc_unit_scratch_free(sc_unit_scratch *s)
     libdeflate_free_decompressor(s->d);
 #endif
     sc_zframe_dctx_free(s->zstd);
+    free(s->in);
     free(s);
 }
 
 void **sc_unit_scratch_zstd(sc_unit_scratch *s) { return &s->zstd; }
+
+unsigned char *sc_unit_scratch_input(sc_unit_scratch *s, size_t len)
+{
+    if (len > s->in_cap) {
+        unsigned char *b = realloc(s->in, len);
+        if (!b) return NULL;
+        s->in = b;
+        s->in_cap = len;
+    }
+    return s->in;
+}
 
 static uint32_t le32(const unsigned char *p)
 {

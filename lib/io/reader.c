@@ -206,17 +206,14 @@ sc_status sc_reader_read(sc_reader *r, void *buf, size_t max, size_t *got)
     return st != SC_OK ? sc_reader_raise(r) : SC_OK;
 }
 
-/* A claim is a whole chunk of plain bytes inside the current regular
+/* A claim of plain bytes is a whole chunk inside the current regular
  * file, with nothing decoded or peeked waiting before it; the file's
  * offset moves past it, so that fill() goes on after it.  The caller
  * keeps fill() and the file's close waiting until its read is done. */
-int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl)
+static int claim_plain(sc_reader *r, size_t max, sc_claim *cl)
 {
     size_t want = max * r->size;
-    if (want == 0 || pending(r) || r->fmt == SC_FMT_TEXT || r->fd < 0 ||
-        r->live || r->codec != CODEC_NONE || r->carry_len ||
-        r->z.avail_in || r->at_end || r->reg_size < 0)
-        return 0;
+    if (r->z.avail_in || r->at_end) return 0;
     off_t at = lseek(r->fd, 0, SEEK_CUR);
     if (at < 0 || r->reg_size - at < (off_t)want ||
         lseek(r->fd, at + (off_t)want, SEEK_SET) < 0)
@@ -224,13 +221,25 @@ int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl)
     cl->fd = r->fd;
     cl->at = at;
     cl->len = want;
+    cl->n = max;
+    cl->members = 0;
     r->file_bytes += want;
     r->decoded += want;
     return 1;
 }
 
-sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
-                               void *buf)
+int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl)
+{
+    if (max == 0 || pending(r) || r->fmt == SC_FMT_TEXT || r->carry_len ||
+        (r->fd < 0 && sc_reader_open_current(r) <= 0) || r->live ||
+        r->reg_size < 0 || r->head_pos < r->head_len)
+        return 0;
+    if (r->codec == CODEC_NONE) return claim_plain(r, max, cl);
+    if (r->codec != CODEC_GZ || r->streaming || !r->units) return 0;
+    return sc_par_claim(r->units, r, max, cl);
+}
+
+static sc_status read_plain(sc_reader *r, const sc_claim *cl, void *buf)
 {
     ssize_t got = sc_pread_full(cl->fd, buf, cl->len, cl->at);
     if (got < 0) {
@@ -245,13 +254,39 @@ sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
     } else {
         atomic_fetch_add_explicit(&r->total_bytes, (uint64_t)got,
                                   memory_order_relaxed);
-        if (r->swap && !r->record)
-            sc_swap_bytes(buf, cl->len / r->size, r->size);
     }
     return pending(r);
 }
 
+sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
+                               void *buf, size_t *n)
+{
+    *n = cl->n;
+    sc_status st = cl->members ? sc_par_claim_read(r->units, r, cl, buf, n)
+                               : read_plain(r, cl, buf);
+    if (*n && r->swap && !r->record) sc_swap_bytes(buf, *n, r->size);
+    if (st != SC_OK && !cl->members) *n = 0;
+    return st;
+}
+
+int64_t sc_reader_claim_hint(const sc_reader *r)
+{
+    if (r->fmt == SC_FMT_TEXT || r->fmt == SC_FMT_ZST) return -1;
+    int64_t total = 0;
+    for (size_t i = 0; i < r->n_paths; i++) {
+        const sc_input *in = &r->inputs[i];
+        if (in->size < 0 || in->packed == SC_KIND_ZST ||
+            (r->fmt == SC_FMT_AUTO && !in->packed && in->kind != SC_KIND_RAW))
+            return -1;
+        /* A compressed one's decoded size is not known: about what
+         * binary data shrinks by, so that small files take few workers. */
+        total += (in->packed || r->fmt == SC_FMT_GZ ? 4 : 1) * in->size;
+    }
+    return total;
+}
+
 sc_status sc_reader_raise(sc_reader *r)
 {
+    sc_par_claim_fault(r->units, r);
     return sc_fault_raise(&r->fault, r->ctx);
 }

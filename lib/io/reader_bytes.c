@@ -128,6 +128,12 @@ static int open_next(sc_reader *r)
     return started;
 }
 
+int sc_reader_open_current(sc_reader *r)
+{
+    if (r->fd >= 0) return 1;
+    return pending(r) ? -1 : open_next(r);
+}
+
 static void close_current(sc_reader *r)
 {
     if (r->fd > 0) close(r->fd);

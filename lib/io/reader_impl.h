@@ -130,6 +130,10 @@ ssize_t sc_reader_file_read(sc_reader *r, void *buf, size_t len);
  * with more_files() false); -1 on a fault (reader_bytes.c). */
 ssize_t sc_reader_next_bytes(sc_reader *r, unsigned char *dst, size_t len);
 
+/* The next file opened where none is open (as sc_reader_next_bytes
+ * would): 1 when one is open, 0 when none is left, -1 on a fault, held. */
+int sc_reader_open_current(sc_reader *r);
+
 /* A file's codec started on the bytes peeked at: 1, or -1 on a fault;
  * then bytes produced, 0 at the file's end, -1 (codecs.c). */
 int sc_gz_start(sc_reader *r);
@@ -149,6 +153,17 @@ size_t sc_decode_head(int packed, const unsigned char *in, size_t len,
  * its input handed over in r->z. */
 void sc_par_begin(sc_par *p, sc_reader *r);
 ssize_t sc_par_read(sc_par *p, sc_reader *r, unsigned char *dst, size_t len);
+
+/* Whole BGZF members from where the current file's decoding stands,
+ * claimed as a chunk of up to max elements (par_claim.c): 1, or 0 where
+ * none can be (the stream's reader goes on there); then read and decoded
+ * on the calling thread, as sc_reader_claim_read. */
+int sc_par_claim(sc_par *p, sc_reader *r, size_t max, sc_claim *cl);
+sc_status sc_par_claim_read(sc_par *p, sc_reader *r, const sc_claim *cl,
+                            unsigned char *buf, size_t *n);
+/* A claim's fault, the first in the stream's order, put where
+ * sc_reader_raise() finds it. */
+void sc_par_claim_fault(sc_par *p, sc_reader *r);
 
 /* A compressed file begun (decode.c): 1, or -1 on a fault (held); then
  * its bytes decoded, as sc_gz_read. */

@@ -62,8 +62,9 @@ void sc_job_report_inputs(const sc_job *j, const sc_reader *r)
         char how[96];
         sc_decoding_how(d, how, sizeof how);
         double mb = (double)d->bytes / 1e6;
+        double s = d->seconds + (d->claims_to - d->claims_from);
         fprintf(stderr, "%s: input %s: %s, %.1f MB decoded at %.0f MB/s\n",
-                prog, d->name, how, mb, d->seconds > 0 ? mb / d->seconds : 0);
+                prog, d->name, how, mb, s > 0 ? mb / s : 0);
     }
 }
 

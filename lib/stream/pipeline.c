@@ -67,15 +67,17 @@ static void *writer_main(void *arg)
         /* A write that failed came first in input order: a chunk that
          * failed after it (a scan's, stopped waiting for a carry that the
          * stop will never bring) must not speak instead of it. */
+        /* A chunk read only up to a fault is written, then ends it. */
+        int last = kind != SC_SLOT_CHUNK || s->status != SC_OK;
         if (kind == SC_SLOT_WORK_FAILED) {
             if (p->write_status == SC_OK) p->work_status = s->status;
-        } else if (kind != SC_SLOT_CHUNK) {
-            p->read_status = s->status;
+        } else {
+            if (kind == SC_SLOT_CHUNK) emit(p, s);
+            if (last) p->read_status = s->status;
         }
-        else emit(p, s);
         if (p->cfg->progress) show_progress(p, 0);
         sc_pl_push(p, &p->free_q, s);
-        if (kind != SC_SLOT_CHUNK) break;
+        if (last) break;
     }
     /* The stream is over: threads waiting for a slot go. */
     sc_pl_stop(p);

@@ -25,14 +25,20 @@ static int reader_claim(void *self, size_t max, sc_claim *cl)
 }
 
 static sc_status reader_claim_read(void *self, const sc_claim *cl,
-                                   void *buf)
+                                   void *buf, size_t *n)
 {
-    return sc_reader_claim_read(self, cl, buf);
+    return sc_reader_claim_read(self, cl, buf, n);
+}
+
+static int64_t reader_claim_hint(const void *self)
+{
+    return sc_reader_claim_hint(self);
 }
 
 sc_source sc_reader_source(sc_reader *r)
 {
     sc_source s = { reader_fill, reader_size, reader_bytes, reader_raise,
-                    reader_claim, reader_claim_read, r, "read", 1 };
+                    reader_claim, reader_claim_read, reader_claim_hint, r,
+                    "read", 1 };
     return s;
 }

@@ -23,13 +23,19 @@ typedef struct sc_source {
     /* The job's thread, once the pipeline is over: a held fault put into
      * the context's message; its status, or SC_OK if none. */
     sc_status (*raise)(void *self);
-    /* Optional: 1 when the next chunk of max elements was claimed (the
-     * fill is then skipped), 0 when it must come from fill().  Called
-     * where fill() would be; the file stays open while claims are out. */
+    /* Optional: 1 when the next chunk, up to max elements (cl->n), was
+     * claimed (the fill is then skipped), 0 when it must come from
+     * fill().  Called where fill() would be; the file stays open while
+     * claims are out. */
     int (*claim)(void *self, size_t max, sc_claim *cl);
-    /* Reads a claimed chunk (from any thread).  A fault is held as
-     * fill()'s are, for raise(). */
-    sc_status (*claim_read)(void *self, const sc_claim *cl, void *buf);
+    /* Reads a claimed chunk (from any thread): *n its elements in buf,
+     * fewer where a fault came after them.  A fault is held as fill()'s
+     * are, for raise(). */
+    sc_status (*claim_read)(void *self, const sc_claim *cl, void *buf,
+                            size_t *n);
+    /* With claim: the bytes in all, as size_hint, where claims may cut an
+     * input whose decoded size is not known (BGZF), else -1. */
+    int64_t (*claim_hint)(const void *self);
     void *self;
     const char *verb;       /* -P: what bytes_so_far counts ("read") */
     int in_buffer;          /* chunks carry input elements (not sc-gen's) */
