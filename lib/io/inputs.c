@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "io/detect.h"
 #include "io/io.h"
+#include "io/bgzf.h"
 #include "io/reader_impl.h"
 #include "io/zstdio.h"
 
@@ -62,6 +63,15 @@ static sc_kind sniff_decoded(int fd, off_t at, sc_kind packed)
     return sc_sniff_text(out, made);
 }
 
+/* Whether the gzip file at offset at starts with a BGZF member, whose
+ * members the workers may claim. */
+static int starts_bgzf(int fd, off_t at)
+{
+    unsigned char head[64];
+    ssize_t n = pread(fd, head, sizeof head, at);
+    return n > 0 && sc_bgzf_block_size(head, (size_t)n) > 0;
+}
+
 /* Inputs kept open from their check to their read, at most: a command
  * line of thousands of files is checked in full but reopened as read. */
 #define KEEP_OPEN 64
@@ -100,6 +110,8 @@ static sc_status look_at(sc_ctx *ctx, const char *path, sc_format fmt,
         in->packed = in->kind;
         in->kind = sniff_decoded(fd, in->at, (sc_kind)in->packed);
     }
+    if (in->size >= 0 && (fmt == SC_FMT_GZ || in->packed == SC_KIND_GZ))
+        in->bgzf = starts_bgzf(fd, in->at);
     if (keep && !is_stdin) in->fd = fd;
     else if (!is_stdin) close(fd);
     in->fd_is_stdin = is_stdin;

@@ -55,8 +55,9 @@ int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl);
 sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
                                void *buf, size_t *n);
 /* Where every input is a regular file that claims may cut (raw, or gzip
- * that may be BGZF), so that workers may read them at once: about the
- * bytes they decode to (for gzip, a guess from its size); else -1. */
+ * that starts with a BGZF member), so that workers may read them at
+ * once: about the bytes they decode to (for gzip, a guess from its
+ * size); else -1. */
 int64_t sc_reader_claim_hint(const sc_reader *r);
 
 /* How a compressed input was decoded, for -v: parallel where it splits

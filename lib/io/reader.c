@@ -275,12 +275,13 @@ int64_t sc_reader_claim_hint(const sc_reader *r)
     int64_t total = 0;
     for (size_t i = 0; i < r->n_paths; i++) {
         const sc_input *in = &r->inputs[i];
-        if (in->size < 0 || in->packed == SC_KIND_ZST ||
+        int gz = in->packed == SC_KIND_GZ || r->fmt == SC_FMT_GZ;
+        if (in->size < 0 || in->packed == SC_KIND_ZST || (gz && !in->bgzf) ||
             (r->fmt == SC_FMT_AUTO && !in->packed && in->kind != SC_KIND_RAW))
             return -1;
         /* A compressed one's decoded size is not known: about what
          * binary data shrinks by, so that small files take few workers. */
-        total += (in->packed || r->fmt == SC_FMT_GZ ? 4 : 1) * in->size;
+        total += (gz ? 4 : 1) * in->size;
     }
     return total;
 }

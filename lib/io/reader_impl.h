@@ -28,6 +28,7 @@ typedef struct sc_input {
     int kind;                   /* under auto and text: its sc_kind (what a
                                  * compressed one decodes to), else -1 */
     int packed;                 /* SC_KIND_GZ or _ZST when compressed */
+    int bgzf;                   /* gzip that starts with a BGZF member */
 } sc_input;
 
 /* Checks the inputs (inputs.c): each stat'ed once, a regular file opened
