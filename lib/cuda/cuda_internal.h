@@ -108,16 +108,6 @@ sc_status sc_cuda_upload(sc_ctx *ctx, sc_phase_times *times, void *d_dst,
 sc_status sc_cuda_download(sc_ctx *ctx, sc_phase_times *times, void *dst,
                            const void *d_src, size_t bytes);
 void sc_cuda_stages_free(struct sc_cuda *c);
-/* n items of `item` bytes at d_src downloaded a piece at a time, each
- * piece handed to ready as it lands while the next one crosses: into its
- * place in dst, or with one_buffer, each into dst's first
- * sc_cuda_piece_bytes(item) bytes. */
-sc_status sc_cuda_download_ready(sc_ctx *ctx, sc_phase_times *times,
-                                 struct sc_cuda *c, void *dst, int one_buffer,
-                                 const void *d_src, uint64_t n, size_t item,
-                                 sc_ready_fn ready, void *arg);
-/* The bytes of such a piece: whole items. */
-size_t sc_cuda_piece_bytes(size_t item);
 
 /* The device's stat figures of n elements of type as the host's running
  * state (work.c): what sc_stat_acc_merge() then adds in. */
@@ -162,23 +152,16 @@ int sc_cuda_queue(const sc_chunk_work *w, uint64_t n, uint64_t first,
 sc_status sc_cuda_ensure(sc_ctx *ctx, struct sc_cuda *c, int which,
                          size_t bytes);
 /* Sorts host keys on GPU c (bound by the call): src[0..n) in, sorted into
- * dst (may be src), each piece handed to ready (NULL: none) as it lands.
- * The whole array must fit (cuda_sort.c). */
+ * dst (may be src).  The whole array must fit (cuda_sort.c). */
 sc_status sc_cuda_sort_on(sc_ctx *ctx, sc_phase_times *times,
                           struct sc_cuda *c, const void *src, void *dst,
                           uint64_t n, sc_type type, unsigned lo_bit,
-                          unsigned hi_bit, int descending, sc_ready_fn ready,
-                          void *arg);
+                          unsigned hi_bit, int descending);
 /* The CUDA table's sort: on the first GPU, or with -d cuda:all one part
- * per GPU, sorted at once and merged on the host (cuda_sort.c); _ready
- * hands the result on as it lands (core/backend.h's sort_ready). */
+ * per GPU, sorted at once and merged on the host (cuda_sort.c). */
 sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, void *keys,
                        uint64_t n, sc_type type, unsigned lo_bit,
                        unsigned hi_bit, int descending);
-sc_status sc_cuda_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                             uint64_t n, sc_type type, unsigned lo_bit,
-                             unsigned hi_bit, int descending,
-                             sc_ready_fn ready, void *arg);
 /* The CUDA table's sort of records and argsort, on the first GPU
  * (cuda_rsort.c). */
 sc_status sc_cuda_sort_records(sc_ctx *ctx, sc_phase_times *times,

@@ -325,7 +325,6 @@ const sc_backend sc_cuda_backend = {
     .split_records = cuda_split_records,
     .scan = cuda_scan,
     .sort = sc_cuda_sort,
-    .sort_ready = sc_cuda_sort_ready,
     .sort_records = sc_cuda_sort_records,
     .gen = cuda_gen,
     .stat = cuda_stat,

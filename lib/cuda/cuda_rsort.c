@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include "cuda/cuda_internal.h"
 
+/* Bytes of the host buffer that pieces of the result pass through. */
+#define PIECE_BYTES ((size_t)16 << 20)
+
 _Static_assert((int)SCG_GATHER_ITEMS == (int)SC_GATHER_ITEMS &&
                (int)SCG_GATHER_KEYPOS == (int)SC_GATHER_KEYPOS &&
                (int)SCG_GATHER_POSITIONS == (int)SC_GATHER_POSITIONS,
@@ -29,16 +32,21 @@ static void order_bits(const sc_elem_order *o, unsigned *lo, unsigned *hi,
 }
 
 /* The result, n items of `size` bytes at d_res, to ready piece by piece
- * (through buf, each piece written out while the next one crosses), or
- * to the array arg. */
+ * (through buf), or to the array arg. */
 static sc_status hand_on(sc_ctx *ctx, sc_phase_times *times,
                          const unsigned char *d_res, uint64_t n, size_t size,
                          unsigned char *buf, sc_ready_fn ready, void *arg)
 {
     if (!ready)
         return sc_cuda_download(ctx, times, arg, d_res, n * size);
-    return sc_cuda_download_ready(ctx, times, ctx->cuda, buf, 1, d_res, n,
-                                  size, ready, arg);
+    uint64_t piece = PIECE_BYTES / size ? PIECE_BYTES / size : 1;
+    sc_status st = SC_OK;
+    for (uint64_t at = 0; st == SC_OK && at < n; at += piece) {
+        uint64_t len = n - at < piece ? n - at : piece;
+        st = sc_cuda_download(ctx, times, buf, d_res + at * size, len * size);
+        if (st == SC_OK) st = ready(arg, buf, len);
+    }
+    return st;
 }
 
 sc_status sc_cuda_sort_records(sc_ctx *ctx, sc_phase_times *times,
@@ -52,7 +60,7 @@ sc_status sc_cuda_sort_records(sc_ctx *ctx, sc_phase_times *times,
     size_t out_bytes = n * size > in_bytes ? n * size : in_bytes;
     unsigned char *buf = NULL;
     if (ready) {
-        size_t piece = sc_cuda_piece_bytes(size) / size;
+        size_t piece = PIECE_BYTES / size ? PIECE_BYTES / size : 1;
         buf = malloc((n < piece ? n : piece) * size);
         if (!buf) return sc_fail(ctx, SC_ERR_NOMEM, "out of memory");
     }

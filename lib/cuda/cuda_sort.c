@@ -2,7 +2,7 @@
  * -d cuda:all on all of them at once.
  *
  * One GPU: upload, radix sort, download, through the GPU's own buffers
- * and pinned stages, the result handed on as each piece lands.  Several: the keys are cut into one contiguous part
+ * and pinned stages.  Several: the keys are cut into one contiguous part
  * per GPU, each part sorted on its GPU by a thread of its own (the
  * caller's thread takes the first) into a second host buffer, and the
  * sorted parts are merged back into the keys on the pool's threads
@@ -25,13 +25,12 @@
 sc_status sc_cuda_sort_on(sc_ctx *ctx, sc_phase_times *times,
                           struct sc_cuda *c, const void *src, void *dst,
                           uint64_t n, sc_type type, unsigned lo_bit,
-                          unsigned hi_bit, int descending, sc_ready_fn ready,
-                          void *arg)
+                          unsigned hi_bit, int descending)
 {
     size_t bytes = n * sc_type_size(type);
     if (n < 2) {
         memmove(dst, src, bytes);
-        return ready && n ? ready(arg, dst, n) : SC_OK;
+        return SC_OK;
     }
     sc_status st;
     if ((st = sc_cuda_bind_on(ctx, c)) ||
@@ -49,10 +48,8 @@ sc_status sc_cuda_sort_on(sc_ctx *ctx, sc_phase_times *times,
     if (err) return sc_cuda_fail(ctx, (cudaError_t)err, "sort");
     CK(cudaStreamSynchronize(c->stream), "running kernels");
     sc_phase_add(times, SC_PH_MOVE, sc_now() - t0);
-    const void *d_res = c->buf[alt ? BUF_OUT : BUF_IN];
-    return ready ? sc_cuda_download_ready(ctx, times, c, dst, 0, d_res, n,
-                                          sc_type_size(type), ready, arg)
-                 : sc_cuda_download_on(ctx, times, c, dst, d_res, bytes);
+    return sc_cuda_download_on(ctx, times, c, dst,
+                               c->buf[alt ? BUF_OUT : BUF_IN], bytes);
 }
 
 /* One GPU's part of a sort spread over several. */
@@ -73,8 +70,7 @@ static void *part_main(void *arg)
 {
     part_job *j = arg;
     j->st = sc_cuda_sort_on(j->ctx, j->times, j->gpu, j->src, j->dst, j->n,
-                            SC_U32, j->lo_bit, j->hi_bit, j->descending,
-                            NULL, NULL);
+                            SC_U32, j->lo_bit, j->hi_bit, j->descending);
     if (j->st == SC_OK) {
         j->gpu->chunks++;           /* only this thread counts on this GPU */
         j->gpu->elems += j->n;
@@ -141,19 +137,15 @@ static sc_status sort_spread(sc_ctx *ctx, sc_phase_times *times,
     return st;
 }
 
-/* One GPU hands the result on piece by piece as it downloads, each piece
- * written out while the next one crosses; several merge on the host,
- * then hand the whole on. */
-sc_status sc_cuda_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                             uint64_t n, sc_type type, unsigned lo_bit,
-                             unsigned hi_bit, int descending,
-                             sc_ready_fn ready, void *arg)
+sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, void *keys,
+                       uint64_t n, sc_type type, unsigned lo_bit,
+                       unsigned hi_bit, int descending)
 {
     unsigned k = sc_type_size(type) == 4 ? sc_gpu_count(ctx) : 1;
     uint32_t *tmp = k > 1 && n >= 2 ? sc_big_alloc(n * 4) : NULL;
     if (!tmp)
         return sc_cuda_sort_on(ctx, times, ctx->cuda, keys, keys, n, type,
-                               lo_bit, hi_bit, descending, ready, arg);
+                               lo_bit, hi_bit, descending);
     int ranked = sc_type_ranked(type);
     sc_key key = sc_key_of((uint32_t)type);
     double t0 = sc_now();
@@ -164,13 +156,5 @@ sc_status sc_cuda_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
     /* Whatever happened, the keys are elements again. */
     if (ranked) sc_keys_rank(ctx->pool, ctx->threads, key, keys, n, 1);
     free(tmp);
-    return st == SC_OK && ready ? ready(arg, keys, n) : st;
-}
-
-sc_status sc_cuda_sort(sc_ctx *ctx, sc_phase_times *times, void *keys,
-                       uint64_t n, sc_type type, unsigned lo_bit,
-                       unsigned hi_bit, int descending)
-{
-    return sc_cuda_sort_ready(ctx, times, keys, n, type, lo_bit, hi_bit,
-                              descending, NULL, NULL);
+    return st;
 }

@@ -184,20 +184,6 @@ sc_status sc_sort_type(sc_ctx *ctx, void *keys, uint64_t n, sc_type type,
                          NULL, NULL);
 }
 
-/* The caller's ready, noting that a piece went out. */
-typedef struct handed {
-    sc_ready_fn ready;
-    void *arg;
-    int any;
-} handed;
-
-static sc_status hand_on(void *arg, void *items, uint64_t n)
-{
-    handed *h = arg;
-    h->any = 1;
-    return h->ready(h->arg, items, n);
-}
-
 /* Elements of every type on the device the policy picks; a sort that
  * fails leaves the keys reordered, never ranked (each device ranks and
  * unranks them itself). */
@@ -213,18 +199,30 @@ sc_status sc_sort_ready(sc_ctx *ctx, sc_phase_times *times, void *keys,
                                           n * sc_type_size(type));
     if (!b) return SC_ERR_NODEVICE;
     sc_status st;
-    /* A retry moves a GPU's whole sort to the CPU, while nothing was
-     * handed on (the keys are changed only as a piece goes out). */
-    handed h = { ready, arg, 0 };
+    /* A retry moves a GPU's whole sort to the CPU: nothing was handed on
+     * yet. */
     do st = b->sort_ready
             ? b->sort_ready(ctx, times, keys, n, type, lo_bit, hi_bit,
-                            descending, ready ? hand_on : NULL,
-                            ready ? (void *)&h : NULL)
+                            descending, ready, arg)
             : b->sort(ctx, times, keys, n, type, lo_bit, hi_bit, descending);
-    while (!h.any && sc_backend_retry(ctx, &b, st));
+    while (sc_backend_retry(ctx, &b, st));
     sc_backend_used(ctx, b);
     if (st == SC_OK && !b->sort_ready && ready && n) st = ready(arg, keys, n);
     return st;
+}
+
+/* The caller's ready, noting that a piece went out. */
+typedef struct handed {
+    sc_ready_fn ready;
+    void *arg;
+    int any;
+} handed;
+
+static sc_status hand_on(void *arg, void *items, uint64_t n)
+{
+    handed *h = arg;
+    h->any = 1;
+    return h->ready(h->arg, items, n);
 }
 
 sc_status sc_op_sort_records(sc_ctx *ctx, sc_phase_times *times, const void *in,
