@@ -24,7 +24,7 @@ need_cmd() {
 # the workers (one chunk a thread), not by the one reader.
 workers_read() {
     local f=$1; shift
-    sc-compact -v --count "$@" "$f" > /dev/null 2> v.txt
+    sc-compact -v -d cpu --count "$@" "$f" > /dev/null 2> v.txt
     grep -q "input $f: parallel BGZF" v.txt &&
         grep -q "each read and processed whole by one of" v.txt ||
         { cat v.txt >&2; return 1; }
