@@ -149,17 +149,6 @@ long_header() {
     done
 }
 
-# members FILE: "offset isize" of each BGZF member of FILE.
-members() {
-    perl -e 'local $/; open(my $f, "<", $ARGV[0]) or die; binmode $f;
-             my $d = <$f>; my $at = 0;
-             while ($at < length $d) {
-                 my $size = unpack("v", substr($d, $at + 16, 2)) + 1;
-                 my $isize = unpack("V", substr($d, $at + $size - 4, 4));
-                 print "$at $isize\n"; $at += $size;
-             }' "$1"
-}
-
 @test "par-claim: a corrupt member: the elements before it, then its offset; of two, the first, at any -j" {
     members sc.gz > list
     local n k at before j

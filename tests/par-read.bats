@@ -59,17 +59,6 @@ pieces() {
     split -b "$1" in.bin piece.
 }
 
-# members FILE: "offset isize" of each BGZF member of FILE.
-members() {
-    perl -e 'local $/; open(my $f, "<", $ARGV[0]) or die; binmode $f;
-             my $d = <$f>; my $at = 0;
-             while ($at < length $d) {
-                 my $size = unpack("v", substr($d, $at + 16, 2)) + 1;
-                 my $isize = unpack("V", substr($d, $at + $size - 4, 4));
-                 print "$at $isize\n"; $at += $size;
-             }' "$1"
-}
-
 @test "par-read: BGZF from bgzip and bgzip -@4 is read in parallel, the same bytes at every -j and -c" {
     need_cmd bgzip
     bgzip -c in.bin > a.gz
