@@ -310,6 +310,42 @@ make_data() {
     [ "$(cat got.out)" = 3 ]
 }
 
+@test "errors: an input refused for its kind after others, from a pipe: the figure and output of what came before" {
+    u32le 1 0 2 3 > in.bin
+    printf '\3757zXZ\0junk' > bad.xz
+    printf '1 2 3\n4 5 6\n' | gzip -n -c > text.gz
+    local bad args want
+    for bad in bad.xz text.gz; do
+        # A pipe is judged when it is reached: what came before it counts
+        # as before a corrupt gzip member.
+        for args in "sc-compact --count:3" "sc-split --count:3 1" "sc-scan --total:6" \
+                    "sc-split --ranges 2 --count:2 2"; do
+            want=${args#*:}
+            run_to got.out err.txt bash -c "cat $bad | ${args%%:*} in.bin -"
+            [ "$status" -eq 1 ] || { echo "# ${args%%:*} $bad: status $status" >&2; return 1; }
+            [ "$(cat got.out)" = "$want" ] ||
+                { echo "# ${args%%:*} $bad printed '$(cat got.out)', not '$want'" >&2; return 1; }
+            grep -q '(standard input)' err.txt
+            expect_one_line_error "${args%%[ ]*}" err.txt
+        done
+        run_to got.out err.txt bash -c "cat $bad | sc-stat in.bin -"
+        [ "$status" -eq 1 ]
+        grep -qx 'count 4' got.out
+        # compressed standard output is finished, as after other faults
+        run_to got.gz err.txt bash -c "cat $bad | sc-compact -z in.bin -"
+        [ "$status" -eq 1 ]
+        [ "$(gzip -dc got.gz | od -An -tu4 | xargs)" = "1 2 3" ]
+        # a regular file is judged before anything is read: nothing at all
+        run_to got.out err.txt sc-compact --count in.bin $bad
+        [ "$status" -eq 1 ] && [ ! -s got.out ]
+        # and so is a pipe with nothing before it: the whole input refused
+        run_to got.out err.txt bash -c "cat $bad | sc-compact --count"
+        [ "$status" -eq 1 ] && [ ! -s got.out ]
+        run_to got.out err.txt bash -c "cat $bad | sc-stat"
+        [ "$status" -eq 1 ] && [ ! -s got.out ]
+    done
+}
+
 @test "errors: a directory as input is an error naming it, exit 1" {
     mkdir adir
     local t
