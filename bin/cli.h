@@ -70,7 +70,7 @@ enum {
 "Conditions (all must hold; none given: x != 0):\n"                      \
 "      --eq V --ne V --lt V --le V --gt V --ge V\n"                      \
 "      --range LO:HI   LO <= x <= HI\n"                                  \
-"      --mask M        x & M != 0\n"                                     \
+"      --mask M        x & M != 0 (M < 0 in i32, i64: its two's complement)\n" \
 "  -x, --invert        negate the whole condition\n"
 
 typedef struct cli {
