@@ -310,6 +310,15 @@ int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)
     return 1;
 }
 
+void cli_buffer_unused(const cli *c, const char *mode, const char *what)
+{
+    int s = c->job.buffer_bytes != 0, t = c->job.tmpdir != NULL;
+    if (!s && !t) return;
+    cli_usage_error(c, "%s nothing %s: %s only for %s",
+                    s && t ? "-S and -T do" : s ? "-S does" : "-T does", mode,
+                    s && t ? "they are" : "it is", what);
+}
+
 /* --level is checked once every option is known: it may come before the
  * format it tunes, and its range is that format's. */
 static void check_level(cli *c)

@@ -114,6 +114,9 @@ void cli_build_record(cli *c);
  * keep data aside in memory and then in temporary files; returns 0 if
  * opt is neither. */
 int cli_buffer_option(cli *c, int opt, const char *arg, size_t least);
+/* -S or -T given where the run holds nothing aside (mode: "with -C"), so
+ * that they would do nothing: a usage error naming what they are for. */
+void cli_buffer_unused(const cli *c, const char *mode, const char *what);
 /* Remaining operands are the inputs; the conditions are read in the
  * element type, now known. */
 void cli_operands(cli *c, int argc, char **argv);

@@ -398,6 +398,32 @@ make_data() {
     expect_usage sc-rsort
 }
 
+@test "errors: -S and -T where nothing is held aside are usage errors, not ignored" {
+    u32le 5 1 9 2 > in.bin
+    local args opt
+    for args in "sc-split -r rej in.bin" "sc-split --count in.bin" \
+                "sc-split --ranges 3 -o p.%d in.bin" "sc-stat in.bin" \
+                "sc-stat --head 2 in.bin" "sc-stat --tail 2 in.bin" \
+                "sc-stat --bincount in.bin" "sc-stat --quantiles 2 in.bin" \
+                "sc-rsort -C in.bin"; do
+        for opt in "-S 64K" "-T ." "-S 64K -T ." "--buffer-size=64K" \
+                   "--temporary-directory=."; do
+            run ${args%% *} $opt ${args#* }
+            expect_usage "${args%% *}" || { echo "# $args $opt" >&2; return 1; }
+            [[ "$output" == *"nothing"*"only for"* ]] || { echo "# $args $opt: $output" >&2; return 1; }
+        done
+    done
+    [ ! -e rej ] && [ ! -e p.0 ]
+    # where something is held they are taken, as before
+    mkdir tmp
+    [ "$(sc-split -S 64K -T tmp in.bin | od -An -tu4 | xargs)" = "5 1 9 2" ]
+    [ "$(sc-split -S 64K -T tmp --lt 3 in.bin | od -An -tu4 | xargs)" = "1 2 5 9" ]
+    sc-stat --hist 2 -S 64K -T tmp in.bin | grep -qx 'count 4'
+    [ "$(sc-rsort -S 64K -T tmp in.bin | od -An -tu4 | xargs)" = "1 2 5 9" ]
+    sc-rsort in.bin > s.bin
+    [ "$(sc-rsort -m -S 64K -T tmp s.bin s.bin | od -An -tu4 | xargs)" = "1 1 2 2 5 5 9 9" ]
+}
+
 @test "errors: malformed and out-of-range values exit 2" {
     run sc-compact --eq abc
     expect_usage sc-compact
