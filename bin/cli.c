@@ -23,7 +23,7 @@ static const char common_help[] =
 "%s"
 "  -d, --device DEV    auto (default, or $SC_DEVICE), cpu, cuda, cuda:N,\n"
 "                      cuda:all (every GPU)\n"
-"  -j, --threads N     host threads (default: online CPUs)\n"
+"  -j, --threads N     host threads, 1 to 4096 (default: online CPUs)\n"
 "  -v, --verbose       at exit: device, element counts, time per phase\n"
 "  -P, --progress      show progress on standard error\n"
 "  -h, --help          show this help and exit\n"
@@ -259,7 +259,8 @@ void cli_common_option(cli *c, int opt, const char *arg)
     }
     case OPT_BIG_ENDIAN: c->job.big_endian = 1; break;
     case 'j':
-        c->threads = (unsigned)cli_number(c, "--threads", arg, 0, 4096);
+        c->threads = (unsigned)cli_number(c, "--threads", arg, 0,
+                                          SC_THREADS_MAX);
         if (c->threads == 0) cli_usage_error(c, "--threads must be at least 1");
         break;
     case 'v': j->verbose = 1; break;
@@ -307,6 +308,15 @@ int cli_buffer_option(cli *c, int opt, const char *arg, size_t least)
         cli_usage_error(c, "--buffer-size must be at least %zu bytes", least);
     c->job.buffer_bytes = (size_t)v;
     return 1;
+}
+
+void cli_buffer_unused(const cli *c, const char *mode, const char *what)
+{
+    int s = c->job.buffer_bytes != 0, t = c->job.tmpdir != NULL;
+    if (!s && !t) return;
+    cli_usage_error(c, "%s nothing %s: %s only for %s",
+                    s && t ? "-S and -T do" : s ? "-S does" : "-T does", mode,
+                    s && t ? "they are" : "it is", what);
 }
 
 /* --level is checked once every option is known: it may come before the

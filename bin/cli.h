@@ -70,7 +70,7 @@ enum {
 "Conditions (all must hold; none given: x != 0):\n"                      \
 "      --eq V --ne V --lt V --le V --gt V --ge V\n"                      \
 "      --range LO:HI   LO <= x <= HI\n"                                  \
-"      --mask M        x & M != 0\n"                                     \
+"      --mask M        x & M != 0 (M < 0 in i32, i64: its two's complement)\n" \
 "  -x, --invert        negate the whole condition\n"
 
 typedef struct cli {
@@ -114,6 +114,9 @@ void cli_build_record(cli *c);
  * keep data aside in memory and then in temporary files; returns 0 if
  * opt is neither. */
 int cli_buffer_option(cli *c, int opt, const char *arg, size_t least);
+/* -S or -T given where the run holds nothing aside (mode: "with -C"), so
+ * that they would do nothing: a usage error naming what they are for. */
+void cli_buffer_unused(const cli *c, const char *mode, const char *what);
 /* Remaining operands are the inputs; the conditions are read in the
  * element type, now known. */
 void cli_operands(cli *c, int argc, char **argv);

@@ -33,11 +33,31 @@ static int is_float_zero(sc_type t, uint64_t bits)
     return sc_type_is_float(t) && (bits & magnitude) == 0;
 }
 
-/* --mask: any word of the type's width. */
+/* --mask: any word of the type's width, written as an unsigned number
+ * or, in a signed type, as a negative value, which stands for its two's
+ * complement: -1 is every bit, as in C's x & -1. */
 static uint64_t cli_mask(const cli *c, const char *arg)
 {
-    return cli_number(c, "--mask", arg, 0,
-                      sc_type_size(c->job.type) == 8 ? UINT64_MAX : UINT32_MAX);
+    sc_type t = c->job.type;
+    int is_signed = sc_type_is_signed(t), neg = arg[0] == '-';
+    uint64_t top = sc_type_size(t) == 8 ? UINT64_MAX : UINT32_MAX, bits;
+    /* A negative number is read as i64 where the type is unsigned, only
+     * to tell a malformed one from one out of range. */
+    sc_status st = sc_value_parse(neg ? (is_signed ? t : SC_I64) : SC_U64,
+                                  arg, strlen(arg), &bits);
+    if (st == SC_OK && ((neg && !is_signed) || (!neg && bits > top)))
+        st = SC_ERR_RANGE;
+    if (st == SC_ERR_RANGE)
+        cli_usage_error(c, "value '%s' for --mask is out of range for %s "
+                        "(%s%llu to %llu)", arg, sc_type_name(t),
+                        is_signed ? "-" : "",
+                        is_signed ? (unsigned long long)(top / 2 + 1) : 0ULL,
+                        (unsigned long long)top);
+    if (st != SC_OK)
+        cli_usage_error(c, "invalid value '%s' for --mask (an integer%s)", arg,
+                        is_signed ? ", negative for its two's complement"
+                                  : "");
+    return bits;
 }
 
 /* One condition, in the element type. */

@@ -25,7 +25,8 @@ static const char usage[] =
 "                      of the memory this process may take, its limits\n"
 "                      included; at least 64M)\n"
 "  -T, --temporary-directory DIR  directory for temporary files\n"
-"                      (default $TMPDIR, else /tmp)\n";
+"                      (default $TMPDIR, else /tmp); -S and -T are usage\n"
+"                      errors with -C\n";
 
 enum { OPT_BITS = OPT_TOOL_BASE };
 
@@ -86,5 +87,8 @@ int main(int argc, char **argv)
         cli_usage_error(&c, "--check and --merge exclude each other");
     if (c.job.check && c.job.compact_out != SC_OUT_VALUES)
         cli_usage_error(&c, "--check and --indices exclude each other");
+    if (c.job.check)
+        cli_buffer_unused(&c, "with -C", "the input held to be sorted or "
+                          "merged");
     return cli_run(&c);
 }

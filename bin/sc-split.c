@@ -16,7 +16,8 @@ CLI_PRED_HELP "\n"
 "                      temporary files (default: a quarter of the memory\n"
 "                      this process may take, its limits included)\n"
 "  -T, --temporary-directory DIR  directory for temporary files\n"
-"                      (default $TMPDIR, else /tmp)\n"
+"                      (default $TMPDIR, else /tmp); -S and -T are usage\n"
+"                      errors with -r, --count or --ranges (none are held)\n"
 "      --count         print 'SELECTED REJECTED' instead (not with -r)\n"
 "      --ranges B1,B2,...  instead of a condition, cut by value into parts:\n"
 "                      part 0 gets x < B1, part p gets Bp <= x < Bp+1, the\n"
@@ -89,6 +90,10 @@ int main(int argc, char **argv)
                         "--ne, --lt, --le, --gt, --ge, --range, --mask, -x)");
     if (c.job.ranges && c.job.rejects)
         cli_usage_error(&c, "--ranges and --rejects exclude each other");
+    if (c.job.rejects || c.job.count_only || c.job.ranges)
+        cli_buffer_unused(&c, c.job.rejects ? "with -r"
+                              : c.job.ranges ? "with --ranges" : "with --count",
+                          "the rejects held until the selected ones are out");
     int status = cli_run(&c);
     free((void *)c.job.bounds);
     return status;

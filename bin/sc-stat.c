@@ -36,7 +36,8 @@ static const char usage[] =
 "                      (default: a quarter of the memory this process\n"
 "                      may take, its limits included)\n"
 "  -T, --temporary-directory DIR  where --hist keeps the rest\n"
-"                      (default $TMPDIR, else /tmp)\n";
+"                      (default $TMPDIR, else /tmp); -S and -T are usage\n"
+"                      errors without --hist\n";
 
 enum { OPT_HIST = OPT_TOOL_BASE, OPT_HEAD, OPT_TAIL, OPT_QUANTILES,
        OPT_SAMPLE, OPT_SEED, OPT_BINCOUNT };
@@ -143,5 +144,9 @@ int main(int argc, char **argv)
     if ((c.job.head || c.job.tail) && (c.job.quantiles || c.job.sample))
         cli_usage_error(&c, "--quantiles and --sample do not go with --head "
                         "or --tail");
+    if (!c.job.hist_buckets)
+        cli_buffer_unused(&c, c.job.head ? "with --head"
+                              : c.job.tail ? "with --tail" : "without --hist",
+                          "the input --hist keeps for its second look");
     return cli_run(&c);
 }

@@ -171,6 +171,45 @@ figures() {
     expect_same a out
 }
 
+@test "compact64: --mask in a signed type takes negative values as their two's complement, every integer type, against sc-ref" {
+    sc-gen -d cpu -e i32 --min -1000 --max 1000 -n 3001 -s 4 > a32
+    sc-gen -d cpu -e i64 --min -5000000000 --max 5000000000 -n 3001 -s 4 > a64
+    local t m
+    for t in i32 i64; do
+        f=a${t#i}
+        for m in -1 -2 -0x10 -2147483648 "-1 -x" "-4 --mask 1"; do
+            vs_ref sc-compact compact $f --type $t --mask $m
+            vs_ref sc-compact compact $f --type $t --indices --mask $m
+            vs_ref sc-split split $f --type $t --mask $m
+        done
+    done
+    # -1 is every bit: all but the zeros; the same as the type's largest word
+    [ "$(sc-compact -e i64 --mask -1 --count a64)" = "$(sc-compact -e i64 --ne 0 --count a64)" ]
+    [ "$(sc-compact -e i64 --mask -1 a64 | od -An -tx1 | md5sum)" = \
+      "$(sc-compact -e i64 --mask 0xffffffffffffffff a64 | od -An -tx1 | md5sum)" ]
+    [ "$(sc-compact -e i32 --mask -1 a32 | md5sum)" = "$(sc-compact -e i32 --mask 0xffffffff a32 | md5sum)" ]
+    # out of range: a usage error that names the type's range
+    local bad
+    for bad in "i32 -2147483649" "i32 4294967296" "i64 -9223372036854775809" \
+               "i64 18446744073709551616" "u32 -1" "u32 4294967296" "u64 -1" \
+               "u64 18446744073709551616"; do
+        set -- $bad
+        run sc-compact -e $1 --mask $2 a32
+        expect_usage sc-compact
+        case $1 in
+        i32) r="-2147483648 to 4294967295" ;;
+        i64) r="-9223372036854775808 to 18446744073709551615" ;;
+        u32) r="0 to 4294967295" ;;
+        u64) r="0 to 18446744073709551615" ;;
+        esac
+        [[ "$output" == "sc-compact: value '$2' for --mask is out of range for $1 ($r)"* ]] ||
+            { echo "# $bad: $output" >&2; return 1; }
+    done
+    run sc-split -e i32 --mask -0x a32
+    expect_usage sc-split
+    [[ "$output" == *"invalid value '-0x' for --mask"* ]]
+}
+
 @test "compact64: sc-split -r FILE, and the rejects held past -S in -T" {
     local t c
     mkdir tmpd

@@ -141,7 +141,7 @@ loads_driver() {
                 SC_TEST_COST=$cost run -0 --separate-stderr $t -d auto -v -o out $f
                 [[ "$stderr" == *"why: auto kept to the CPU: no CUDA GPU: no CUDA driver is installed"* ]] ||
                     { echo "# $t $f $cost: $stderr" >&2; return 1; }
-                [[ "$stderr" != *"estimated"* && "$stderr" != *"GB/s"* &&
+                [[ "$stderr" != *"estimated"* && "$stderr" != *"GiB/s"* &&
                    "$stderr" != *"insufficient"* ]] ||
                     { echo "# $t $f $cost: $stderr" >&2; return 1; }
             done

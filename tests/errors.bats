@@ -310,6 +310,42 @@ make_data() {
     [ "$(cat got.out)" = 3 ]
 }
 
+@test "errors: an input refused for its kind after others, from a pipe: the figure and output of what came before" {
+    u32le 1 0 2 3 > in.bin
+    printf '\3757zXZ\0junk' > bad.xz
+    printf '1 2 3\n4 5 6\n' | gzip -n -c > text.gz
+    local bad args want
+    for bad in bad.xz text.gz; do
+        # A pipe is judged when it is reached: what came before it counts
+        # as before a corrupt gzip member.
+        for args in "sc-compact --count:3" "sc-split --count:3 1" "sc-scan --total:6" \
+                    "sc-split --ranges 2 --count:2 2"; do
+            want=${args#*:}
+            run_to got.out err.txt bash -c "cat $bad | ${args%%:*} in.bin -"
+            [ "$status" -eq 1 ] || { echo "# ${args%%:*} $bad: status $status" >&2; return 1; }
+            [ "$(cat got.out)" = "$want" ] ||
+                { echo "# ${args%%:*} $bad printed '$(cat got.out)', not '$want'" >&2; return 1; }
+            grep -q '(standard input)' err.txt
+            expect_one_line_error "${args%%[ ]*}" err.txt
+        done
+        run_to got.out err.txt bash -c "cat $bad | sc-stat in.bin -"
+        [ "$status" -eq 1 ]
+        grep -qx 'count 4' got.out
+        # compressed standard output is finished, as after other faults
+        run_to got.gz err.txt bash -c "cat $bad | sc-compact -z in.bin -"
+        [ "$status" -eq 1 ]
+        [ "$(gzip -dc got.gz | od -An -tu4 | xargs)" = "1 2 3" ]
+        # a regular file is judged before anything is read: nothing at all
+        run_to got.out err.txt sc-compact --count in.bin $bad
+        [ "$status" -eq 1 ] && [ ! -s got.out ]
+        # and so is a pipe with nothing before it: the whole input refused
+        run_to got.out err.txt bash -c "cat $bad | sc-compact --count"
+        [ "$status" -eq 1 ] && [ ! -s got.out ]
+        run_to got.out err.txt bash -c "cat $bad | sc-stat"
+        [ "$status" -eq 1 ] && [ ! -s got.out ]
+    done
+}
+
 @test "errors: a directory as input is an error naming it, exit 1" {
     mkdir adir
     local t
@@ -360,6 +396,32 @@ make_data() {
     expect_usage sc-rsort
     run sc-rsort -S
     expect_usage sc-rsort
+}
+
+@test "errors: -S and -T where nothing is held aside are usage errors, not ignored" {
+    u32le 5 1 9 2 > in.bin
+    local args opt
+    for args in "sc-split -r rej in.bin" "sc-split --count in.bin" \
+                "sc-split --ranges 3 -o p.%d in.bin" "sc-stat in.bin" \
+                "sc-stat --head 2 in.bin" "sc-stat --tail 2 in.bin" \
+                "sc-stat --bincount in.bin" "sc-stat --quantiles 2 in.bin" \
+                "sc-rsort -C in.bin"; do
+        for opt in "-S 64K" "-T ." "-S 64K -T ." "--buffer-size=64K" \
+                   "--temporary-directory=."; do
+            run ${args%% *} $opt ${args#* }
+            expect_usage "${args%% *}" || { echo "# $args $opt" >&2; return 1; }
+            [[ "$output" == *"nothing"*"only for"* ]] || { echo "# $args $opt: $output" >&2; return 1; }
+        done
+    done
+    [ ! -e rej ] && [ ! -e p.0 ]
+    # where something is held they are taken, as before
+    mkdir tmp
+    [ "$(sc-split -S 64K -T tmp in.bin | od -An -tu4 | xargs)" = "5 1 9 2" ]
+    [ "$(sc-split -S 64K -T tmp --lt 3 in.bin | od -An -tu4 | xargs)" = "1 2 5 9" ]
+    sc-stat --hist 2 -S 64K -T tmp in.bin | grep -qx 'count 4'
+    [ "$(sc-rsort -S 64K -T tmp in.bin | od -An -tu4 | xargs)" = "1 2 5 9" ]
+    sc-rsort in.bin > s.bin
+    [ "$(sc-rsort -m -S 64K -T tmp s.bin s.bin | od -An -tu4 | xargs)" = "1 1 2 2 5 5 9 9" ]
 }
 
 @test "errors: malformed and out-of-range values exit 2" {

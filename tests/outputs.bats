@@ -292,6 +292,22 @@ user_dir() {
     grep -qx "sc-compact: elements: in 20000, out $n" err.txt
 }
 
+@test "outputs: -v and -P give sizes and rates in binary units (MiB, as -S and -c count), never MB" {
+    sc-gen -n 1M --dist iota -z > iota.gz
+    local t
+    for t in sc-compact sc-split sc-scan sc-stat sc-rsort; do
+        $t -v -P iota.gz 2> err.txt > /dev/null
+        tr '\r' '\n' < err.txt > lines.txt
+        # 4 MiB decoded: said as 4.0 MiB, not as 4.2 MB
+        grep -qE "^$t: input iota.gz: .*, 4\.0 MiB decoded at [0-9]+ MiB/s$" lines.txt ||
+            { echo "# $t: $(cat lines.txt)" >&2; return 1; }
+        grep -qE "^$t: [0-9.]+ MiB read, [0-9.]+ MiB/s" lines.txt
+        if grep -E '[0-9] [KMGT]B\b|[KMGT]B/s' lines.txt; then
+            echo "# $t printed a decimal unit" >&2; return 1
+        fi
+    done
+}
+
 @test "outputs: -P shows no percent for a gzip input found by auto-detection" {
     sc-gen -n 1M --dist iota -z > iota.gz
     sc-rsort -P iota.gz 2> err.txt > /dev/null

@@ -51,7 +51,7 @@ same_everywhere() {
 # how FILE: -v's word for how FILE was read.
 how() {
     sc-compact -v --count "$1" 2>&1 >/dev/null |
-        sed -n "s/^sc-compact: input $1: \(.*\), [0-9.]* MB decoded at [0-9]* MB\/s$/\1/p"
+        sed -n "s/^sc-compact: input $1: \(.*\), [0-9.]* MiB decoded at [0-9]* MiB\/s$/\1/p"
 }
 
 # pieces N: in.bin cut into piece.* of N bytes.

@@ -151,6 +151,56 @@ same_devices64() {
     done
 }
 
+@test "stat64: the mean is sum / count to 6 decimals, a tie away from zero, as exact fractions give; a float's as %.6f of the double sum; sc-stat(1) says so" {
+    # Inputs written by python with the mean it expects: integers from
+    # exact fractions (ties of both signs, huge sums, random values), floats
+    # from the double sum in order (under 1024 elements: one block).
+    python3 - <<'PY'
+import random, struct
+from fractions import Fraction
+random.seed(11)
+F = {'u32': '<I', 'i32': '<i', 'u64': '<Q', 'i64': '<q', 'f32': '<f', 'f64': '<d'}
+def away(m):
+    q, r = divmod(abs(m) * 10**6, 1)
+    q += r >= Fraction(1, 2)
+    s = '%d.%06d' % divmod(q, 10**6)
+    return ('-' if m < 0 and q else '') + s
+cases = [('u32', [1] + [0] * 1999999), ('i32', [-1] + [0] * 1999999),
+         ('i32', [-3] + [0] * 1999999), ('i32', [-1, -1, -2]), ('u32', [2, 2, 1]),
+         ('u64', [2**64 - 1] * 3 + [0] * 4), ('i64', [-2**63] * 3 + [1] * 4),
+         ('i64', [-5] + [0] * 1999999)]
+for t, lo, hi in (('u32', 0, 2**32), ('i32', -2**31, 2**31),
+                  ('u64', 0, 2**64), ('i64', -2**63, 2**63)):
+    for n in (3, 7, 1001):
+        cases.append((t, [random.randrange(lo, hi) for _ in range(n)]))
+for t in ('f32', 'f64'):
+    for n in (3, 7, 1001):
+        cases.append((t, [random.uniform(-1e6, 1e6) for _ in range(n)]))
+    cases.append((t, [-1e-9, 0.0]))
+    cases.append((t, [0.0078125]))      # a tie at 6 decimals: to even
+for k, (t, v) in enumerate(cases):
+    data = b''.join(struct.pack(F[t], x) for x in v)
+    open('m%d.bin' % k, 'wb').write(data)
+    if t[0] == 'f':
+        v = [struct.unpack(F[t], struct.pack(F[t], x))[0] for x in v]
+        total = 0.0
+        for x in v:
+            total += x
+        want = '%.6f' % (total / len(v))
+    else:
+        want = away(Fraction(sum(v), len(v)))
+    open('m%d.want' % k, 'w').write('%s mean %s\n' % (t, want))
+PY
+    local w t want got
+    for w in m*.want; do
+        read -r t _ want < "$w"
+        got=$(sc-stat -e "$t" "${w%.want}.bin" | sed -n 's/^mean //p')
+        [ "$got" = "$want" ] || { echo "# ${w%.want} ($t): mean $got, want $want" >&2; return 1; }
+    done
+    # the page says how it rounds
+    grep -q 'a tie away from zero' "$SC_SRCDIR/man/sc-stat.1"
+}
+
 @test "stat64: u64 sums past 2^64 and i64 negative sums are exact, means to 6 decimals" {
     pack64 u64 18446744073709551615 18446744073709551615 18446744073709551614 > u.bin
     run -0 sc-stat -e u64 u.bin

@@ -65,15 +65,22 @@ sc_status sc_ctx_init(sc_ctx *ctx, const char *spec, unsigned threads,
     if (!spec && (spec = getenv("SC_DEVICE"))) from = "SC_DEVICE";
     if (spec && !*spec && spec == getenv("SC_DEVICE")) spec = NULL;
     if (!spec) spec = "auto";
-    ctx->threads = threads ? threads : online_cpus();
     ctx->cuda_index = -1;
+    if (threads > SC_THREADS_MAX)
+        return sc_fail(ctx, SC_ERR_USAGE, "%u host threads asked for; at "
+                       "most %d", threads, SC_THREADS_MAX);
+    unsigned online = online_cpus();
+    ctx->threads = threads ? threads
+                 : online < SC_THREADS_MAX ? online : SC_THREADS_MAX;
     sc_ctx_name_cpu(ctx);
     int want_cuda, is_auto, index;
     if (parse_device(spec, &want_cuda, &is_auto, &index, all_gpus) != 0)
         return sc_fail(ctx, SC_ERR_USAGE, "invalid %s '%s' (auto, cpu, "
                        "cuda, cuda:N, cuda:all)", from, spec);
     sc_status st = sc_pool_new(&ctx->pool, ctx->threads);
-    if (st != SC_OK) return sc_fail(ctx, st, "cannot start threads");
+    if (st != SC_OK)
+        return sc_fail(ctx, st, "cannot start %u host threads: %s",
+                       ctx->threads, strerror(errno));
     ctx->policy = want_cuda ? SC_POLICY_CUDA
                 : is_auto ? SC_POLICY_AUTO : SC_POLICY_CPU;
     ctx->cuda_index = index < 0 ? 0 : index;

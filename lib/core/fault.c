@@ -11,11 +11,14 @@ enum { EMPTY, WRITING, HELD };
 /* Where sc_fail() puts this thread's faults instead of the context. */
 static _Thread_local sc_fault *caught;
 
+/* SC_ERR_FORMAT is here for an input refused for its kind when the read
+ * reaches it (a pipe, which cannot be judged beforehand): what came before
+ * it was read as data.  A regular file is refused before any reading. */
 int sc_is_data_fault(sc_status st)
 {
     return st == SC_ERR_PARTIAL || st == SC_ERR_GZIP || st == SC_ERR_ZSTD ||
            st == SC_ERR_TEXT || st == SC_ERR_RANGE || st == SC_ERR_OPEN ||
-           st == SC_ERR_IO;
+           st == SC_ERR_IO || st == SC_ERR_FORMAT;
 }
 
 sc_status sc_fault_vset(sc_fault *f, sc_status st, const char *fmt,

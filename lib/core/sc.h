@@ -66,9 +66,14 @@ typedef enum sc_device_kind { SC_DEVICE_CPU = 0, SC_DEVICE_CUDA = 1 } sc_device_
 
 typedef struct sc_ctx sc_ctx;
 
+/* The most host threads a context takes (sc_ctx_new's threads, -j). */
+#define SC_THREADS_MAX 4096
+
 /* spec: "auto", "cpu", "cuda", "cuda:N", "cuda:all" (every GPU), or NULL
  * for $SC_DEVICE or "auto".
- * threads: host threads, 0 for the number of online CPUs.
+ * threads: host threads, 1 to SC_THREADS_MAX, or 0 for the number of
+ * online CPUs (at most SC_THREADS_MAX); more is SC_ERR_USAGE, and threads
+ * the system will not start are SC_ERR_NOMEM, its message saying why.
  * On error *out is NULL unless the context itself was made (then its
  * message says why); free it with sc_ctx_free(). */
 sc_status sc_ctx_new(sc_ctx **out, const char *spec, unsigned threads);

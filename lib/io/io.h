@@ -76,6 +76,9 @@ typedef struct sc_decoding {
 /* The i-th compressed input opened, in order: a pointer valid until the
  * reader closes, or NULL past the last. */
 const sc_decoding *sc_reader_decoding(const sc_reader *r, size_t i);
+/* Bytes of the stream handed on so far, decoded: none when a fault came
+ * before any data. */
+uint64_t sc_reader_decoded(const sc_reader *r);
 /* How d was decoded, in words: "parallel BGZF", "one stream (zlib)", ... */
 void sc_decoding_how(const sc_decoding *d, char *buf, size_t cap);
 

@@ -146,6 +146,11 @@ uint64_t sc_reader_bytes_read(const sc_reader *r)
     return atomic_load_explicit(&r->total_bytes, memory_order_relaxed);
 }
 
+uint64_t sc_reader_decoded(const sc_reader *r)
+{
+    return r->decoded;
+}
+
 /* The fault of an input that ends inside an element, held back. */
 static void defer_stray(sc_reader *r)
 {

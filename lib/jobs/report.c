@@ -61,9 +61,10 @@ void sc_job_report_inputs(const sc_job *j, const sc_reader *r)
     for (size_t i = 0; r && (d = sc_reader_decoding(r, i)); i++) {
         char how[96];
         sc_decoding_how(d, how, sizeof how);
-        double mb = (double)d->bytes / 1e6;
+        /* MiB, as -P's line and the SIZE suffixes count. */
+        double mb = (double)d->bytes / 1048576.0;
         double s = d->seconds + (d->claims_to - d->claims_from);
-        fprintf(stderr, "%s: input %s: %s, %.1f MB decoded at %.0f MB/s\n",
+        fprintf(stderr, "%s: input %s: %s, %.1f MiB decoded at %.0f MiB/s\n",
                 prog, d->name, how, mb, s > 0 ? mb / s : 0);
     }
 }

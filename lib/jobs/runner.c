@@ -4,6 +4,7 @@
  * --count / --total, the commit) and -v's report. */
 #include <stdio.h>
 #include <string.h>
+#include "io/io.h"
 #include "jobs/stream_job.h"
 
 static sc_status print_figures(job_state *js, const sc_job_type *t)
@@ -165,6 +166,12 @@ sc_status sc_run_stream(sc_ctx *ctx, const sc_job *j, const sc_job_type *t)
     js.source_open = st == SC_OK;
     if (st == SC_OK && !(t->alone && t->alone(&js, &st)))
         st = stream(&js, t, &src, &ps);
+    /* An input refused for its kind only when the read reached it (a
+     * pipe) is a fault after the data before it; with no data before it,
+     * the whole input was refused, as a regular file is before anything
+     * is read: no figure, nothing kept. */
+    if (st == SC_ERR_FORMAT && js.reader && !sc_reader_decoded(js.reader))
+        js.source_open = 0;
     if (j->verbose) sc_job_report_inputs(j, js.reader);
     sc_reader_close(js.reader);
     st = t->finish ? t->finish(&js, st) : finish(&js, t, st);

@@ -60,6 +60,11 @@ sc_job_kind sc_sort_cost_kind(sc_type t, const sc_elem_order *o, int keypos)
  * the CPU end to end. */
 #define TEARDOWN_SECONDS 0.07
 
+/* -v's sizes and rates are in binary units, as -P's and the SIZE
+ * suffixes are; the rates above are bytes per second. */
+#define MIB 1048576.0
+#define GIB (1024.0 * MIB)
+
 static double cpu_rate(const sc_ctx *ctx, sc_job_kind w)
 {
     double r = rates[w].cpu_thread * ctx->threads;
@@ -95,12 +100,12 @@ int sc_cost_gpu_pays(const sc_ctx *ctx, sc_job_kind w, int64_t bytes, double eta
             /* Estimates for a GPU that failed to start would be of none. */
             snprintf(why, why_len, "%s", sc_device_failure(ctx));
         else if (bytes < 0)
-            snprintf(why, why_len, "size unknown; per chunk cpu %.1f GB/s, "
-                     "gpu %.1f GB/s", cpu / 1e9, gpu / 1e9);
+            snprintf(why, why_len, "size unknown; per chunk cpu %.1f GiB/s, "
+                     "gpu %.1f GiB/s", cpu / GIB, gpu / GIB);
         else
-            snprintf(why, why_len, "%.3g MB: estimated cpu %.3f s, gpu %.3f s "
-                     "(start %.2f s), with %.2f s of teardown at exit",
-                     (double)bytes / 1e6, t_cpu, t_gpu, eta, teardown);
+            snprintf(why, why_len, "%.3g MiB: estimated cpu %.3f s, gpu %.3f "
+                     "s (start %.2f s), with %.2f s of teardown at exit",
+                     (double)bytes / MIB, t_cpu, t_gpu, eta, teardown);
     }
     return pays;
 }

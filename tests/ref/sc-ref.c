@@ -362,11 +362,14 @@ static uint64_t parse_value(int t, const char *s)
     return (neg ? 0 - mag : mag) & ones(width_of(t));
 }
 
-/* --mask M: a bit pattern of the type's width, integer types only. */
+/* --mask M: a bit pattern of the type's width, integer types only; in a
+ * signed type a negative M is its two's complement (-1: every bit). */
 static uint64_t parse_mask(int t, const char *s)
 {
     if (is_float(t))
         die("--mask needs an integer type, not", type_names[t]);
+    if (is_signed(t) && s[0] == '-')
+        return parse_value(t, s);
     uint64_t m = parse_u64(s);
     if (m > ones(width_of(t)))
         die("mask wider than the type", s);

@@ -18,6 +18,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include "tap.h"
 
 /* ------------------------------------------------------------------ TAP */
@@ -186,6 +188,39 @@ static void test_strerror(void)
 
 static sc_ctx *cpu_ctx, *cpu1_ctx, *def_ctx, *gpu_ctx, *all_ctx;
 
+/* Threads the system will not start (a child whose address space has no
+ * room for their stacks): SC_ERR_NOMEM saying why, and the context, with
+ * the threads that did start, is freed. */
+static void test_ctx_threads_refused(void)
+{
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    int known = f && fscanf(f, "%lu", &pages) == 1;
+    if (f) fclose(f);
+    if (!known) {
+        skip("no /proc/self/statm", "threads the system will not start");
+        return;
+    }
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        rlim_t room = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (64u << 20);
+        struct rlimit rl = { room, room };
+        if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(2);
+        sc_ctx *c = NULL;
+        sc_status st = sc_ctx_new(&c, "cpu", SC_THREADS_MAX);
+        int good = st == SC_ERR_NOMEM && c &&
+                   strstr(sc_ctx_message(c), "cannot start 4096 host threads: ");
+        if (!good) fprintf(stderr, "# got %d: %s\n", (int)st, c ? sc_ctx_message(c) : "");
+        sc_ctx_free(c);
+        _exit(good ? 0 : 1);
+    }
+    int status = -1;
+    if (child > 0) waitpid(child, &status, 0);
+    ok(child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+       "threads the system will not start: SC_ERR_NOMEM saying why (status %d)", status);
+}
+
 static void test_ctx(void)
 {
     sc_ctx *c = NULL;
@@ -265,6 +300,20 @@ static void test_ctx(void)
             sc_ctx_free(c);
         all_ctx = NULL;
     }
+    /* More threads than SC_THREADS_MAX: none started, a usage error that
+     * names the bound; the context is there for its message. */
+    const unsigned too_many[] = { SC_THREADS_MAX + 1, 100000, UINT32_MAX };
+    for (size_t k = 0; k < sizeof too_many / sizeof too_many[0]; k++) {
+        c = NULL;
+        st = sc_ctx_new(&c, "cpu", too_many[k]);
+        ok(st == SC_ERR_USAGE && c && strstr(sc_ctx_message(c), "at most 4096"),
+           "sc_ctx_new(\"cpu\", %u) is SC_ERR_USAGE naming the bound (got %d: %s)",
+           too_many[k], (int)st, c ? sc_ctx_message(c) : "(no context)");
+        sc_ctx_free(c);
+    }
+    ok(SC_THREADS_MAX == 4096, "SC_THREADS_MAX is 4096, as libsc(3) says");
+    test_ctx_threads_refused();
+
     c = NULL;
     st = sc_ctx_new(&c, "cuda:al", 0);
     ok(st == SC_ERR_USAGE && strstr(sc_ctx_message(c), "cuda:all") != NULL,
