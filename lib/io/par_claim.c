@@ -77,7 +77,6 @@ static off_t walk(int fd, off_t start, off_t end, size_t max_bytes,
 
 int sc_par_claim(sc_par *p, sc_reader *r, size_t max, sc_claim *cl)
 {
-    p->claiming = 1;
     if (p->stage_pos < p->stage_len || p->bg_on || p->bad_why || p->eof)
         return 0;
     /* The compressed bytes in hand are read again by the claim. */
@@ -93,6 +92,7 @@ int sc_par_claim(sc_par *p, sc_reader *r, size_t max, sc_claim *cl)
     if (to == start || lseek(r->fd, to, SEEK_SET) < 0) return 0;
     *cl = (sc_claim){ r->fd, start, (size_t)(to - start), bytes / r->size,
                       1, r->file_bytes - in_hand, r->n_decs - 1 };
+    p->claiming = 1;
     p->pos = p->end = 0;
     p->done_units += units;
     p->last_empty = empty_last;

@@ -55,8 +55,8 @@ struct sc_par {
     size_t read_len;
     ssize_t read_got;
     int reading;
-    /* Workers claim members (par_claim.c): no round is decoded ahead,
-     * so that the stage empties and claims go on from there. */
+    /* Workers have claimed members (par_claim.c): no round is decoded
+     * ahead, so that the stage empties and claims go on from there. */
     int claiming;
     sc_status claim_st;         /* the first claim's fault in the file's */
     uint64_t claim_at;          /* order, and where it is */
