@@ -225,3 +225,105 @@ long_header() {
         esac
     done
 }
+
+# zstd frames with their sizes, claimed where SC_TEST_ZSTD_CLAIMS=1 asks
+# (the claims of frames wait to be measured against the rounds).
+zstd_claims() {
+    sc-gen -n 0 --zstd > /dev/null 2>&1 || skip "sc built without zstd"
+    export SC_TEST_ZSTD_CLAIMS=1
+}
+
+# frames_read FILE ARGS...: as workers_read, for zstd frames.
+frames_read() {
+    local f=$1; shift
+    sc-compact -v -d cpu --count "$@" "$f" > /dev/null 2> v.txt
+    grep -q "input $f: parallel zstd frames" v.txt &&
+        grep -q "each read and processed whole by one of" v.txt ||
+        { cat v.txt >&2; return 1; }
+}
+
+@test "par-claim: sc's zstd frames and zstd's own are claimed by the workers, the same bytes at every -j and -c; pzstd's and 8 MiB frames read as before" {
+    zstd_claims
+    sc-compact --zstd --level 3 --ge 0 in.bin > sc.zst
+    split -b 1000000 in.bin piece.
+    local p f j c
+    if command -v zstd > /dev/null; then
+        for p in piece.*; do zstd -q -c "$p"; done > cli.zst
+    else
+        cp sc.zst cli.zst
+    fi
+    frames_read sc.zst -j 4
+    frames_read cli.zst -j 4
+    sc-compact --zstd --level 9 --ge 0 in.bin > big.zst
+    for f in sc.zst cli.zst big.zst; do
+        for j in 2 5 16; do
+            for c in 64K 1M 4M; do
+                sc-compact -d cpu -j $j -c $c --ge 0 $f > got.out
+                cmp -s in.bin got.out ||
+                    { echo "# $f -j $j -c $c: other bytes" >&2; return 1; }
+            done
+        done
+    done
+    if command -v pzstd > /dev/null; then
+        pzstd -q -p 4 -c in.bin > pz.zst
+        sc-compact -d cpu -j 4 --ge 0 pz.zst > got.out
+        expect_same in.bin got.out
+    fi
+    sc-scan -d cpu -j 4 sc.zst > got.out
+    sc-scan -d cpu -j 1 in.bin > want.out
+    expect_same want.out got.out
+    sc-compact -d cpu -j 4 --record 28 --key 4:u32 --gt 1000 sc.zst > got.out 2> err.txt || true
+    head -c $((857144 * 28)) in.bin > rec.bin
+    sc-compact -d cpu -j 1 --record 28 --key 4:u32 --gt 1000 rec.bin > want.out
+    expect_same want.out got.out
+}
+
+@test "par-claim: a corrupt zstd frame: the frames before it, then its offset; of two, the first; random damage" {
+    zstd_claims
+    sc-compact --zstd --level 3 --ge 0 in.bin > sc.zst
+    # sc's frames hold 2 MiB each: frame k starts where the seek table says
+    local offs at j i size kind before
+    offs=$(perl -e 'local $/; open(my $f, "<", $ARGV[0]) or die; binmode $f;
+                    my $d = <$f>; my $n = unpack("V", substr($d, -9, 4));
+                    my $t = length($d) - 9 - 12 * $n; my $at = 0;
+                    for my $k (0 .. $n - 1) { print "$at\n";
+                        $at += unpack("V", substr($d, $t + 12 * $k, 4)); }' sc.zst)
+    set -- $offs
+    [ $# -ge 10 ]
+    for k in 1 4; do
+        at=$(echo "$offs" | sed -n "$((k + 1))p")
+        cp sc.zst bad.zst
+        flip_byte bad.zst $((at + 5000))
+        flip_byte bad.zst $(( $(echo "$offs" | sed -n "$((k + 3))p") + 5000 ))
+        head -c $((k * 2097152)) in.bin > want.out
+        for j in 2 4 16; do
+            run_to got.out err.txt sc-compact -d cpu -j $j --ge 0 bad.zst
+            [ "$status" -eq 1 ]
+            expect_same want.out got.out
+            expect_one_line_error sc-compact err.txt
+            grep -q "^sc-compact: bad.zst: corrupt zstd data near compressed byte $at: " err.txt ||
+                { cat err.txt >&2; return 1; }
+        done
+    done
+    size=$(stat -c %s sc.zst)
+    for i in $(seq 1 30); do
+        cp sc.zst dam.zst
+        at=$(( (RANDOM * 32768 + RANDOM) % size ))
+        kind=$((i % 3))
+        case $kind in
+            0) flip_byte dam.zst $at ;;
+            1) set_byte dam.zst $at 0 ;;
+            2) { head -c $at sc.zst; tail -c +$((at + 1 + RANDOM % 5000)) sc.zst; } > dam.zst ;;
+        esac
+        before=$(echo "$offs" | awk -v at=$at '$1 < at { n++ } END { print (n > 0 ? n - 1 : 0) * 2097152 }')
+        run_to got.out err.txt timeout 60 sc-compact -d cpu -j $((2 + i % 15)) --ge 0 dam.zst
+        case $status in
+            0) expect_same in.bin got.out ;;
+            1) head -c $before in.bin > want.out
+               expect_prefix want.out got.out ||
+                   { echo "# damage $kind at $at: lost what came before" >&2; return 1; }
+               expect_one_line_error sc-compact err.txt ;;
+            *) echo "# damage $kind at $at: status $status" >&2; cat err.txt >&2; return 1 ;;
+        esac
+    done
+}

@@ -11,6 +11,7 @@
 #include "io/detect.h"
 #include "io/io.h"
 #include "io/bgzf.h"
+#include "io/par.h"
 #include "io/reader_impl.h"
 #include "io/zstdio.h"
 
@@ -63,13 +64,16 @@ static sc_kind sniff_decoded(int fd, off_t at, sc_kind packed)
     return sc_sniff_text(out, made);
 }
 
-/* Whether the gzip file at offset at starts with a BGZF member, whose
- * members the workers may claim. */
-static int starts_bgzf(int fd, off_t at)
+/* What the first unit of the compressed file at offset at decodes to,
+ * where claims may take it (a BGZF member: at most 64 KiB; a zstd frame
+ * that carries its size), else 0. */
+static size_t first_unit(int fd, off_t at, int zstd)
 {
     unsigned char head[64];
     ssize_t n = pread(fd, head, sizeof head, at);
-    return n > 0 && sc_bgzf_block_size(head, (size_t)n) > 0;
+    if (n <= 0) return 0;
+    if (zstd) return sc_zframe_first_size(head, (size_t)n);
+    return sc_bgzf_block_size(head, (size_t)n) > 0 ? SC_BGZF_MAX_BLOCK : 0;
 }
 
 /* Inputs kept open from their check to their read, at most: a command
@@ -110,8 +114,9 @@ static sc_status look_at(sc_ctx *ctx, const char *path, sc_format fmt,
         in->packed = in->kind;
         in->kind = sniff_decoded(fd, in->at, (sc_kind)in->packed);
     }
-    if (in->size >= 0 && (fmt == SC_FMT_GZ || in->packed == SC_KIND_GZ))
-        in->bgzf = starts_bgzf(fd, in->at);
+    int gz = fmt == SC_FMT_GZ || in->packed == SC_KIND_GZ;
+    if (in->size >= 0 && (gz || fmt == SC_FMT_ZST || in->packed == SC_KIND_ZST))
+        in->unit = first_unit(fd, in->at, !gz);
     if (keep && !is_stdin) in->fd = fd;
     else if (!is_stdin) close(fd);
     in->fd_is_stdin = is_stdin;

@@ -37,16 +37,17 @@ sc_status sc_reader_raise(sc_reader *r);
 /* A whole chunk of a regular file that any thread may read, so that the
  * pipeline's workers read at once (source.h's claim() and claim_read()):
  * up to max elements of the reader's type, which buf holds.  Plain bytes
- * make a claim of max elements; BGZF members make one of the whole
- * members that fit, read and decoded by the claim's own thread. */
+ * make a claim of max elements; BGZF members (and zstd frames with their
+ * size) make one of the whole units that fit, read and decoded by the
+ * claim's own thread. */
 typedef struct sc_claim {
     int fd;
     off_t at;                   /* in the file, where its bytes start */
     size_t len;                 /* its bytes in the file */
     size_t n;                   /* the elements it gives */
-    int members;                /* BGZF members, else plain bytes */
-    uint64_t member_at;         /* BGZF: at, as messages count it */
-    size_t dec;                 /* BGZF: its file's decoding, for -v */
+    int members;                /* compressed units, else plain bytes */
+    uint64_t member_at;         /* units: at, as messages count it */
+    size_t dec;                 /* units: its file's decoding, for -v */
 } sc_claim;
 int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl);
 /* Reads a claim into buf: SC_OK, or the fault, held for
@@ -55,10 +56,13 @@ int sc_reader_claim(sc_reader *r, size_t max, sc_claim *cl);
 sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
                                void *buf, size_t *n);
 /* Where every input is a regular file that claims may cut (raw, or gzip
- * that starts with a BGZF member), so that workers may read them at
- * once: about the bytes they decode to (for gzip, a guess from its
- * size); else -1. */
+ * or zstd that starts with a unit claims take), so that workers may read
+ * them at once: about the bytes they decode to (for compressed ones, a
+ * guess from their size); else -1. */
 int64_t sc_reader_claim_hint(const sc_reader *r);
+/* The most that one unit of the inputs' first ones decodes to: a chunk
+ * smaller than it takes no claim. */
+size_t sc_reader_claim_unit(const sc_reader *r);
 
 /* How a compressed input was decoded, for -v: parallel where it splits
  * into BGZF members or zstd frames with their sizes, else as one stream

@@ -53,3 +53,16 @@ int sc_zframe_decode(void **dctx, const unsigned char *p, size_t csize,
 }
 
 void sc_zframe_dctx_free(void *dctx) { (void)dctx; }
+
+size_t sc_zframe_first_size(const unsigned char *p, size_t len)
+{
+    (void)p; (void)len;
+    return 0;
+}
+
+int sc_zframe_size_at(int fd, off_t at, off_t end, size_t *csize,
+                      size_t *dsize)
+{
+    (void)fd; (void)at; (void)end; (void)csize; (void)dsize;
+    return SC_UNIT_NONE;
+}

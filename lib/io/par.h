@@ -28,6 +28,16 @@ int sc_bgzf_unit(const unsigned char *p, size_t len, size_t *csize,
 int sc_zframe_unit(const unsigned char *p, size_t len, size_t *csize,
                    size_t *dsize);
 
+/* Units found where they lie in a file, by their headers alone, for
+ * claims (par_claim.c): the BGZF member or zstd frame at `at`, whole
+ * before end, as SC_UNIT_WHOLE with its sizes (SC_UNIT_SKIP for a
+ * skippable frame, *dsize 0), else SC_UNIT_NONE. */
+int sc_zframe_size_at(int fd, off_t at, off_t end, size_t *csize,
+                      size_t *dsize);
+/* What the zstd frame at p decodes to where its header says and it
+ * decodes alone; else 0 (a skippable frame, no size, too large). */
+size_t sc_zframe_first_size(const unsigned char *p, size_t len);
+
 /* A decoding thread's own state: one per thread that decodes at once. */
 typedef struct sc_unit_scratch sc_unit_scratch;
 sc_unit_scratch *sc_unit_scratch_new(void);

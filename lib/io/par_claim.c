@@ -1,15 +1,17 @@
-/* par_claim.c — whole BGZF members claimed as one worker's chunk
- * (source.h's claim): their headers and sizes read where they lie in the
- * file, under the workers' lock; their bytes read and decoded by the
- * worker's own thread, straight into its chunk.  So every core decodes at
- * once, with no round to wait for and no copy, and the decoded chunk is
- * in the cache of the core that works on it next.
+/* par_claim.c — whole units (BGZF members, zstd frames that carry their
+ * size) claimed as one worker's chunk (source.h's claim): their headers
+ * and sizes read where they lie in the file, under the workers' lock;
+ * their bytes read and decoded by the worker's own thread, straight into
+ * its chunk.  So every core decodes at once, with no round to wait for
+ * and no copy, and the decoded chunk is in the cache of the core that
+ * works on it next.
  *
- * A claim takes the members from where the file's decoding stands, as
- * long as they are whole in the file, decode to the element size's
- * multiple and fit the chunk; what does not (a member cut short, an
- * ordinary gzip member, the end-of-file block, a chunk too small) is left
- * to the stream's reader (par.c, codecs.c), which reads on from there. */
+ * A claim takes the units from where the file's decoding stands, as long
+ * as they are whole in the file, decode to the element size's multiple
+ * and fit the chunk; what does not (a unit cut short, an ordinary gzip
+ * member, a frame without its size, pzstd's frames, the end-of-file
+ * block, a chunk too small) is left to the stream's reader (par.c,
+ * codecs.c), which reads on from there. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,42 +30,49 @@ static uint32_t le32(const unsigned char *p)
            (uint32_t)p[3] << 24;
 }
 
-/* The BGZF member at `at`, whole before `end`: 1 with its sizes, else 0. */
+/* The BGZF member at `at`, as sc_zframe_size_at says of a frame. */
 static int member_at(int fd, off_t at, off_t end, size_t *cs, size_t *ds)
 {
     unsigned char h[HEAD_PEEK];
     size_t want = end - at < HEAD_PEEK ? (size_t)(end - at) : HEAD_PEEK;
-    if (sc_pread_full(fd, h, want, at) != (ssize_t)want) return 0;
+    if (sc_pread_full(fd, h, want, at) != (ssize_t)want) return SC_UNIT_NONE;
     long size = sc_bgzf_block_size(h, want);
-    if (size <= 0 || end - at < size) return 0;
+    if (size <= 0 || end - at < size) return SC_UNIT_NONE;
     unsigned char t[4];
-    if (sc_pread_full(fd, t, 4, at + size - 4) != 4) return 0;
+    if (sc_pread_full(fd, t, 4, at + size - 4) != 4) return SC_UNIT_NONE;
     uint32_t isize = le32(t);
     /* As sc_bgzf_unit: a size deflate cannot give is the stream's to
      * report. */
     if (isize > SC_UNIT_MAX_DECODED || isize / 1032 > (uint32_t)size)
-        return 0;
+        return SC_UNIT_NONE;
     *cs = (size_t)size;
     *ds = isize;
-    return 1;
+    return SC_UNIT_WHOLE;
 }
 
-/* The members from start that make a claim: up to max_bytes decoded, a
- * multiple of elem; the end-of-file block at the file's end left out.
- * Returns where they end (start: none); *bytes, *units, *empty_last. */
-static off_t walk(int fd, off_t start, off_t end, size_t max_bytes,
+/* The units from start that make a claim: up to max_bytes decoded, a
+ * multiple of elem, ending with one that decodes (not a skippable frame,
+ * not the end-of-file block at the file's end).  Returns where they end
+ * (start: none); *bytes, *units, *empty_last. */
+static off_t walk(int zstd, int fd, off_t start, off_t end, size_t max_bytes,
                   unsigned elem, size_t *bytes, uint64_t *units,
                   int *empty_last)
 {
     off_t at = start, good = start;
     size_t total = 0, cs = 0, ds = 0;
     uint64_t k = 0;
+    int kind;
     *bytes = 0;
     *units = 0;
-    while (at < end && member_at(fd, at, end, &cs, &ds) &&
-           total + ds <= max_bytes && !(ds == 0 && at + (off_t)cs == end)) {
+    while (at < end &&
+           (kind = (zstd ? sc_zframe_size_at : member_at)(fd, at, end, &cs,
+                                                          &ds)) !=
+               SC_UNIT_NONE &&
+           total + ds <= max_bytes &&
+           !(!zstd && ds == 0 && at + (off_t)cs == end)) {
         at += (off_t)cs;
         total += ds;
+        if (kind != SC_UNIT_WHOLE) continue;
         k++;
         if (total % elem == 0 && total) {
             good = at;
@@ -87,8 +96,8 @@ int sc_par_claim(sc_par *p, sc_reader *r, size_t max, sc_claim *cl)
     size_t bytes;
     uint64_t units;
     int empty_last = 0;
-    off_t to = walk(r->fd, start, r->reg_size, max * r->size, r->size,
-                    &bytes, &units, &empty_last);
+    off_t to = walk(p->zstd, r->fd, start, r->reg_size, max * r->size,
+                    r->size, &bytes, &units, &empty_last);
     if (to == start || lseek(r->fd, to, SEEK_SET) < 0) return 0;
     *cl = (sc_claim){ r->fd, start, (size_t)(to - start), bytes / r->size,
                       1, r->file_bytes - in_hand, r->n_decs - 1 };
@@ -131,24 +140,42 @@ void sc_par_claim_fault(sc_par *p, sc_reader *r)
     if (p && p->claim_st) defer(r, p->claim_st, "%s", p->claim_msg);
 }
 
-/* The claim's members, in in[0, len), decoded into buf: the bytes
- * decoded before the first that failed (*why, *bad: its offset). */
-static size_t decode_members(sc_unit_scratch *s, const unsigned char *in,
-                             size_t len, unsigned char *buf, size_t cap,
-                             const char **why, size_t *bad)
+/* One unit of the claim, in[0, len) from its start: decoded into out,
+ * *cs its size (a skippable frame: nothing to decode), or -1 with *why. */
+static int decode_unit(int zstd, sc_unit_scratch *s, const unsigned char *in,
+                       size_t len, unsigned char *out, size_t room,
+                       size_t *cs, size_t *ds, const char **why)
+{
+    int kind = (zstd ? sc_zframe_unit : sc_bgzf_unit)(in, len, cs, ds);
+    if (kind == SC_UNIT_SKIP && zstd) {
+        *ds = 0;
+        return 0;
+    }
+    /* The file changed since its headers were read: whatever is there
+     * now must still be the units the claim counted. */
+    if (kind != SC_UNIT_WHOLE || *ds > room) {
+        *why = "the file changed while it was read";
+        return -1;
+    }
+    size_t got = 0;
+    return zstd ? sc_zframe_decode(sc_unit_scratch_zstd(s), in, *cs, out, *ds,
+                                   1, &got, why)
+                : sc_bgzf_unit_decode(s, in, *cs, out, *ds, why);
+}
+
+/* The claim's units, in in[0, len), decoded into buf: the bytes decoded
+ * before the first that failed (*why, *bad: its offset). */
+static size_t decode_units(int zstd, sc_unit_scratch *s,
+                           const unsigned char *in, size_t len,
+                           unsigned char *buf, size_t cap, const char **why,
+                           size_t *bad)
 {
     size_t at = 0, out = 0;
     while (at < len && !*why) {
         size_t cs = 0, ds = 0;
         *bad = at;
-        /* The file changed since its headers were read: whatever is
-         * there now must still be the members the claim counted. */
-        if (sc_bgzf_unit(in + at, len - at, &cs, &ds) != SC_UNIT_WHOLE ||
-            ds > cap - out) {
-            *why = "the file changed while it was read";
-            break;
-        }
-        if (sc_bgzf_unit_decode(s, in + at, cs, buf + out, ds, why) != 0)
+        if (decode_unit(zstd, s, in + at, len - at, buf + out, cap - out,
+                        &cs, &ds, why) != 0)
             break;
         at += cs;
         out += ds;
@@ -195,15 +222,17 @@ sc_status sc_par_claim_read(sc_par *p, sc_reader *r, const sc_claim *cl,
     sc_status st = read_in(p, r, cl, s ? sc_unit_scratch_input(s, cl->len)
                                        : NULL);
     if (st == SC_OK)
-        out = decode_members(s, sc_unit_scratch_input(s, cl->len), cl->len,
-                             buf, cap, &why, &bad);
+        out = decode_units(p->zstd, s, sc_unit_scratch_input(s, cl->len),
+                           cl->len, buf, cap, &why, &bad);
     if (s) sc_par_give(p, s);
     *n = out / r->size;
     note_span(p, r, cl);
     if (!why) return st;
-    hold_fault(p, cl->member_at + bad, SC_ERR_GZIP, "%s: corrupt gzip data "
-               "near compressed byte %llu: %s (in the BGZF member that "
-               "starts there)", r->name,
-               (unsigned long long)(cl->member_at + bad), why);
-    return SC_ERR_GZIP;
+    sc_status bad_st = p->zstd ? SC_ERR_ZSTD : SC_ERR_GZIP;
+    hold_fault(p, cl->member_at + bad, bad_st, "%s: corrupt %s data near "
+               "compressed byte %llu: %s (in the %s that starts there)",
+               r->name, p->zstd ? "zstd" : "gzip",
+               (unsigned long long)(cl->member_at + bad), why,
+               p->zstd ? "frame" : "BGZF member");
+    return bad_st;
 }

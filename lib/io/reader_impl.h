@@ -28,7 +28,9 @@ typedef struct sc_input {
     int kind;                   /* under auto and text: its sc_kind (what a
                                  * compressed one decodes to), else -1 */
     int packed;                 /* SC_KIND_GZ or _ZST when compressed */
-    int bgzf;                   /* gzip that starts with a BGZF member */
+    size_t unit;                /* what its first unit decodes to where
+                                 * claims may take it (a BGZF member, a
+                                 * zstd frame with its size), else 0 */
 } sc_input;
 
 /* Checks the inputs (inputs.c): each stat'ed once, a regular file opened

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
+#include "io/fdio.h"
 #include "io/par.h"
 
 /* pzstd's header before each frame: a skippable frame of four bytes, the
@@ -96,3 +97,62 @@ int sc_zframe_decode(void **dctx, const unsigned char *p, size_t csize,
 }
 
 void sc_zframe_dctx_free(void *dctx) { ZSTD_freeDCtx(dctx); }
+
+size_t sc_zframe_first_size(const unsigned char *p, size_t len)
+{
+    ZSTD_frameHeader h;
+    if (ZSTD_getFrameHeader(&h, p, len) != 0 ||
+        h.frameType == ZSTD_skippableFrame ||
+        h.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN ||
+        h.frameContentSize > SC_UNIT_MAX_DECODED)
+        return 0;
+    return (size_t)h.frameContentSize;
+}
+
+/* Where the blocks of the frame whose first block starts at pos end:
+ * each block's 3-byte header gives its size; -1 where one is reserved
+ * or runs past end. */
+static off_t blocks_end(int fd, off_t pos, off_t end)
+{
+    for (;;) {
+        unsigned char b[3];
+        if (end - pos < 3 || sc_pread_full(fd, b, 3, pos) != 3) return -1;
+        uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+                     (uint32_t)b[2] << 16;
+        unsigned type = (v >> 1) & 3;
+        if (type == 3) return -1;
+        /* An RLE block holds its one byte; the others, their size. */
+        pos += 3 + (type == 1 ? 1 : (off_t)(v >> 3));
+        if (pos > end) return -1;
+        if (v & 1) return pos;
+    }
+}
+
+int sc_zframe_size_at(int fd, off_t at, off_t end, size_t *csize,
+                      size_t *dsize)
+{
+    unsigned char p[ZSTD_FRAMEHEADERSIZE_MAX];
+    size_t want = end - at < (off_t)sizeof p ? (size_t)(end - at) : sizeof p;
+    ZSTD_frameHeader h;
+    if (sc_pread_full(fd, p, want, at) != (ssize_t)want ||
+        ZSTD_getFrameHeader(&h, p, want) != 0)
+        return SC_UNIT_NONE;
+    if (h.frameType == ZSTD_skippableFrame) {
+        /* pzstd's header bounds the frame after it: the stream's reader
+         * (par.c) takes those. */
+        if (le32(p) == PZSTD_MAGIC && h.frameContentSize == 4)
+            return SC_UNIT_NONE;
+        if (end - at < 8 + (off_t)h.frameContentSize) return SC_UNIT_NONE;
+        *csize = 8 + (size_t)h.frameContentSize;
+        *dsize = 0;
+        return SC_UNIT_SKIP;
+    }
+    if (h.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN ||
+        h.frameContentSize > SC_UNIT_MAX_DECODED)
+        return SC_UNIT_NONE;
+    off_t to = blocks_end(fd, at + (off_t)h.headerSize, end);
+    if (to < 0 || (h.checksumFlag && end - to < 4)) return SC_UNIT_NONE;
+    *csize = (size_t)(to - at) + (h.checksumFlag ? 4 : 0);
+    *dsize = (size_t)h.frameContentSize;
+    return SC_UNIT_WHOLE;
+}

@@ -57,7 +57,7 @@ static sc_status open_source(job_state *js, sc_source *src)
 {
     sc_gen_plan_make(&js->plan, &js->job->gen);
     sc_source s = { positions, bytes_in_all, bytes_made, no_fault, NULL,
-                    NULL, NULL, js, "made", 0 };
+                    NULL, NULL, NULL, js, "made", 0 };
     *src = s;
     return SC_OK;
 }

@@ -35,10 +35,15 @@ static int64_t reader_claim_hint(const void *self)
     return sc_reader_claim_hint(self);
 }
 
+static size_t reader_claim_unit(const void *self)
+{
+    return sc_reader_claim_unit(self);
+}
+
 sc_source sc_reader_source(sc_reader *r)
 {
     sc_source s = { reader_fill, reader_size, reader_bytes, reader_raise,
-                    reader_claim, reader_claim_read, reader_claim_hint, r,
-                    "read", 1 };
+                    reader_claim, reader_claim_read, reader_claim_hint,
+                    reader_claim_unit, r, "read", 1 };
     return s;
 }

@@ -36,6 +36,9 @@ typedef struct sc_source {
     /* With claim: the bytes in all, as size_hint, where claims may cut an
      * input whose decoded size is not known (BGZF), else -1. */
     int64_t (*claim_hint)(const void *self);
+    /* With claim_hint: the bytes the largest unit of the input decodes
+     * to, which a chunk must hold for a claim to take it (0: any). */
+    size_t (*claim_unit)(const void *self);
     void *self;
     const char *verb;       /* -P: what bytes_so_far counts ("read") */
     int in_buffer;          /* chunks carry input elements (not sc-gen's) */

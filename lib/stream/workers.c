@@ -23,8 +23,13 @@
 
 size_t sc_workers_chunk(const pipeline *p)
 {
-    size_t asked = p->cfg->chunk_elems;
-    size_t own = WORKER_CHUNK_BYTES / p->ops->in_bytes_per_elem;
+    const sc_source *src = &p->cfg->source;
+    size_t asked = p->cfg->chunk_elems, bytes = WORKER_CHUNK_BYTES;
+    /* A chunk that holds the input's compressed units whole, so that
+     * they can be claimed (zstd's frames of 2 MiB). */
+    size_t unit = src->claim_unit ? src->claim_unit(src->self) : 0;
+    if (unit > bytes && unit <= WORKER_MAX_CHUNK_BYTES) bytes = unit;
+    size_t own = bytes / p->ops->in_bytes_per_elem;
     return p->cfg->chunk_fixed || asked < own ? asked : own;
 }
 
