@@ -83,6 +83,27 @@ make_data() {
 
 # ---------------------------------------------------------------- gzip faults
 
+@test "errors: truncated gzip: every element decoded before the cut is written, whatever the chunk" {
+    make_data
+    gzip -n -c in.bin > in.gz
+    head -c $(( $(stat -c %s in.gz) / 2 )) in.gz > trunc.gz
+    # what gzip -d decodes before the cut, in whole elements
+    gzip -d -c < trunc.gz > part.bin 2> /dev/null || true
+    local n=$(( $(stat -c %s part.bin) / 4 ))
+    [ "$n" -gt 20000 ]
+    head -c $((n * 4)) part.bin > want.out
+    local c
+    for c in 4K 8K 12K 60K 64K 1M; do
+        run_to got.out err.txt sc-compact --ge 0 -c $c trunc.gz
+        expect_status 1
+        expect_one_line_error sc-compact err.txt
+        grep -q "truncated gzip data" err.txt
+        expect_same want.out got.out
+        cat trunc.gz | sc-scan -c $c --total > got.txt 2> err.txt || true
+        [ "$(cat got.txt)" = "$(ref scan --total < want.out)" ]
+    done
+}
+
 @test "errors: truncated gzip: output is a prefix of the correct output, error, exit 1" {
     make_data
     gzip -n -c in.bin > in.gz

@@ -59,6 +59,14 @@ static int gz_step(sc_reader *r, const char **why)
     }
     return s->block_state == ISAL_BLOCK_FINISH;
 }
+
+/* Whether the inflater holds decoded bytes not yet given out: into a short
+ * output ISA-L decodes through a buffer of its own (up to 64 KiB), which it
+ * empties on the next calls, input or not. */
+static int gz_holds(const sc_reader *r)
+{
+    return r->isal->tmp_out_valid > r->isal->tmp_out_processed;
+}
 #else
 const char sc_gz_engine[] = "zlib";
 
@@ -82,6 +90,13 @@ static int gz_step(sc_reader *r, const char **why)
     if (ret == Z_OK || ret == Z_BUF_ERROR) return 0;
     *why = r->z.msg ? r->z.msg : "inflate failed";
     return -1;
+}
+
+/* zlib writes all it decodes straight into the output. */
+static int gz_holds(const sc_reader *r)
+{
+    (void)r;
+    return 0;
 }
 #endif
 
@@ -192,7 +207,9 @@ ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
     r->z.avail_out = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
     while (r->z.avail_out > 0) {
         size_t have = (size_t)((unsigned char *)r->z.next_out - dst);
-        if (r->z.avail_in == 0 &&
+        /* What the inflater holds goes out before more input is sought,
+         * above all before the file's end is judged a cut. */
+        if (r->z.avail_in == 0 && !(!r->z_member_done && gz_holds(r)) &&
             !refill(r, have, r->z_member_done, SC_ERR_GZIP, "gzip"))
             break;
         if (r->z_member_done) {
