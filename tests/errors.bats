@@ -104,6 +104,30 @@ make_data() {
     done
 }
 
+@test "errors: a corrupt gzip block: every element before it is written, whatever the chunk" {
+    gen_file in.bin 25000 7
+    # one member: two stored blocks holding in.bin, then a block of the
+    # reserved type 3, which no inflater takes
+    perl -e 'local $/; open(my $f, "<", "in.bin") or die; binmode $f;
+             my $d = <$f>; binmode STDOUT;
+             print "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
+             for my $p ([0, 60000], [60000, 40000]) {
+                 print pack("Cvv", 0, $p->[1], $p->[1] ^ 0xffff),
+                       substr($d, $p->[0], $p->[1]);
+             }
+             print "\x07", "\x00" x 16' > bad.gz
+    local c
+    for c in 4K 8K 12K 60K 64K 1M; do
+        run_to got.out err.txt sc-compact --ge 0 -c $c bad.gz
+        expect_status 1
+        expect_one_line_error sc-compact err.txt
+        grep -q "bad.gz: corrupt gzip data near compressed byte 100028" err.txt
+        expect_same in.bin got.out
+        cat bad.gz | sc-scan -c $c --total > got.txt 2> err.txt || true
+        [ "$(cat got.txt)" = "$(ref scan --total < in.bin)" ]
+    done
+}
+
 @test "errors: truncated gzip: output is a prefix of the correct output, error, exit 1" {
     make_data
     gzip -n -c in.bin > in.gz
