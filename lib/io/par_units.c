@@ -100,8 +100,8 @@ static size_t body_start(const unsigned char *p, size_t csize)
     return flags & 0xe0 || at + SC_BGZF_TRAILER > csize ? 0 : at;
 }
 
-/* Raw deflate in[0, n) to exactly out[0, dsize): 0; -2 when it is whole
- * deflate data of another size than dsize (the member's ISIZE); -1. */
+/* Raw deflate in[0, n) to exactly out[0, dsize): 0; -2 when it decodes
+ * to another size than dsize (the member's ISIZE); -1. */
 static int inflate_whole(sc_unit_scratch *s, const unsigned char *in,
                          size_t n, unsigned char *out, size_t dsize)
 {
@@ -154,7 +154,9 @@ int sc_bgzf_unit_decode(sc_unit_scratch *s, const unsigned char *p,
     int ret = inflate_whole(s, p + body, csize - body - SC_BGZF_TRAILER, out,
                             dsize);
     if (ret != 0) {
-        *why = ret == -2 ? "deflate data that does not decode to the size in "
+        /* Corrupt data as often ends early or late as it fails, so a
+         * size that does not match blames neither the data nor ISIZE. */
+        *why = ret == -2 ? "invalid deflate data, or not of the size in "
                            "its trailer (ISIZE)"
                          : "invalid deflate data";
         return -1;
