@@ -83,6 +83,22 @@ make_data() {
 
 # ---------------------------------------------------------------- gzip faults
 
+# same_prefix_every_chunk FILE WANT MESSAGE: at chunk sizes below and
+# above what an inflater may hold back (64 KiB), from the file and from a
+# pipe, a faulty FILE gives WANT's elements, then MESSAGE, exit 1.
+same_prefix_every_chunk() {
+    local c
+    for c in 4K 8K 12K 60K 64K 1M; do
+        run_to got.out err.txt sc-compact --ge 0 -c $c "$1"
+        expect_status 1
+        expect_one_line_error sc-compact err.txt
+        grep -q "^sc-compact: $3" err.txt
+        expect_same "$2" got.out
+        cat "$1" | sc-scan -c $c --total > got.txt 2> err.txt || true
+        [ "$(cat got.txt)" = "$(ref scan --total < "$2")" ]
+    done
+}
+
 @test "errors: truncated gzip: every element decoded before the cut is written, whatever the chunk" {
     make_data
     gzip -n -c in.bin > in.gz
@@ -92,16 +108,7 @@ make_data() {
     local n=$(( $(stat -c %s part.bin) / 4 ))
     [ "$n" -gt 20000 ]
     head -c $((n * 4)) part.bin > want.out
-    local c
-    for c in 4K 8K 12K 60K 64K 1M; do
-        run_to got.out err.txt sc-compact --ge 0 -c $c trunc.gz
-        expect_status 1
-        expect_one_line_error sc-compact err.txt
-        grep -q "truncated gzip data" err.txt
-        expect_same want.out got.out
-        cat trunc.gz | sc-scan -c $c --total > got.txt 2> err.txt || true
-        [ "$(cat got.txt)" = "$(ref scan --total < want.out)" ]
-    done
+    same_prefix_every_chunk trunc.gz want.out "trunc.gz: truncated gzip data"
 }
 
 @test "errors: a corrupt gzip block: every element before it is written, whatever the chunk" {
@@ -116,16 +123,8 @@ make_data() {
                        substr($d, $p->[0], $p->[1]);
              }
              print "\x07", "\x00" x 16' > bad.gz
-    local c
-    for c in 4K 8K 12K 60K 64K 1M; do
-        run_to got.out err.txt sc-compact --ge 0 -c $c bad.gz
-        expect_status 1
-        expect_one_line_error sc-compact err.txt
-        grep -q "bad.gz: corrupt gzip data near compressed byte 100028" err.txt
-        expect_same in.bin got.out
-        cat bad.gz | sc-scan -c $c --total > got.txt 2> err.txt || true
-        [ "$(cat got.txt)" = "$(ref scan --total < in.bin)" ]
-    done
+    same_prefix_every_chunk bad.gz in.bin \
+        "bad.gz: corrupt gzip data near compressed byte 100028"
 }
 
 @test "errors: truncated gzip: output is a prefix of the correct output, error, exit 1" {
