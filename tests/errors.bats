@@ -83,6 +83,50 @@ make_data() {
 
 # ---------------------------------------------------------------- gzip faults
 
+# same_prefix_every_chunk FILE WANT MESSAGE: at chunk sizes below and
+# above what an inflater may hold back (64 KiB), from the file and from a
+# pipe, a faulty FILE gives WANT's elements, then MESSAGE, exit 1.
+same_prefix_every_chunk() {
+    local c
+    for c in 4K 8K 12K 60K 64K 1M; do
+        run_to got.out err.txt sc-compact --ge 0 -c $c "$1"
+        expect_status 1
+        expect_one_line_error sc-compact err.txt
+        grep -q "^sc-compact: $3" err.txt
+        expect_same "$2" got.out
+        cat "$1" | sc-scan -c $c --total > got.txt 2> err.txt || true
+        [ "$(cat got.txt)" = "$(ref scan --total < "$2")" ]
+    done
+}
+
+@test "errors: truncated gzip: every element decoded before the cut is written, whatever the chunk" {
+    make_data
+    gzip -n -c in.bin > in.gz
+    head -c $(( $(stat -c %s in.gz) / 2 )) in.gz > trunc.gz
+    # what gzip -d decodes before the cut, in whole elements
+    gzip -d -c < trunc.gz > part.bin 2> /dev/null || true
+    local n=$(( $(stat -c %s part.bin) / 4 ))
+    [ "$n" -gt 20000 ]
+    head -c $((n * 4)) part.bin > want.out
+    same_prefix_every_chunk trunc.gz want.out "trunc.gz: truncated gzip data"
+}
+
+@test "errors: a corrupt gzip block: every element before it is written, whatever the chunk" {
+    gen_file in.bin 25000 7
+    # one member: two stored blocks holding in.bin, then a block of the
+    # reserved type 3, which no inflater takes
+    perl -e 'local $/; open(my $f, "<", "in.bin") or die; binmode $f;
+             my $d = <$f>; binmode STDOUT;
+             print "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03";
+             for my $p ([0, 60000], [60000, 40000]) {
+                 print pack("Cvv", 0, $p->[1], $p->[1] ^ 0xffff),
+                       substr($d, $p->[0], $p->[1]);
+             }
+             print "\x07", "\x00" x 16' > bad.gz
+    same_prefix_every_chunk bad.gz in.bin \
+        "bad.gz: corrupt gzip data near compressed byte 100028"
+}
+
 @test "errors: truncated gzip: output is a prefix of the correct output, error, exit 1" {
     make_data
     gzip -n -c in.bin > in.gz

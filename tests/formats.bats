@@ -83,6 +83,41 @@ need_cmd() {
     [[ "$output" == *"truncated zstd data"* ]]
 }
 
+@test "formats: a zstd stream's fault: every block before it is written, the same at every chunk size" {
+    need_zstd
+    # a frame without its size (zstd of a pipe) is decoded as one stream
+    cat in.bin | zstd -q --check -c > in.zst
+    local size c
+    size=$(stat -c %s in.zst)
+    # a checksum that does not match: all of the data, then the fault
+    cp in.zst sum.zst
+    flip_byte sum.zst $((size - 2))
+    for c in 4K 64K 1M 4M; do
+        run_to got.out err.txt sc-compact --ge 0 -c $c sum.zst
+        expect_status 1
+        expect_one_line_error sc-compact err.txt
+        grep -q "^sc-compact: sum.zst: corrupt zstd data near compressed byte $((size - 4)): " err.txt
+        expect_same in.bin got.out
+        cat sum.zst | sc-scan -c $c --total > got.txt 2> err.txt || true
+        [ "$(cat got.txt)" = "$(ref scan --total < in.bin)" ]
+    done
+    # bytes changed halfway (caught as corrupt data or by the checksum):
+    # what is written and said is the same whatever -c
+    cp in.zst bad.zst
+    set_byte bad.zst $((size / 2)) 0
+    set_byte bad.zst $((size / 2 + 1)) 255
+    sc-compact --ge 0 -c 4K bad.zst > want.bad 2> want.err || true
+    [ "$(stat -c %s want.bad)" -gt 0 ]
+    for c in 8K 64K 1M 4M; do
+        run_to got.out err.txt sc-compact --ge 0 -c $c bad.zst
+        expect_status 1
+        expect_same want.bad got.out
+        cmp want.err err.txt
+        cat bad.zst | sc-compact --ge 0 -c $c > got.out 2> /dev/null || true
+        expect_same want.bad got.out
+    done
+}
+
 @test "formats: truncated zstd: sc-rsort sorts and sc-stat reports what was decoded, exit 1" {
     need_zstd
     zstd -q -c in.bin > in.zst

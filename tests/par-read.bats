@@ -209,6 +209,23 @@ pzstd_frames() {
     run_to got.out err.txt sc-compact --ge 0 crc.gz
     [ "$status" -eq 1 ]
     grep -q "CRC-32 mismatch" err.txt
+    # a size (ISIZE) that is not what the member decodes to, one larger
+    # and one smaller: the message names it
+    local last
+    last=$(tail -n 1 list | cut -d' ' -f1)
+    for k in 1 -1; do
+        cp a.gz size.gz
+        perl -e 'open(my $f, "+<", $ARGV[0]) or die; binmode $f;
+                 seek($f, $ARGV[1], 0); read($f, my $v, 4);
+                 seek($f, $ARGV[1], 0); print $f pack("V", unpack("V", $v) + $ARGV[2]);
+                 close $f' size.gz $((last - 4)) $k
+        for j in 1 16; do
+            run_to got.out err.txt sc-compact -j $j --ge 0 size.gz
+            [ "$status" -eq 1 ]
+            expect_one_line_error sc-compact err.txt
+            grep -q "invalid deflate data, or not of the size in its trailer (ISIZE)" err.txt
+        done
+    done
 }
 
 @test "par-read: a corrupt zstd frame in the middle: the frames before it, then its offset, exit 1" {

@@ -3,6 +3,7 @@
  * members follow one another and zeros up to the end are padding; a
  * fault is held back (defer) until what was decoded before it is out. */
 #include <stdlib.h>
+#include <string.h>
 #ifdef SC_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
 #endif
@@ -18,6 +19,7 @@ static void gz_reset(sc_reader *r)
 {
     isal_inflate_init(r->isal);
     r->isal->crc_flag = ISAL_GZIP;
+    r->z_fault = NULL;
 }
 
 static int gz_new(sc_reader *r)
@@ -40,10 +42,36 @@ static const char *isal_why(int ret)
     }
 }
 
+/* Whether the inflater holds decoded bytes not yet given out: into a short
+ * output ISA-L decodes through a buffer of its own (up to 64 KiB), which it
+ * empties on the next calls, input or not. */
+static int gz_holds(const sc_reader *r)
+{
+    return r->isal->tmp_out_valid > r->isal->tmp_out_processed;
+}
+
+/* After a fault ISA-L still holds the bytes it decoded before it; another
+ * inflate would decode on past the fault, so they are copied out here, and
+ * the fault comes (-1) once none is left. */
+static int gz_drain(sc_reader *r, const char **why)
+{
+    struct inflate_state *s = r->isal;
+    uint32_t n = (uint32_t)(s->tmp_out_valid - s->tmp_out_processed);
+    if (n > r->z.avail_out) n = r->z.avail_out;
+    memcpy(r->z.next_out, s->tmp_out_buffer + s->tmp_out_processed, n);
+    s->tmp_out_processed += (int32_t)n;
+    r->z.next_out += n;
+    r->z.avail_out -= n;
+    if (gz_holds(r)) return 0;
+    *why = r->z_fault;
+    return -1;
+}
+
 /* 1 at a member's end, 0 going on, -1 with *why. */
 static int gz_step(sc_reader *r, const char **why)
 {
     struct inflate_state *s = r->isal;
+    if (r->z_fault) return gz_drain(r, why);
     s->next_in = r->z.next_in;
     s->avail_in = r->z.avail_in;
     s->next_out = r->z.next_out;
@@ -54,8 +82,8 @@ static int gz_step(sc_reader *r, const char **why)
     r->z.next_out = s->next_out;
     r->z.avail_out = s->avail_out;
     if (ret < 0 || ret == ISAL_NEED_DICT) {
-        *why = isal_why(ret);
-        return -1;
+        r->z_fault = isal_why(ret);
+        return gz_drain(r, why);
     }
     return s->block_state == ISAL_BLOCK_FINISH;
 }
@@ -82,6 +110,13 @@ static int gz_step(sc_reader *r, const char **why)
     if (ret == Z_OK || ret == Z_BUF_ERROR) return 0;
     *why = r->z.msg ? r->z.msg : "inflate failed";
     return -1;
+}
+
+/* zlib writes all it decodes straight into the output. */
+static int gz_holds(const sc_reader *r)
+{
+    (void)r;
+    return 0;
 }
 #endif
 
@@ -192,7 +227,9 @@ ssize_t sc_gz_read(sc_reader *r, unsigned char *dst, size_t len)
     r->z.avail_out = (uInt)(len > UINT32_MAX ? UINT32_MAX : len);
     while (r->z.avail_out > 0) {
         size_t have = (size_t)((unsigned char *)r->z.next_out - dst);
-        if (r->z.avail_in == 0 &&
+        /* What the inflater holds goes out before more input is sought,
+         * above all before the file's end is judged a cut. */
+        if (r->z.avail_in == 0 && !(!r->z_member_done && gz_holds(r)) &&
             !refill(r, have, r->z_member_done, SC_ERR_GZIP, "gzip"))
             break;
         if (r->z_member_done) {

@@ -100,13 +100,17 @@ static size_t body_start(const unsigned char *p, size_t csize)
     return flags & 0xe0 || at + SC_BGZF_TRAILER > csize ? 0 : at;
 }
 
-/* Raw deflate in[0, n) to exactly out[0, dsize): 0, or -1. */
+/* Raw deflate in[0, n) to exactly out[0, dsize): 0; -2 when it decodes
+ * to another size than dsize (the member's ISIZE); -1. */
 static int inflate_whole(sc_unit_scratch *s, const unsigned char *in,
                          size_t n, unsigned char *out, size_t dsize)
 {
 #ifdef SC_HAVE_LIBDEFLATE
-    return libdeflate_deflate_decompress(s->d, in, n, out, dsize, NULL) ==
-           LIBDEFLATE_SUCCESS ? 0 : -1;
+    enum libdeflate_result ret =
+        libdeflate_deflate_decompress(s->d, in, n, out, dsize, NULL);
+    return ret == LIBDEFLATE_SUCCESS ? 0
+           : ret == LIBDEFLATE_SHORT_OUTPUT ||
+             ret == LIBDEFLATE_INSUFFICIENT_SPACE ? -2 : -1;
 #elif defined SC_HAVE_ISAL
     isal_inflate_init(&s->isal);
     s->isal.next_in = (unsigned char *)in;
@@ -115,8 +119,9 @@ static int inflate_whole(sc_unit_scratch *s, const unsigned char *in,
     s->isal.avail_out = (uint32_t)dsize;
     s->isal.crc_flag = ISAL_DEFLATE;
     int ret = isal_inflate_stateless(&s->isal);
-    return (ret == ISAL_DECOMP_OK || ret == ISAL_END_INPUT) &&
-           s->isal.avail_out == 0 && s->isal.avail_in == 0 ? 0 : -1;
+    if (ret == ISAL_OUT_OVERFLOW) return -2;
+    if (ret != ISAL_DECOMP_OK && ret != ISAL_END_INPUT) return -1;
+    return s->isal.avail_in ? -1 : s->isal.avail_out ? -2 : 0;
 #else
     (void)s;
     z_stream z;
@@ -128,9 +133,12 @@ static int inflate_whole(sc_unit_scratch *s, const unsigned char *in,
     z.next_out = dsize ? out : &spare;
     z.avail_out = (uInt)(dsize ? dsize : 1);
     int ret = inflate(&z, Z_FINISH);
-    int ok = ret == Z_STREAM_END && z.total_out == dsize && z.avail_in == 0;
+    int ok = ret == Z_STREAM_END && z.avail_in == 0 ? 0 : -1;
+    if (ret == Z_STREAM_END ? z.total_out != dsize
+                            : ret != Z_DATA_ERROR && z.avail_out == 0)
+        ok = -2;
     inflateEnd(&z);
-    return ok ? 0 : -1;
+    return ok;
 #endif
 }
 
@@ -143,9 +151,14 @@ int sc_bgzf_unit_decode(sc_unit_scratch *s, const unsigned char *p,
         *why = "bad member header";
         return -1;
     }
-    if (inflate_whole(s, p + body, csize - body - SC_BGZF_TRAILER, out,
-                      dsize) != 0) {
-        *why = "invalid deflate data";
+    int ret = inflate_whole(s, p + body, csize - body - SC_BGZF_TRAILER, out,
+                            dsize);
+    if (ret != 0) {
+        /* Corrupt data as often ends early or late as it fails, so a
+         * size that does not match blames neither the data nor ISIZE. */
+        *why = ret == -2 ? "invalid deflate data, or not of the size in "
+                           "its trailer (ISIZE)"
+                         : "invalid deflate data";
         return -1;
     }
     if (sc_crc32(0, out, dsize) != le32(p + csize - SC_BGZF_TRAILER)) {

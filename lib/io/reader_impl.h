@@ -59,6 +59,7 @@ struct sc_reader {
     off_t reg_size;             /* current file's size if regular, else -1 */
     z_stream z;                 /* gzip's, or the cursors of ISA-L's: */
     struct inflate_state *isal;
+    const char *z_fault;        /* ISA-L's, held while it holds bytes */
     int z_ready, z_member_done;
     int z_padding;              /* zeros seen after the last member */
     sc_zin *zs;

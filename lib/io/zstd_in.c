@@ -41,13 +41,30 @@ void sc_zin_reset(sc_zin *z)
     ZSTD_DCtx_reset(z->d, ZSTD_reset_session_only);
 }
 
+/* libzstd forgets what it wrote in a call that then fails: a block
+ * decoded, handed out and followed by a bad checksum or a corrupt block
+ * in the same call would be lost, more of it the larger the output (a
+ * whole chunk). So each block is decoded in a call with no room for
+ * output, where a fault loses nothing, and handed out by a call with no
+ * input, where none can arise: what comes out is every block before the
+ * fault, whatever the chunk. */
 int sc_zin_decode(sc_zin *z, const void *in, size_t in_len, size_t *in_pos,
                   void *out, size_t out_cap, size_t *out_pos, int *frame_done,
                   const char **err)
 {
     ZSTD_inBuffer i = { in, in_len, *in_pos };
     ZSTD_outBuffer o = { out, out_cap, *out_pos };
-    size_t ret = ZSTD_decompressStream(z->d, &o, &i);
+    size_t ret;
+    for (;;) {
+        ZSTD_inBuffer none = { in, i.pos, i.pos };
+        size_t out_was = o.pos, in_was = i.pos;
+        ret = ZSTD_decompressStream(z->d, &o, &none);
+        if (ZSTD_isError(ret) || ret == 0 || o.pos == o.size) break;
+        ZSTD_outBuffer held = { (char *)out + o.pos, 0, 0 };
+        ret = ZSTD_decompressStream(z->d, &held, &i);
+        if (ZSTD_isError(ret) || ret == 0) break;
+        if (i.pos == in_was && o.pos == out_was) break;
+    }
     *in_pos = i.pos;
     *out_pos = o.pos;
     if (ZSTD_isError(ret)) {
