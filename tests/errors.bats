@@ -123,8 +123,10 @@ same_prefix_every_chunk() {
                        substr($d, $p->[0], $p->[1]);
              }
              print "\x07", "\x00" x 16' > bad.gz
+    # The bad block's header is at byte 100020; where each inflater
+    # stops reading past it is its own (zlib 100021, ISA-L 100028).
     same_prefix_every_chunk bad.gz in.bin \
-        "bad.gz: corrupt gzip data near compressed byte 100028"
+        "bad.gz: corrupt gzip data near compressed byte 1000[23][0-9]: "
 }
 
 @test "errors: truncated gzip: output is a prefix of the correct output, error, exit 1" {
@@ -529,12 +531,14 @@ same_prefix_every_chunk() {
         [[ "$output" == *"9"* && "$output" != *"19"* ]] ||
             { echo "# -z --level $l: $output" >&2; return 1; }
     done
+    sc-compact --level 9 -z /dev/null > /dev/null
+    # A build without zstd refuses --zstd itself (formats.bats).
+    sc-gen -n 0 --zstd > /dev/null 2>&1 || return 0
     for l in 0 20; do
         run sc-scan --zstd --level $l /dev/null
         expect_usage sc-scan
         [[ "$output" == *"19"* ]] || { echo "# --zstd --level $l: $output" >&2; return 1; }
     done
-    sc-compact --level 9 -z /dev/null > /dev/null
     sc-compact --zstd --level 19 /dev/null > /dev/null
 }
 
