@@ -229,7 +229,7 @@ long_header() {
 # zstd frames with their sizes, claimed where SC_TEST_ZSTD_CLAIMS=1 asks
 # (the claims of frames wait to be measured against the rounds).
 zstd_claims() {
-    sc-gen -n 0 --zstd > /dev/null 2>&1 || skip "sc built without zstd"
+    zstd_built || skip "sc built without zstd (configure --with-zstd)"
     export SC_TEST_ZSTD_CLAIMS=1
 }
 

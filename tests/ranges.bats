@@ -107,7 +107,7 @@ usage_errors() {
     sc-split --ranges $b -o 'r.%d' in.bin
     sc-split --ranges $b -z -o 'g.%d' in.bin
     sc-split --ranges $b -t -o 't.%d' in.bin
-    if command -v zstd >/dev/null; then
+    if command -v zstd >/dev/null && zstd_built; then
         sc-split --ranges $b --zstd -o 'z.%d' in.bin
     fi
     for p in 0 1 2; do

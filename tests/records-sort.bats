@@ -172,9 +172,11 @@ sort_layout() {
     sc-rsort -j 1 --record 64 --key 28:f32 a | cmp ref.out -
     sc-rsort -j 4 --record 64 --key 28:f32 a | cmp ref.out -
     gzip -c a > a.gz
-    zstd -q -c a > a.zst
     sc-rsort --record 64 --key 28:f32 -z a.gz | gzip -dc | cmp ref.out -
-    sc-rsort --record 64 --key 28:f32 --zstd a.zst | zstd -dc | cmp ref.out -
+    if zstd_built; then
+        zstd -q -c a > a.zst
+        sc-rsort --record 64 --key 28:f32 --zstd a.zst | zstd -dc | cmp ref.out -
+    fi
     recgen b 8 0 i32 20000 11 --big-endian
     ref sort --record 8 --key 0:i32 --big-endian -u < b > ref.be
     sc-rsort --record 8 --key 0:i32 --big-endian -u b | cmp ref.be -

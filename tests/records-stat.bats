@@ -97,8 +97,10 @@ stat_layout() {
         cmp want got
         gzip -c b | sc-scan --record 16 --key 8:f64 --op min > got
         cmp want got
-        zstd -q -c b | sc-scan --record 16 --key 8:f64 --op min > got
-        cmp want got
+        if zstd_built; then
+            zstd -q -c b | sc-scan --record 16 --key 8:f64 --op min > got
+            cmp want got
+        fi
         sc-compact --record 16 -x --eq 0xffffffff -z b | sc-scan --record 16 --key 8:f64 --op min > got
         cmp want got
         [ "$(sc-stat --record 12 --key 4 -c 4K < a)" = "$(gzip -c a | sc-stat --record 12 --key 4)" ]
@@ -196,8 +198,10 @@ stat_layout() {
     ref --record 64 --key 32:u32 bincount < g > want
     sc-stat --record 64 --key 32 --bincount g -z | gzip -dc > got
     cmp want got
-    sc-stat --record 64 --key 32 --bincount g --zstd | zstd -dcq > got
-    cmp want got
+    if zstd_built; then
+        sc-stat --record 64 --key 32 --bincount g --zstd | zstd -dcq > got
+        cmp want got
+    fi
     # sc-ref's keys of the records
     ref --record 16 --key 8:u32 bincount < r > want
     sc-stat --record 16 --key 8 --bincount r -c 4K -j 3 > got

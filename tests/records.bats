@@ -136,17 +136,20 @@ compact_layout() {
 @test "records: gzip and zstd input, -z and --zstd output" {
     recgen a 16 4 i32 20011 12
     gzip -c a > a.gz
-    zstd -q -c a > a.zst
+    local zst=
+    if zstd_built; then zstd -q -c a > a.zst; zst=a.zst; fi
     ref compact --record 16 --key 4:i32 --lt 0 < a > ref.out
     ref split --record 16 --key 4:i32 --lt 0 < a > ref.split
-    for f in a.gz a.zst; do
+    for f in a.gz $zst; do
         sc-compact -c 4K --record 16 --key 4:i32 --lt 0 "$f" > tool.out
         cmp ref.out tool.out
         sc-split --record 16 --key 4:i32 --lt 0 < "$f" > tool.split
         cmp ref.split tool.split
     done
     sc-compact --record 16 --key 4:i32 --lt 0 -z a | gzip -dc | cmp - ref.out
-    sc-compact --record 16 --key 4:i32 --lt 0 --zstd a | zstd -qdc | cmp - ref.out
+    if zstd_built; then
+        sc-compact --record 16 --key 4:i32 --lt 0 --zstd a | zstd -qdc | cmp - ref.out
+    fi
     # gzip members cut inside records, joined with a raw file
     head -c 100001 a | gzip -c > p1.gz
     tail -c +100002 a > p2

@@ -369,3 +369,9 @@ members() {
                  print "$at $isize\n"; $at += $size;
              }' "$1"
 }
+
+# zstd_built: true when this sc reads and writes zstd (configure
+# --with-zstd, the default where libzstd is found).
+zstd_built() {
+    sc-gen -n 0 --zstd > /dev/null 2>&1
+}
