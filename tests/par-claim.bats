@@ -20,14 +20,64 @@ need_cmd() {
     command -v "$1" > /dev/null || skip "the '$1' command is not installed"
 }
 
-# workers_read FILE ARGS...: -v says FILE was read in parallel BGZF by
-# the workers (one chunk a thread), not by the one reader.
+# workers_read FILE WORD [ARGS...]: -v says FILE was read in parallel
+# WORD ("BGZF", "zstd frames") by the workers (one chunk a thread), not
+# by the one reader.
 workers_read() {
-    local f=$1; shift
+    local f=$1 word=$2
+    shift 2
     sc-compact -v -d cpu --count "$@" "$f" > /dev/null 2> v.txt
-    grep -q "input $f: parallel BGZF" v.txt &&
+    grep -q "input $f: parallel $word" v.txt &&
         grep -q "each read and processed whole by one of" v.txt ||
         { cat v.txt >&2; return 1; }
+}
+
+# in_every_way FILE: FILE decodes to in.bin on the CPU at every -j and
+# chunk size.
+in_every_way() {
+    local j c
+    for j in 2 3 16 64; do
+        for c in 64K 1M 4M; do
+            sc-compact -d cpu -j $j -c $c --ge 0 "$1" > got.out
+            cmp -s in.bin got.out ||
+                { echo "# $1 -j $j -c $c: other bytes" >&2; return 1; }
+        done
+    done
+}
+
+# random_damage FILE WANT LIST N: N copies of FILE (which decodes to
+# WANT; LIST: "offset size" of its units) damaged at random, a byte
+# flipped or zeroed or a piece cut out, read at -j 2 to 16: exit 0 with
+# WANT exactly, or 1 with one line after every unit before the damage
+# (what a stream decoder makes of a damaged unit before its check fails
+# is gzip's way, not a claim's); never another status, never a hang.
+random_damage() {
+    local f=$1 want=$2 list=$3 n=$4 i size at kind j before
+    size=$(stat -c %s "$f")
+    for i in $(seq 1 "$n"); do
+        cp "$f" dam
+        # past the magic, which would make it another format
+        at=$(( 4 + (RANDOM * 32768 + RANDOM) % (size - 4) ))
+        kind=$((i % 3))
+        case $kind in
+            0) flip_byte dam $at ;;
+            1) set_byte dam $at 0 ;;
+            2) { head -c $at "$f"; tail -c +$((at + 1 + RANDOM % 5000)) "$f"; } > dam ;;
+        esac
+        before=$(awk -v at=$at '$1 < at { if (prev != "") s += prev; prev = $2 }
+                                END { print s + 0 }' "$list")
+        j=$((2 + i % 15))
+        run_to got.out err.txt timeout 60 sc-compact -d cpu -j $j --ge 0 dam
+        case $status in
+            0) expect_same "$want" got.out ||
+                   { echo "# damage $kind at $at -j $j: other bytes, exit 0" >&2; return 1; } ;;
+            1) head -c $before "$want" > want.out
+               expect_prefix want.out got.out ||
+                   { echo "# damage $kind at $at -j $j: lost what came before" >&2; return 1; }
+               expect_one_line_error sc-compact err.txt ;;
+            *) echo "# damage $kind at $at -j $j: status $status" >&2; cat err.txt >&2; return 1 ;;
+        esac
+    done
 }
 
 @test "par-claim: sc's and bgzip's BGZF are claimed by the workers, the same bytes at every -j and -c" {
@@ -35,14 +85,8 @@ workers_read() {
     bgzip -@2 -c in.bin > bg.gz
     local f j c
     for f in sc.gz bg.gz; do
-        workers_read $f -j 4
-        for j in 2 3 16 64; do
-            for c in 64K 1M 4M; do
-                sc-compact -d cpu -j $j -c $c --ge 0 $f > got.out
-                cmp -s in.bin got.out ||
-                    { echo "# $f -j $j -c $c: other bytes" >&2; return 1; }
-            done
-        done
+        workers_read $f BGZF -j 4
+        in_every_way $f
     done
 }
 
@@ -76,7 +120,7 @@ workers_read() {
     # 24000044 bytes hold 857144 whole records of 28 bytes, 12 bytes left.
     head -c $((857144 * 28)) in.bin > rec.bin
     sc-compact -z --level 1 --record 28 --ge 0 rec.bin > rec.gz
-    workers_read rec.gz -j 4 --record 28
+    workers_read rec.gz BGZF -j 4 --record 28
     sc-compact -d cpu -j 4 --record 28 --key 4:u32 --gt 1000 rec.gz > got.out
     sc-compact -d cpu -j 1 --record 28 --key 4:u32 --gt 1000 rec.bin > want.out
     expect_same want.out got.out
@@ -105,7 +149,7 @@ workers_read() {
     sc-compact -d cpu -j 4 --ge 0 mixed.gz > got.out
     expect_same in.bin got.out
     { sc-compact -z --ge 0 p1; sc-compact -z --ge 0 p2; sc-compact -z --ge 0 p3; } > joined.gz
-    workers_read joined.gz -j 4
+    workers_read joined.gz BGZF -j 4
     sc-compact -d cpu -j 4 --ge 0 joined.gz sc.gz > got.out
     cat in.bin in.bin > want.out
     expect_same want.out got.out
@@ -141,7 +185,7 @@ long_header() {
 @test "par-claim: a member whose header the claims do not read goes to the stream's reader, and claims go on after" {
     long_header sc.gz 40 long.gz
     gzip -t long.gz
-    workers_read long.gz -j 4
+    workers_read long.gz BGZF -j 4
     local j
     for j in 2 4 16; do
         sc-compact -d cpu -j $j --ge 0 long.gz > got.out
@@ -193,37 +237,10 @@ long_header() {
 }
 
 @test "par-claim: random damage (bytes flipped, zeroed, cut out): exit 0 with the input, or 1 with one line after every member before the damage; no crash, no hang" {
-    local i size at kind j before
     head -c 4000000 in.bin > small.bin
     sc-compact -z --level 1 --ge 0 small.bin > small.gz
-    size=$(stat -c %s small.gz)
     members small.gz > list
-    for i in $(seq 1 60); do
-        cp small.gz dam.gz
-        at=$(( (RANDOM * 32768 + RANDOM) % size ))
-        kind=$((i % 3))
-        case $kind in
-            0) flip_byte dam.gz $at ;;
-            1) set_byte dam.gz $at 0 ;;
-            2) { head -c $at small.gz; tail -c +$((at + 1 + RANDOM % 5000)) small.gz; } > dam.gz ;;
-        esac
-        # The members wholly before the damage decode as they were; what
-        # a stream decoder makes of a damaged one before its check fails
-        # is gzip's way, not a claim's.
-        before=$(awk -v at=$at '$1 < at { if (prev != "") s += prev; prev = $2 }
-                                END { print s + 0 }' list)
-        j=$((2 + i % 15))
-        run_to got.out err.txt timeout 60 sc-compact -d cpu -j $j --ge 0 dam.gz
-        case $status in
-            0) expect_same small.bin got.out ||
-                   { echo "# damage $kind at $at -j $j: other bytes, exit 0" >&2; return 1; } ;;
-            1) head -c $before small.bin > want.out
-               expect_prefix want.out got.out ||
-                   { echo "# damage $kind at $at -j $j: lost what came before" >&2; return 1; }
-               expect_one_line_error sc-compact err.txt ;;
-            *) echo "# damage $kind at $at -j $j: status $status" >&2; cat err.txt >&2; return 1 ;;
-        esac
-    done
+    random_damage small.gz small.bin list 60
 }
 
 # zstd frames with their sizes, claimed where SC_TEST_ZSTD_CLAIMS=1 asks
@@ -231,15 +248,6 @@ long_header() {
 zstd_claims() {
     zstd_built || skip "sc built without zstd (configure --with-zstd)"
     export SC_TEST_ZSTD_CLAIMS=1
-}
-
-# frames_read FILE ARGS...: as workers_read, for zstd frames.
-frames_read() {
-    local f=$1; shift
-    sc-compact -v -d cpu --count "$@" "$f" > /dev/null 2> v.txt
-    grep -q "input $f: parallel zstd frames" v.txt &&
-        grep -q "each read and processed whole by one of" v.txt ||
-        { cat v.txt >&2; return 1; }
 }
 
 @test "par-claim: sc's zstd frames and zstd's own are claimed by the workers, the same bytes at every -j and -c; pzstd's and 8 MiB frames read as before" {
@@ -252,18 +260,10 @@ frames_read() {
     else
         cp sc.zst cli.zst
     fi
-    frames_read sc.zst -j 4
-    frames_read cli.zst -j 4
+    workers_read sc.zst "zstd frames" -j 4
+    workers_read cli.zst "zstd frames" -j 4
     sc-compact --zstd --level 9 --ge 0 in.bin > big.zst
-    for f in sc.zst cli.zst big.zst; do
-        for j in 2 5 16; do
-            for c in 64K 1M 4M; do
-                sc-compact -d cpu -j $j -c $c --ge 0 $f > got.out
-                cmp -s in.bin got.out ||
-                    { echo "# $f -j $j -c $c: other bytes" >&2; return 1; }
-            done
-        done
-    done
+    for f in sc.zst cli.zst big.zst; do in_every_way $f; done
     if command -v pzstd > /dev/null; then
         pzstd -q -p 4 -c in.bin > pz.zst
         sc-compact -d cpu -j 4 --ge 0 pz.zst > got.out
@@ -281,20 +281,21 @@ frames_read() {
 @test "par-claim: a corrupt zstd frame: the frames before it, then its offset; of two, the first; random damage" {
     zstd_claims
     sc-compact --zstd --level 3 --ge 0 in.bin > sc.zst
-    # sc's frames hold 2 MiB each: frame k starts where the seek table says
-    local offs at j i size kind before
-    offs=$(perl -e 'local $/; open(my $f, "<", $ARGV[0]) or die; binmode $f;
-                    my $d = <$f>; my $n = unpack("V", substr($d, -9, 4));
-                    my $t = length($d) - 9 - 12 * $n; my $at = 0;
-                    for my $k (0 .. $n - 1) { print "$at\n";
-                        $at += unpack("V", substr($d, $t + 12 * $k, 4)); }' sc.zst)
-    set -- $offs
-    [ $# -ge 10 ]
+    # "offset size" of each of sc's frames, from its seek table
+    perl -e 'local $/; open(my $f, "<", $ARGV[0]) or die; binmode $f;
+             my $d = <$f>; my $n = unpack("V", substr($d, -9, 4));
+             my $t = length($d) - 9 - 12 * $n; my $at = 0;
+             for my $k (0 .. $n - 1) {
+                 my ($c, $u) = unpack("VV", substr($d, $t + 12 * $k, 8));
+                 print "$at $u\n"; $at += $c;
+             }' sc.zst > list
+    [ "$(wc -l < list)" -ge 10 ]
+    local k at j
     for k in 1 4; do
-        at=$(echo "$offs" | sed -n "$((k + 1))p")
+        at=$(sed -n "$((k + 1))p" list | cut -d' ' -f1)
         cp sc.zst bad.zst
         flip_byte bad.zst $((at + 5000))
-        flip_byte bad.zst $(( $(echo "$offs" | sed -n "$((k + 3))p") + 5000 ))
+        flip_byte bad.zst $(( $(sed -n "$((k + 3))p" list | cut -d' ' -f1) + 5000 ))
         head -c $((k * 2097152)) in.bin > want.out
         for j in 2 4 16; do
             run_to got.out err.txt sc-compact -d cpu -j $j --ge 0 bad.zst
@@ -305,25 +306,5 @@ frames_read() {
                 { cat err.txt >&2; return 1; }
         done
     done
-    size=$(stat -c %s sc.zst)
-    for i in $(seq 1 30); do
-        cp sc.zst dam.zst
-        at=$(( (RANDOM * 32768 + RANDOM) % size ))
-        kind=$((i % 3))
-        case $kind in
-            0) flip_byte dam.zst $at ;;
-            1) set_byte dam.zst $at 0 ;;
-            2) { head -c $at sc.zst; tail -c +$((at + 1 + RANDOM % 5000)) sc.zst; } > dam.zst ;;
-        esac
-        before=$(echo "$offs" | awk -v at=$at '$1 < at { n++ } END { print (n > 0 ? n - 1 : 0) * 2097152 }')
-        run_to got.out err.txt timeout 60 sc-compact -d cpu -j $((2 + i % 15)) --ge 0 dam.zst
-        case $status in
-            0) expect_same in.bin got.out ;;
-            1) head -c $before in.bin > want.out
-               expect_prefix want.out got.out ||
-                   { echo "# damage $kind at $at: lost what came before" >&2; return 1; }
-               expect_one_line_error sc-compact err.txt ;;
-            *) echo "# damage $kind at $at: status $status" >&2; cat err.txt >&2; return 1 ;;
-        esac
-    done
+    random_damage sc.zst in.bin list 30
 }
