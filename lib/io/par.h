@@ -8,6 +8,7 @@
 #define SC_PAR_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* What the bytes at hand start with. */
@@ -25,13 +26,16 @@ enum {
 
 int sc_bgzf_unit(const unsigned char *p, size_t len, size_t *csize,
                  size_t *dsize);
+/* Whether a member of csize bytes can decode to isize: one that says
+ * more is the stream reader's to report. */
+int sc_bgzf_isize_fits(uint32_t isize, size_t csize);
 int sc_zframe_unit(const unsigned char *p, size_t len, size_t *csize,
                    size_t *dsize);
 
-/* Units found where they lie in a file, by their headers alone, for
- * claims (par_claim.c): the BGZF member or zstd frame at `at`, whole
- * before end, as SC_UNIT_WHOLE with its sizes (SC_UNIT_SKIP for a
- * skippable frame, *dsize 0), else SC_UNIT_NONE. */
+/* The zstd frame at `at` in a file, found by its headers alone for
+ * claims (par_claim.c, which finds BGZF members so too): whole before
+ * end, SC_UNIT_WHOLE with its sizes (SC_UNIT_SKIP for a skippable frame,
+ * *dsize 0), else SC_UNIT_NONE. */
 int sc_zframe_size_at(int fd, off_t at, off_t end, size_t *csize,
                       size_t *dsize);
 /* What the zstd frame at p decodes to where its header says and it

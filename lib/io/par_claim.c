@@ -41,10 +41,7 @@ static int member_at(int fd, off_t at, off_t end, size_t *cs, size_t *ds)
     unsigned char t[4];
     if (sc_pread_full(fd, t, 4, at + size - 4) != 4) return SC_UNIT_NONE;
     uint32_t isize = le32(t);
-    /* As sc_bgzf_unit: a size deflate cannot give is the stream's to
-     * report. */
-    if (isize > SC_UNIT_MAX_DECODED || isize / 1032 > (uint32_t)size)
-        return SC_UNIT_NONE;
+    if (!sc_bgzf_isize_fits(isize, (size_t)size)) return SC_UNIT_NONE;
     *cs = (size_t)size;
     *ds = isize;
     return SC_UNIT_WHOLE;

@@ -65,6 +65,13 @@ static uint32_t le32(const unsigned char *p)
            (uint32_t)p[3] << 24;
 }
 
+int sc_bgzf_isize_fits(uint32_t isize, size_t csize)
+{
+    /* Deflate shrinks at most 1032 times: a larger ISIZE is a lie, and
+     * the stream reader reports it. */
+    return isize <= SC_UNIT_MAX_DECODED && isize / 1032 <= csize;
+}
+
 int sc_bgzf_unit(const unsigned char *p, size_t len, size_t *csize,
                  size_t *dsize)
 {
@@ -73,10 +80,7 @@ int sc_bgzf_unit(const unsigned char *p, size_t len, size_t *csize,
     if (size == 0) return SC_UNIT_NONE;
     if ((size_t)size > len) return SC_UNIT_MORE;
     uint32_t isize = sc_bgzf_isize(p, (size_t)size);
-    /* Deflate shrinks at most 1032 times: a larger ISIZE is a lie, and
-     * the stream reader reports it. */
-    if (isize > SC_UNIT_MAX_DECODED || isize / 1032 > (uint32_t)size)
-        return SC_UNIT_NONE;
+    if (!sc_bgzf_isize_fits(isize, (size_t)size)) return SC_UNIT_NONE;
     *csize = (size_t)size;
     *dsize = isize;
     return SC_UNIT_WHOLE;

@@ -279,8 +279,9 @@ sc_status sc_reader_claim_read(sc_reader *r, const sc_claim *cl,
     *n = cl->n;
     sc_status st = cl->members ? sc_par_claim_read(r->units, r, cl, buf, n)
                                : read_plain(r, cl, buf);
-    if (*n && r->swap && !r->record) sc_swap_bytes(buf, *n, r->size);
+    /* A plain read that failed gives nothing; units, those before it. */
     if (st != SC_OK && !cl->members) *n = 0;
+    if (*n && r->swap && !r->record) sc_swap_bytes(buf, *n, r->size);
     return st;
 }
 

@@ -6,10 +6,8 @@
  * writer, which puts the chunks back in order.  A chunk of a regular
  * file is only claimed under the lock and read outside it, so the
  * threads read at once; so are BGZF members, each chunk's decoded by
- * the thread that claimed it.  Measured on the 16-core GPU machine: a cached
- * 1 GiB file read and compacted this way took 0.03 s against 0.13 s for
- * one chunk at a time over all threads (bench/readprobe.c), since the
- * data is used while it is in the cache of the core that read it.
+ * the thread that claimed it.  The data is then used while it is in the
+ * cache of the core that read it (bench/RESULTS.md, "Workers").
  */
 #include <stdlib.h>
 #include <string.h>
